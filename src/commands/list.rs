@@ -1,0 +1,43 @@
+//! `cpjudge list`: the problems, their limits and how many tests and solutions each has.
+
+use crate::cli::ListArgs;
+use crate::error::{Error, Result};
+use crate::problem::{Catalog, find_tests};
+use crate::report::{self, ProblemSummary};
+use crate::units::millis;
+
+pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<()> {
+    let summaries: Vec<ProblemSummary> = catalog
+        .names()
+        .into_iter()
+        .map(|name| match catalog.load(&name) {
+            Ok(problem) => ProblemSummary {
+                tests: find_tests(&catalog.testdata_dir(&name))
+                    .ok()
+                    .map(|t| t.len()),
+                name,
+                title: Some(problem.title),
+                time_limit_ms: Some(millis(problem.limits.time)),
+                memory_limit_kib: Some(problem.limits.memory.kib()),
+                solutions: Some(problem.solutions.len()),
+                error: None,
+            },
+            Err(e) => ProblemSummary {
+                name,
+                title: None,
+                time_limit_ms: None,
+                memory_limit_kib: None,
+                tests: None,
+                solutions: None,
+                error: Some(e.to_string()),
+            },
+        })
+        .collect();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        report::write_list_json(&summaries, &mut out)
+    } else {
+        report::write_list(&summaries, &mut out)
+    }
+    .map_err(|e| Error::io("write", "standard output", e))
+}

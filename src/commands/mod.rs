@@ -1,0 +1,7 @@
+//! The subcommands: each turns parsed arguments into work for the library and output for the reporter.
+
+mod judge;
+mod list;
+
+pub use judge::judge;
+pub use list::list;

@@ -1,0 +1,303 @@
+//! Source to a cached, runnable program, or a compile error.
+//!
+//! Every build is keyed by a hash of the source, the language, the compile command and the compiler's version,
+//! and kept in the cache folder under that key, compile errors included: a second judge of the same problem
+//! compiles nothing.
+
+use crate::error::{Error, Result};
+use crate::language::{Language, Tool};
+use crate::sandbox::{Limits, RunSpec, Runner, Termination};
+use crate::toolchain::Toolchain;
+use crate::units::Bytes;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Compiler messages are cut to this many bytes in reports.
+const MESSAGE_LIMIT: usize = 4096;
+
+/// How long and how large a compile may get: enough for any honest source, and a bound for compile-time bombs.
+pub const COMPILE_LIMITS: Limits = Limits {
+    cpu: Duration::from_secs(30),
+    wall: Duration::from_secs(60),
+    memory: Bytes::mib(2048),
+    output: Bytes::mib(64),
+    // Linkers start a thread per core, each with a stack of this size.
+    stack: Bytes::mib(64),
+    cap_address_space: true,
+};
+
+/// The environment variables a compiler keeps from the harness: enough to find the toolchain.
+const COMPILER_ENV: &[&str] = &[
+    "PATH",
+    "HOME",
+    "RUSTUP_HOME",
+    "RUSTUP_TOOLCHAIN",
+    "CARGO_HOME",
+];
+
+/// What compiling one source gave.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CompileOutcome {
+    pub ok: bool,
+    /// CPU time of the compiler (zero when taken from the cache).
+    pub time: Duration,
+    pub message: String,
+    #[serde(skip)]
+    pub cached: bool,
+}
+
+/// A compiled program, ready to run if `outcome.ok`.
+#[derive(Debug, Clone)]
+pub struct Compiled {
+    pub language: Language,
+    /// The build folder: the executable, class files or script.
+    pub dir: PathBuf,
+    source_name: String,
+    pub outcome: CompileOutcome,
+}
+
+pub struct Compiler<'a> {
+    cache: PathBuf,
+    runner: &'a dyn Runner,
+    toolchain: Toolchain,
+}
+
+impl<'a> Compiler<'a> {
+    pub fn new(cache: PathBuf, runner: &'a dyn Runner) -> Self {
+        Compiler {
+            cache,
+            runner,
+            toolchain: Toolchain::default(),
+        }
+    }
+
+    /// Compiles `source`, or takes it from the cache. A compile error is an `Ok` with `outcome.ok == false`;
+    /// an `Err` is the harness's own failure (unknown language, missing compiler, unreadable file).
+    pub fn compile(&self, source: &Path) -> Result<Compiled> {
+        let language = Language::of(source)?;
+        let spec = language.spec();
+        let text = std::fs::read(source).map_err(|e| Error::io("read", source, e))?;
+        let source_name = source
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("main")
+            .to_owned();
+        let compiler = self.toolchain.resolve(spec.compile.tool, language)?;
+        let version = self.toolchain.version(language)?;
+
+        let key = cache_key(&[
+            spec.name.as_bytes(),
+            version.as_bytes(),
+            spec.compile.args.join(" ").as_bytes(),
+            // The limits too: a build that failed under other limits may succeed under these.
+            format!("{COMPILE_LIMITS:?}").as_bytes(),
+            source_name.as_bytes(),
+            &text,
+        ]);
+        let entry = self.cache.join(&key);
+        if let Some(mut outcome) = read_status(&entry) {
+            outcome.cached = true;
+            return Ok(Compiled {
+                language,
+                dir: entry,
+                source_name,
+                outcome,
+            });
+        }
+
+        std::fs::create_dir_all(&self.cache).map_err(|e| Error::io("create", &self.cache, e))?;
+        let build = tempfile::Builder::new()
+            .prefix(".build-")
+            .tempdir_in(&self.cache)
+            .map_err(|e| Error::io("create a build folder in", &self.cache, e))?;
+        let copy = build.path().join(&source_name);
+        std::fs::write(&copy, &text).map_err(|e| Error::io("write", &copy, e))?;
+        let outcome = self.build(&compiler, language, &source_name, build.path())?;
+        let status = serde_json::to_vec(&outcome).expect("outcome serialises");
+        let status_path = build.path().join(STATUS_FILE);
+        std::fs::write(&status_path, status).map_err(|e| Error::io("write", &status_path, e))?;
+        // Publish the finished build under its key in one step; if another judge got there first, theirs stands.
+        if std::fs::rename(build.path(), &entry).is_ok() {
+            let _ = build.keep();
+        }
+        Ok(Compiled {
+            language,
+            dir: entry,
+            source_name,
+            outcome,
+        })
+    }
+
+    fn build(
+        &self,
+        compiler: &Path,
+        language: Language,
+        source_name: &str,
+        dir: &Path,
+    ) -> Result<CompileOutcome> {
+        let log = tempfile::NamedTempFile::new_in(&self.cache)
+            .map_err(|e| Error::io("create a file in", &self.cache, e))?;
+        let mut argv = vec![compiler.as_os_str().to_owned()];
+        argv.extend(expand(language.spec().compile.args, dir, source_name, None));
+        let mut env: Vec<(OsString, OsString)> = COMPILER_ENV
+            .iter()
+            .filter_map(|&k| Some((k.into(), std::env::var_os(k)?)))
+            .collect();
+        env.push(("TMPDIR".into(), dir.into()));
+        env.push(("LANG".into(), "C.UTF-8".into()));
+        let result = self.runner.run(&RunSpec {
+            argv,
+            env,
+            workdir: dir.to_owned(),
+            stdin: None,
+            stdout: log.path().to_owned(),
+            limits: Limits {
+                cap_address_space: language.spec().cap_address_space,
+                ..COMPILE_LIMITS
+            },
+        })?;
+        let mut message = result.stderr_text();
+        message.push_str(&String::from_utf8_lossy(&read_head(
+            log.path(),
+            MESSAGE_LIMIT,
+        )));
+        let ok = result.killed_for.is_none() && result.termination == Termination::Exited(0);
+        if let Some(kind) = result.killed_for {
+            message.push_str(&format!(
+                "\ncompiler stopped: over the {kind:?} limit of the compile"
+            ));
+        } else if let Termination::Signaled(signal) = result.termination {
+            let name = crate::sandbox::signal_name(signal);
+            message.push_str(&format!("\ncompiler killed by {name}"));
+        }
+        Ok(CompileOutcome {
+            ok,
+            time: result.cpu,
+            message: bound(message.trim()),
+            cached: false,
+        })
+    }
+
+    /// The command line that runs a compiled program under the given memory limit.
+    pub fn command(&self, compiled: &Compiled, memory: Bytes) -> Result<Vec<OsString>> {
+        let run = &compiled.language.spec().run;
+        let program = match run.tool {
+            Tool::Built => compiled.dir.join("main"),
+            tool => self.toolchain.resolve(tool, compiled.language)?,
+        };
+        let mut argv = vec![program.into_os_string()];
+        argv.extend(expand(
+            run.args,
+            &compiled.dir,
+            &compiled.source_name,
+            Some(memory),
+        ));
+        Ok(argv)
+    }
+}
+
+const STATUS_FILE: &str = "status.json";
+
+fn read_status(entry: &Path) -> Option<CompileOutcome> {
+    serde_json::from_slice(&std::fs::read(entry.join(STATUS_FILE)).ok()?).ok()
+}
+
+fn cache_key(parts: &[&[u8]]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        // Length-prefixed, so that no two different lists of parts hash the same bytes.
+        hasher.update((part.len() as u64).to_le_bytes());
+        hasher.update(part);
+    }
+    hasher
+        .finalize()
+        .iter()
+        .take(16)
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+fn expand(args: &[&str], dir: &Path, source_name: &str, memory: Option<Bytes>) -> Vec<OsString> {
+    let stem = Path::new(source_name)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or(source_name);
+    let memory_mib = memory.map_or(0, |m| m.0 / Bytes::MIB).to_string();
+    args.iter()
+        .map(|arg| {
+            arg.replace("{dir}", &dir.to_string_lossy())
+                .replace("{src}", source_name)
+                .replace("{stem}", stem)
+                .replace("{memory_mib}", &memory_mib)
+                .into()
+        })
+        .collect()
+}
+
+/// The first `limit` bytes of a file, or nothing if it cannot be read.
+pub(crate) fn read_head(path: &Path, limit: usize) -> Vec<u8> {
+    use std::io::Read;
+    let mut head = Vec::new();
+    if let Ok(file) = std::fs::File::open(path) {
+        let _ = file.take(limit as u64).read_to_end(&mut head);
+    }
+    head
+}
+
+/// Cuts a message to [`MESSAGE_LIMIT`] bytes.
+fn bound(message: &str) -> String {
+    bound_to(message, MESSAGE_LIMIT)
+}
+
+/// Cuts a message to `limit` bytes on a character boundary, saying how much was left out.
+pub(crate) fn bound_to(message: &str, limit: usize) -> String {
+    if message.len() <= limit {
+        return message.to_owned();
+    }
+    let mut end = limit;
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!(
+        "{}\n... ({} more bytes)",
+        &message[..end],
+        message.len() - end
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_depend_on_every_part() {
+        let base = cache_key(&[b"Rust", b"1.0", b"fn main(){}"]);
+        assert_eq!(base, cache_key(&[b"Rust", b"1.0", b"fn main(){}"]));
+        assert_ne!(base, cache_key(&[b"Rust", b"1.1", b"fn main(){}"]));
+        assert_ne!(base, cache_key(&[b"Rust", b"1.0", b"fn main(){ }"]));
+        assert_ne!(cache_key(&[b"ab", b"c"]), cache_key(&[b"a", b"bc"]));
+    }
+
+    #[test]
+    fn placeholders() {
+        let argv = expand(
+            &["-Xmx{memory_mib}m", "-cp", "{dir}", "{stem}", "{src}"],
+            Path::new("/c/k"),
+            "Main.java",
+            Some(Bytes::mib(256)),
+        );
+        assert_eq!(argv, ["-Xmx256m", "-cp", "/c/k", "Main", "Main.java"]);
+    }
+
+    #[test]
+    fn long_messages_are_bounded() {
+        let long = "é".repeat(5000);
+        let cut = bound(&long);
+        assert!(cut.len() < MESSAGE_LIMIT + 40);
+        assert!(cut.ends_with("more bytes)"));
+        assert_eq!(bound("short"), "short");
+    }
+}

@@ -1,0 +1,126 @@
+//! The harness's own errors (bad configuration, missing files, missing compilers) and their exit codes.
+//! Verdicts are not errors: a wrong answer is an `Ok` result.
+
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("failed to {action} {}: {source}", path.display())]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    /// A problem in a configuration file, with the position it was found at.
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Config {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("unknown problem \"{name}\"; known problems: {}", list_or_none(known))]
+    UnknownProblem { name: String, known: Vec<String> },
+    #[error("{}: test input has no answer file (expected {})", input.display(), input.with_extension("ans").display())]
+    MissingAnswer { input: PathBuf },
+    #[error("{}: answer file has no test input (expected {})", answer.display(), answer.with_extension("in").display())]
+    MissingInput { answer: PathBuf },
+    #[error("no tests found in {}", dir.display())]
+    NoTests { dir: PathBuf },
+    #[error("{}: unknown language for extension \"{extension}\" (known: {known})", path.display())]
+    UnknownLanguage {
+        path: PathBuf,
+        extension: String,
+        known: String,
+    },
+    #[error("{language} needs `{program}`, which was not found on PATH{hint}")]
+    MissingCompiler {
+        language: &'static str,
+        program: String,
+        hint: &'static str,
+    },
+    #[error("{what} {} does not compile:\n{message}", path.display())]
+    ToolCompile {
+        what: &'static str,
+        path: PathBuf,
+        message: String,
+    },
+    #[error("test {test} is invalid: {message}")]
+    InvalidTest { test: String, message: String },
+    #[error("{0}")]
+    Usage(String),
+    #[error("sandbox: {0}")]
+    Sandbox(String),
+}
+
+fn list_or_none(items: &[String]) -> String {
+    if items.is_empty() {
+        "none (is this the project folder, with a problems/ folder in it?)".to_owned()
+    } else {
+        items.join(", ")
+    }
+}
+
+impl Error {
+    pub fn io(action: &'static str, path: impl AsRef<Path>, source: std::io::Error) -> Self {
+        Error::Io {
+            action,
+            path: path.as_ref().to_owned(),
+            source,
+        }
+    }
+
+    /// A configuration error at a byte offset of `text`, reported as line and column (both 1-based).
+    pub fn config_at(path: &Path, text: &str, offset: usize, message: impl Into<String>) -> Self {
+        let (line, column) = line_column(text, offset);
+        Error::Config {
+            path: path.to_owned(),
+            line,
+            column,
+            message: message.into(),
+        }
+    }
+
+    /// The process exit code for this error. Every harness error is a usage or configuration problem from the
+    /// user's point of view: they are all 2, which scripts can tell apart from 1 (a verdict not as expected).
+    pub fn exit_code(&self) -> u8 {
+        2
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text.as_bytes()[..offset.min(text.len())];
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(&before[line_start..])
+        .chars()
+        .count()
+        + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_one_based() {
+        let text = "a = 1\nbb = 2\n";
+        assert_eq!(line_column(text, 0), (1, 1));
+        assert_eq!(line_column(text, 4), (1, 5));
+        assert_eq!(line_column(text, 6), (2, 1));
+        assert_eq!(line_column(text, 11), (2, 6));
+        assert_eq!(line_column(text, 999), (3, 1));
+    }
+
+    #[test]
+    fn config_error_names_file_line_and_column() {
+        let e = Error::config_at(Path::new("p/problem.toml"), "x\nyz", 3, "bad");
+        assert_eq!(e.to_string(), "p/problem.toml:2:2: bad");
+    }
+}

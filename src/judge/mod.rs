@@ -1,0 +1,11 @@
+//! The engine: solutions x tests -> verdicts. It never prints; it reports progress as [`Event`]s and returns
+//! the whole outcome as data.
+
+mod classify;
+mod engine;
+mod outcome;
+mod run_test;
+mod validate;
+
+pub use engine::{Judge, JudgeOptions};
+pub use outcome::{Event, JudgeReport, SolutionReport, TestResult};

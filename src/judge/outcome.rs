@@ -1,0 +1,108 @@
+//! What judging produces: per test, per solution, per problem; and the events sent while it goes on.
+
+use crate::compile::CompileOutcome;
+use crate::language::Language;
+use crate::problem::Solution;
+use crate::units::Bytes;
+use crate::verdict::Verdict;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// One solution on one test.
+#[derive(Debug, Clone)]
+pub struct TestResult {
+    pub name: String,
+    pub verdict: Verdict,
+    /// CPU time of the whole run.
+    pub cpu: Duration,
+    pub wall: Duration,
+    pub memory: Bytes,
+    /// Why the verdict is what it is: the checker's words, the signal, the limit.
+    pub message: String,
+    /// For a wrong answer judged by a built-in comparison, the first differing lines.
+    pub diff: Option<String>,
+}
+
+/// One solution on every test it was run on.
+#[derive(Debug, Clone)]
+pub struct SolutionReport {
+    pub name: String,
+    pub path: PathBuf,
+    pub language: Language,
+    pub expected: Vec<Verdict>,
+    /// The first non-AC test's verdict, AC if none (CE when it did not compile).
+    pub verdict: Verdict,
+    /// Whether the verdict is one of those expected.
+    pub ok: bool,
+    pub compile: CompileOutcome,
+    /// In test order; when judging stops at the first failure, the tests after it are absent.
+    pub tests: Vec<TestResult>,
+}
+
+impl SolutionReport {
+    /// The test that decided a non-AC verdict.
+    pub fn failing_test(&self) -> Option<&TestResult> {
+        self.tests.iter().find(|t| !t.verdict.is_accepted())
+    }
+
+    pub fn max_cpu(&self) -> Duration {
+        self.tests.iter().map(|t| t.cpu).max().unwrap_or_default()
+    }
+
+    pub fn max_memory(&self) -> Bytes {
+        self.tests
+            .iter()
+            .map(|t| t.memory)
+            .max()
+            .unwrap_or_default()
+    }
+}
+
+/// A whole judge of one problem.
+#[derive(Debug, Clone)]
+pub struct JudgeReport {
+    pub problem: String,
+    pub time_limit: Duration,
+    pub memory_limit: Bytes,
+    /// The names of every test, in order.
+    pub tests: Vec<String>,
+    pub solutions: Vec<SolutionReport>,
+}
+
+impl JudgeReport {
+    /// Whether every solution got a verdict it was expected to get.
+    pub fn all_as_expected(&self) -> bool {
+        self.solutions.iter().all(|s| s.ok)
+    }
+}
+
+/// Progress, in the order it happens.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// Judging begins: this many solutions, each on up to this many tests.
+    Started {
+        problem: &'a str,
+        solutions: &'a [Solution],
+        tests: usize,
+    },
+    /// Programs are being compiled (or found in the cache).
+    Compiling {
+        what: &'a str,
+    },
+    /// The test inputs are being checked by the problem's validator.
+    Validating {
+        tests: usize,
+    },
+    /// A solution was compiled (or found in the cache).
+    Compiled {
+        solution: &'a Solution,
+        outcome: &'a CompileOutcome,
+    },
+    TestFinished {
+        solution: &'a Solution,
+        result: &'a TestResult,
+    },
+    SolutionFinished {
+        report: &'a SolutionReport,
+    },
+}

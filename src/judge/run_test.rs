@@ -1,0 +1,126 @@
+//! One solution on one test: a fresh folder, the run under limits, the verdict.
+
+use super::classify::classify;
+use super::outcome::TestResult;
+use crate::check::{self, CheckOutcome, Checker};
+use crate::error::{Error, Result};
+use crate::problem::{Comparison, ProblemLimits, Test};
+use crate::sandbox::{Limits, RunSpec, Runner};
+use crate::units::Bytes;
+use std::ffi::OsString;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+use std::time::Duration;
+
+/// How a program is run and judged on any test of one problem.
+pub(crate) struct TestRunner<'a> {
+    pub runner: &'a dyn Runner,
+    pub limits: ProblemLimits,
+    pub comparison: &'a Comparison,
+    pub checker: Option<&'a Checker>,
+}
+
+/// A program to judge: its command line, and whether its address space may be capped.
+pub(crate) struct Program {
+    pub argv: Vec<OsString>,
+    pub cap_address_space: bool,
+}
+
+impl TestRunner<'_> {
+    fn run_limits(&self, cap_address_space: bool) -> Limits {
+        Limits {
+            cpu: self.limits.time,
+            // Long enough that a slow start never costs a verdict, short enough that a sleeper is caught soon.
+            wall: self.limits.time * 2 + Duration::from_secs(1),
+            memory: self.limits.memory,
+            output: self.limits.output,
+            // The stack may grow as far as memory allows, so deep recursion that fits in memory runs.
+            stack: self.limits.memory,
+            cap_address_space,
+        }
+    }
+
+    pub fn run(&self, program: &Program, test: &Test) -> Result<TestResult> {
+        // The run's folder: `box` is the program's empty working directory; its input is a read-only copy, so
+        // nothing it does can reach or change the testdata.
+        let dir = tempfile::Builder::new()
+            .prefix("cpjudge-run-")
+            .tempdir()
+            .map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))?;
+        let workdir = dir.path().join("box");
+        let input = dir.path().join("input");
+        let output = dir.path().join("output");
+        std::fs::create_dir(&workdir).map_err(|e| Error::io("create", &workdir, e))?;
+        std::fs::copy(&test.input, &input).map_err(|e| Error::io("copy", &test.input, e))?;
+        std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o444))
+            .map_err(|e| Error::io("protect", &input, e))?;
+
+        let run = self.runner.run(&RunSpec {
+            argv: program.argv.clone(),
+            env: run_env(&workdir),
+            workdir: workdir.clone(),
+            stdin: Some(input.clone()),
+            stdout: output.clone(),
+            limits: self.run_limits(program.cap_address_space),
+        })?;
+        let mut result = TestResult {
+            name: test.name.clone(),
+            verdict: crate::verdict::Verdict::Accepted,
+            cpu: run.cpu,
+            wall: run.wall,
+            memory: run.peak_memory,
+            message: String::new(),
+            diff: None,
+        };
+        if let Some((verdict, message)) = classify(&run, &self.limits) {
+            result.verdict = verdict;
+            result.message = message;
+            return Ok(result);
+        }
+        let checked = self.check(dir.path(), &input, &output, &test.answer)?;
+        result.verdict = checked.verdict;
+        result.message = checked.message;
+        if checked.verdict == crate::verdict::Verdict::WrongAnswer && self.checker.is_none() {
+            result.diff = check::first_difference(&output, &test.answer);
+        }
+        Ok(result)
+    }
+
+    fn check(
+        &self,
+        dir: &Path,
+        input: &Path,
+        output: &Path,
+        answer: &Path,
+    ) -> Result<CheckOutcome> {
+        match self.checker {
+            Some(checker) => {
+                let workdir = dir.join("checker");
+                std::fs::create_dir(&workdir).map_err(|e| Error::io("create", &workdir, e))?;
+                checker.check(self.runner, &workdir, input, output, answer)
+            }
+            None => check::compare(self.comparison, output, answer)
+                .map_err(|e| Error::io("compare the output with", answer, e)),
+        }
+    }
+}
+
+/// The small fixed environment of a run.
+pub(crate) fn run_env(workdir: &Path) -> Vec<(OsString, OsString)> {
+    vec![
+        ("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into()),
+        ("HOME".into(), workdir.into()),
+        ("TMPDIR".into(), workdir.into()),
+        ("LANG".into(), "C.UTF-8".into()),
+    ]
+}
+
+/// Limits for the problem's own tools (validator, generator): trusted, but bounded all the same.
+pub(crate) const TOOL_LIMITS: Limits = Limits {
+    cpu: Duration::from_secs(10),
+    wall: Duration::from_secs(20),
+    memory: Bytes::mib(1024),
+    output: Bytes::mib(256),
+    stack: Bytes::mib(256),
+    cap_address_space: true,
+};

@@ -1,0 +1,223 @@
+//! The language table: which file extensions a language has, how a source is compiled and how it is run.
+//! Adding a language is adding one entry to [`TABLE`].
+
+use crate::error::{Error, Result};
+use std::path::Path;
+
+/// A language that solutions, checkers, validators and generators may be written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Language {
+    Rust,
+    Cpp,
+    C,
+    Python,
+    Java,
+}
+
+/// How one program is invoked. Arguments may hold placeholders:
+/// `{src}` the source's file name, `{stem}` that name without its extension, `{dir}` the absolute path of the
+/// folder holding the built program, `{memory_mib}` the run's memory limit in MiB.
+#[derive(Debug)]
+pub struct Step {
+    pub tool: Tool,
+    pub args: &'static [&'static str],
+}
+
+/// The program a step runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tool {
+    /// The executable that compiling produced, `{dir}/main`.
+    Built,
+    /// A program found on PATH.
+    OnPath {
+        name: &'static str,
+        /// Arguments that make it print the path of the real interpreter, for wrappers (such as version-manager
+        /// shims) that only work with the user's environment, which a run does not have.
+        locate: Option<&'static [&'static str]>,
+    },
+}
+
+#[derive(Debug)]
+pub struct LanguageSpec {
+    pub language: Language,
+    pub name: &'static str,
+    pub extensions: &'static [&'static str],
+    /// Checks or compiles the source in its build folder; its first line of `--version` output is part of the
+    /// cache key.
+    pub compile: Step,
+    pub version_args: &'static [&'static str],
+    pub run: Step,
+    /// Whether the address space may be capped as a memory backstop (the JVM reserves far more than it uses).
+    pub cap_address_space: bool,
+    /// What to install when the compiler is missing.
+    pub install_hint: &'static str,
+}
+
+const fn on_path(name: &'static str) -> Tool {
+    Tool::OnPath { name, locate: None }
+}
+
+const PYTHON: Tool = Tool::OnPath {
+    name: "python3",
+    locate: Some(&["-c", "import sys; print(sys.executable)"]),
+};
+
+pub static TABLE: &[LanguageSpec] = &[
+    LanguageSpec {
+        language: Language::Rust,
+        name: "Rust",
+        extensions: &["rs"],
+        compile: Step {
+            tool: on_path("rustc"),
+            args: &["-O", "--edition", "2021", "-o", "main", "{src}"],
+        },
+        version_args: &["--version"],
+        run: Step {
+            tool: Tool::Built,
+            args: &[],
+        },
+        cap_address_space: true,
+        install_hint: " (install Rust, e.g. with rustup)",
+    },
+    LanguageSpec {
+        language: Language::Cpp,
+        name: "C++",
+        extensions: &["cpp", "cc", "cxx"],
+        compile: Step {
+            tool: on_path("g++"),
+            args: &["-O2", "-std=gnu++17", "-o", "main", "{src}"],
+        },
+        version_args: &["--version"],
+        run: Step {
+            tool: Tool::Built,
+            args: &[],
+        },
+        cap_address_space: true,
+        install_hint: " (install g++, e.g. `apt-get install g++`)",
+    },
+    LanguageSpec {
+        language: Language::C,
+        name: "C",
+        extensions: &["c"],
+        compile: Step {
+            tool: on_path("gcc"),
+            args: &["-O2", "-std=gnu17", "-o", "main", "{src}", "-lm"],
+        },
+        version_args: &["--version"],
+        run: Step {
+            tool: Tool::Built,
+            args: &[],
+        },
+        cap_address_space: true,
+        install_hint: " (install gcc, e.g. `apt-get install gcc`)",
+    },
+    LanguageSpec {
+        language: Language::Python,
+        name: "Python",
+        extensions: &["py"],
+        // A syntax check, so that a source that cannot run is a compile error, as in other languages.
+        compile: Step {
+            tool: PYTHON,
+            args: &["-m", "py_compile", "{src}"],
+        },
+        version_args: &["--version"],
+        run: Step {
+            tool: PYTHON,
+            args: &["{dir}/{src}"],
+        },
+        cap_address_space: true,
+        install_hint: " (install Python 3, e.g. `apt-get install python3`)",
+    },
+    LanguageSpec {
+        language: Language::Java,
+        name: "Java",
+        extensions: &["java"],
+        compile: Step {
+            tool: on_path("javac"),
+            args: &["-encoding", "UTF-8", "{src}"],
+        },
+        version_args: &["-version"],
+        run: Step {
+            tool: on_path("java"),
+            args: &[
+                "-Xmx{memory_mib}m",
+                "-Xss64m",
+                "-XX:+UseSerialGC",
+                "-cp",
+                "{dir}",
+                "{stem}",
+            ],
+        },
+        cap_address_space: false,
+        install_hint: " (install a JDK, e.g. `apt-get install default-jdk-headless`)",
+    },
+];
+
+impl Language {
+    /// The language of a source file, from its extension.
+    pub fn of(path: &Path) -> Result<Language> {
+        let extension = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+        TABLE
+            .iter()
+            .find(|spec| spec.extensions.contains(&extension))
+            .map(|spec| spec.language)
+            .ok_or_else(|| Error::UnknownLanguage {
+                path: path.to_owned(),
+                extension: extension.to_owned(),
+                known: TABLE
+                    .iter()
+                    .flat_map(|s| s.extensions.iter().map(|e| format!(".{e}")))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            })
+    }
+
+    pub fn spec(self) -> &'static LanguageSpec {
+        TABLE
+            .iter()
+            .find(|spec| spec.language == self)
+            .expect("every language has a table entry")
+    }
+
+    pub fn name(self) -> &'static str {
+        self.spec().name
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn languages_by_extension() {
+        let cases = [
+            ("a.rs", Some(Language::Rust)),
+            ("dir/b.cpp", Some(Language::Cpp)),
+            ("b.cc", Some(Language::Cpp)),
+            ("c.c", Some(Language::C)),
+            ("d.py", Some(Language::Python)),
+            ("Main.java", Some(Language::Java)),
+            ("e.go", None),
+            ("noext", None),
+        ];
+        for (path, want) in cases {
+            assert_eq!(Language::of(Path::new(path)).ok(), want, "{path}");
+        }
+    }
+
+    #[test]
+    fn unknown_extension_lists_the_known_ones() {
+        let message = Language::of(Path::new("x.go")).unwrap_err().to_string();
+        assert!(
+            message.contains("\"go\"") && message.contains(".rs .cpp"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn every_language_has_one_entry() {
+        for spec in TABLE {
+            assert_eq!(spec.language.spec().name, spec.name);
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! cpjudge: compiles a problem's solutions, runs them on its tests under time, memory and output limits, checks
+//! their answers, and reports a verdict per solution and per test.
+
+pub mod check;
+pub mod cli;
+mod commands;
+pub mod compile;
+pub mod error;
+pub mod judge;
+pub mod language;
+pub mod problem;
+pub mod report;
+pub mod sandbox;
+mod toolchain;
+pub mod units;
+pub mod verdict;
+
+use cli::{Cli, Command};
+use error::Result;
+use problem::Catalog;
+
+/// What a finished command means for the exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// Everything as expected: exit 0.
+    AsExpected,
+    /// Some verdict not as expected: exit 1.
+    NotAsExpected,
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<Outcome> {
+    // Processes orphaned by a supervisor that died come to us, so they can be killed before we exit.
+    if let Err(e) = sandbox::become_subreaper() {
+        eprintln!(
+            "warning: cannot become a child subreaper ({e}): an escaped process may outlive the judge"
+        );
+    }
+    let catalog = Catalog::new(&cli.root);
+    let cache = cli
+        .cache_dir
+        .clone()
+        .unwrap_or_else(|| cli.root.join("target").join("cpjudge"));
+    let outcome = match &cli.command {
+        Command::Judge(args) => commands::judge(&catalog, cache, args).map(|ok| {
+            if ok {
+                Outcome::AsExpected
+            } else {
+                Outcome::NotAsExpected
+            }
+        }),
+        Command::List(args) => commands::list(&catalog, args).map(|()| Outcome::AsExpected),
+    };
+    sandbox::kill_orphans();
+    outcome
+}

@@ -1,0 +1,121 @@
+//! A problem's tests: `NAME.in` / `NAME.ans` pairs anywhere under a folder, in natural order.
+
+use crate::error::{Error, Result};
+use std::path::{Path, PathBuf};
+use walkdir::WalkDir;
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Test {
+    /// The path below the tests folder, without extension ("sample-1", "group/07").
+    pub name: String,
+    pub input: PathBuf,
+    pub answer: PathBuf,
+}
+
+/// Every test under `dir`, in natural order of name ("2" before "10"). An input without an answer, or an answer
+/// without an input, is an error: a half-written test should not be silently skipped.
+pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
+    if !dir.is_dir() {
+        return Err(Error::NoTests {
+            dir: dir.to_owned(),
+        });
+    }
+    let mut tests = Vec::new();
+    for entry in WalkDir::new(dir).follow_links(true) {
+        let entry = entry.map_err(|e| {
+            let path = e.path().unwrap_or(dir).to_owned();
+            Error::io("read", path, e.into())
+        })?;
+        let path = entry.path();
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("in") => {
+                let answer = path.with_extension("ans");
+                if !answer.is_file() {
+                    return Err(Error::MissingAnswer {
+                        input: path.to_owned(),
+                    });
+                }
+                let relative = path.strip_prefix(dir).unwrap_or(path).with_extension("");
+                tests.push(Test {
+                    name: relative.to_string_lossy().into_owned(),
+                    input: path.to_owned(),
+                    answer,
+                });
+            }
+            Some("ans") if !path.with_extension("in").is_file() => {
+                return Err(Error::MissingInput {
+                    answer: path.to_owned(),
+                });
+            }
+            _ => {}
+        }
+    }
+    if tests.is_empty() {
+        return Err(Error::NoTests {
+            dir: dir.to_owned(),
+        });
+    }
+    tests.sort_by(|a, b| natord::compare(&a.name, &b.name));
+    Ok(tests)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn touch(dir: &Path, names: &[&str]) {
+        for name in names {
+            let path = dir.join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "").unwrap();
+        }
+    }
+
+    #[test]
+    fn natural_order_and_subfolders() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(
+            dir.path(),
+            &[
+                "10.in",
+                "10.ans",
+                "2.in",
+                "2.ans",
+                "a/1.in",
+                "a/1.ans",
+                "notes.txt",
+            ],
+        );
+        let names: Vec<_> = find_tests(dir.path())
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        assert_eq!(names, ["2", "10", "a/1"]);
+    }
+
+    #[test]
+    fn input_without_answer_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), &["1.in", "1.ans", "2.in"]);
+        let message = find_tests(dir.path()).unwrap_err().to_string();
+        assert!(
+            message.contains("2.in") && message.contains("no answer"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn answer_without_input_is_named() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), &["3.ans"]);
+        let message = find_tests(dir.path()).unwrap_err().to_string();
+        assert!(message.contains("3.ans"), "{message}");
+    }
+
+    #[test]
+    fn empty_folder_has_no_tests() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(matches!(find_tests(dir.path()), Err(Error::NoTests { .. })));
+    }
+}

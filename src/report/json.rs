@@ -1,0 +1,187 @@
+//! The JSON report (`judge --json`) and problem list (`list --json`). Their schema is documented in the README
+//! and kept stable: fields may be added, never renamed or removed.
+
+use crate::judge::{JudgeReport, SolutionReport, TestResult};
+use crate::units::millis;
+use serde::Serialize;
+use std::io::{self, Write};
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    problem: &'a str,
+    time_limit_ms: u64,
+    memory_limit_kib: u64,
+    ok: bool,
+    solutions: Vec<JsonSolution<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonSolution<'a> {
+    name: &'a str,
+    path: String,
+    language: &'static str,
+    expected: Vec<&'static str>,
+    verdict: &'static str,
+    ok: bool,
+    compile: JsonCompile<'a>,
+    tests: Vec<JsonTest<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonCompile<'a> {
+    ok: bool,
+    cached: bool,
+    time_ms: u64,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonTest<'a> {
+    name: &'a str,
+    verdict: &'static str,
+    time_ms: u64,
+    wall_ms: u64,
+    memory_kib: u64,
+    message: &'a str,
+}
+
+fn solution(s: &SolutionReport) -> JsonSolution<'_> {
+    JsonSolution {
+        name: &s.name,
+        path: s.path.display().to_string(),
+        language: s.language.name(),
+        expected: s.expected.iter().map(|v| v.code()).collect(),
+        verdict: s.verdict.code(),
+        ok: s.ok,
+        compile: JsonCompile {
+            ok: s.compile.ok,
+            cached: s.compile.cached,
+            time_ms: millis(s.compile.time),
+            message: &s.compile.message,
+        },
+        tests: s.tests.iter().map(test).collect(),
+    }
+}
+
+fn test(t: &TestResult) -> JsonTest<'_> {
+    JsonTest {
+        name: &t.name,
+        verdict: t.verdict.code(),
+        time_ms: millis(t.cpu),
+        wall_ms: millis(t.wall),
+        memory_kib: t.memory.kib(),
+        message: &t.message,
+    }
+}
+
+/// Writes the report as one JSON object and a newline.
+pub fn write_json(report: &JudgeReport, out: &mut dyn Write) -> io::Result<()> {
+    let json = JsonReport {
+        problem: &report.problem,
+        time_limit_ms: millis(report.time_limit),
+        memory_limit_kib: report.memory_limit.kib(),
+        ok: report.all_as_expected(),
+        solutions: report.solutions.iter().map(solution).collect(),
+    };
+    serde_json::to_writer_pretty(&mut *out, &json)?;
+    writeln!(out)
+}
+
+/// One row of `cpjudge list`. A problem whose configuration is broken is listed with its error.
+#[derive(Debug, Serialize)]
+pub struct ProblemSummary {
+    pub name: String,
+    pub title: Option<String>,
+    pub time_limit_ms: Option<u64>,
+    pub memory_limit_kib: Option<u64>,
+    pub tests: Option<usize>,
+    pub solutions: Option<usize>,
+    pub error: Option<String>,
+}
+
+pub fn write_list_json(problems: &[ProblemSummary], out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, problems)?;
+    writeln!(out)
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::compile::CompileOutcome;
+    use crate::language::Language;
+    use crate::units::Bytes;
+    use crate::verdict::Verdict;
+    use std::time::Duration;
+
+    /// A report with one solution of each kind the reporters distinguish.
+    pub(crate) fn sample_report() -> JudgeReport {
+        let test = |name: &str, verdict, ms, message: &str| TestResult {
+            name: name.into(),
+            verdict,
+            cpu: Duration::from_millis(ms),
+            wall: Duration::from_millis(ms + 3),
+            memory: Bytes(2 * Bytes::MIB),
+            message: message.into(),
+            diff: (verdict == Verdict::WrongAnswer).then(|| "-4\n+5".to_owned()),
+        };
+        let compile = |ok, message: &str| CompileOutcome {
+            ok,
+            time: Duration::from_millis(300),
+            message: message.into(),
+            cached: false,
+        };
+        JudgeReport {
+            problem: "sum".into(),
+            time_limit: Duration::from_secs(1),
+            memory_limit: Bytes::mib(256),
+            tests: vec!["1".into(), "2".into()],
+            solutions: vec![
+                SolutionReport {
+                    name: "ref".into(),
+                    path: "problems/sum/solutions/ref.rs".into(),
+                    language: Language::Rust,
+                    expected: vec![Verdict::Accepted],
+                    verdict: Verdict::Accepted,
+                    ok: true,
+                    compile: compile(true, ""),
+                    tests: vec![
+                        test("1", Verdict::Accepted, 5, ""),
+                        test("2", Verdict::Accepted, 7, ""),
+                    ],
+                },
+                SolutionReport {
+                    name: "off_by_one".into(),
+                    path: "problems/sum/solutions/off_by_one.cpp".into(),
+                    language: Language::Cpp,
+                    expected: vec![Verdict::Accepted],
+                    verdict: Verdict::WrongAnswer,
+                    ok: false,
+                    compile: compile(true, ""),
+                    tests: vec![test(
+                        "1",
+                        Verdict::WrongAnswer,
+                        1,
+                        "token 1: expected \"4\", found \"5\"",
+                    )],
+                },
+                SolutionReport {
+                    name: "broken".into(),
+                    path: "problems/sum/solutions/broken.c".into(),
+                    language: Language::C,
+                    expected: vec![Verdict::CompileError],
+                    verdict: Verdict::CompileError,
+                    ok: true,
+                    compile: compile(false, "broken.c:1:1: error: expected ';'"),
+                    tests: vec![],
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn json_report_schema() {
+        let mut out = Vec::new();
+        write_json(&sample_report(), &mut out).unwrap();
+        insta::assert_snapshot!(String::from_utf8(out).unwrap());
+    }
+}

@@ -1,0 +1,11 @@
+//! Everything the user sees of a judge: the progress bar, the table, JSON and JUnit. Only this module prints.
+
+mod json;
+mod junit;
+mod progress;
+mod table;
+
+pub use json::{ProblemSummary, write_json, write_list_json};
+pub use junit::write_junit;
+pub use progress::Progress;
+pub use table::{Style, write_list, write_table};

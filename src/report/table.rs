@@ -1,0 +1,243 @@
+//! The table printed after judging, and the problem list: plain text, coloured on a terminal, cut to its width.
+
+use super::ProblemSummary;
+use crate::judge::{JudgeReport, SolutionReport};
+use crate::verdict::Verdict;
+use std::io::{self, Write};
+use std::time::Duration;
+
+/// How output is drawn.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    pub color: bool,
+    /// Columns available; long messages and diff lines are cut to fit.
+    pub width: usize,
+}
+
+impl Style {
+    fn paint(&self, text: &str, style: console::Style) -> String {
+        style.force_styling(self.color).apply_to(text).to_string()
+    }
+
+    fn cut(&self, line: &str, indent: usize) -> String {
+        let room = self.width.saturating_sub(indent).max(20);
+        if line.chars().count() <= room {
+            line.to_owned()
+        } else {
+            let mut cut: String = line.chars().take(room - 3).collect();
+            cut.push_str("...");
+            cut
+        }
+    }
+}
+
+pub(crate) fn format_time(d: Duration) -> String {
+    if d < Duration::from_secs(1) {
+        format!("{}ms", d.as_millis())
+    } else {
+        format!("{:.2}s", d.as_secs_f64())
+    }
+}
+
+fn expected_codes(expected: &[Verdict]) -> String {
+    expected
+        .iter()
+        .map(|v| v.code())
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+/// Writes the judge table: a row per solution, then the details of failures, then a one-line summary.
+pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(
+        out,
+        "{}: {} solutions on {} tests, limits {} CPU and {} memory",
+        report.problem,
+        report.solutions.len(),
+        report.tests.len(),
+        format_time(report.time_limit),
+        report.memory_limit
+    )?;
+    let name_width = report
+        .solutions
+        .iter()
+        .map(|s| s.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(8);
+    writeln!(
+        out,
+        "\n{:<name_width$}  {:<6}  {:<7}  {:<8}  {:>7}  {:>8}  {:>9}",
+        "solution", "lang", "verdict", "expected", "tests", "max CPU", "max mem"
+    )?;
+    for solution in &report.solutions {
+        write_row(report, solution, name_width, style, out)?;
+    }
+    for solution in &report.solutions {
+        write_details(solution, style, out)?;
+    }
+    writeln!(out)?;
+    write_summary(report, style, out)
+}
+
+fn write_row(
+    report: &JudgeReport,
+    solution: &SolutionReport,
+    name_width: usize,
+    style: Style,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let verdict_color = if solution.verdict.is_accepted() {
+        console::Style::new().green()
+    } else {
+        console::Style::new().yellow()
+    };
+    let mark = if solution.ok {
+        style.paint("ok", console::Style::new().green())
+    } else {
+        style.paint("NOT AS EXPECTED", console::Style::new().red().bold())
+    };
+    let passed = solution
+        .tests
+        .iter()
+        .filter(|t| t.verdict.is_accepted())
+        .count();
+    writeln!(
+        out,
+        "{:<name_width$}  {:<6}  {}  {:<8}  {:>7}  {:>8}  {:>9}  {mark}",
+        solution.name,
+        solution.language.name(),
+        style.paint(&format!("{:<7}", solution.verdict.code()), verdict_color),
+        expected_codes(&solution.expected),
+        format!("{passed}/{}", report.tests.len()),
+        if solution.tests.is_empty() {
+            "-".to_owned()
+        } else {
+            format_time(solution.max_cpu())
+        },
+        if solution.tests.is_empty() {
+            "-".to_owned()
+        } else {
+            solution.max_memory().to_string()
+        },
+    )
+}
+
+/// Why a solution got its verdict: the compiler's message, or the failing test with its message and, when the
+/// verdict was not expected, the first differing lines.
+fn write_details(solution: &SolutionReport, style: Style, out: &mut dyn Write) -> io::Result<()> {
+    if solution.verdict == Verdict::CompileError {
+        writeln!(out, "\n{}: compile error", solution.name)?;
+        for line in solution
+            .compile
+            .message
+            .lines()
+            .take(if solution.ok { 3 } else { 20 })
+        {
+            writeln!(out, "    {}", style.cut(line, 4))?;
+        }
+        return Ok(());
+    }
+    let Some(test) = solution.failing_test() else {
+        return Ok(());
+    };
+    writeln!(
+        out,
+        "\n{}: {} on test {} ({} CPU, {})",
+        solution.name,
+        test.verdict,
+        test.name,
+        format_time(test.cpu),
+        test.memory
+    )?;
+    if !test.message.is_empty() {
+        for line in test.message.lines().take(5) {
+            writeln!(out, "    {}", style.cut(line, 4))?;
+        }
+    }
+    if let (false, Some(diff)) = (solution.ok, &test.diff) {
+        writeln!(out, "    first difference (- answer, + output):")?;
+        for line in diff.lines() {
+            let color = match line.chars().next() {
+                Some('-') => console::Style::new().red(),
+                Some('+') => console::Style::new().green(),
+                _ => console::Style::new(),
+            };
+            writeln!(out, "      {}", style.paint(&style.cut(line, 6), color))?;
+        }
+    }
+    Ok(())
+}
+
+fn write_summary(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io::Result<()> {
+    let cached = report.solutions.iter().filter(|s| s.compile.cached).count();
+    let compiled = report.solutions.len() - cached;
+    let builds = format!("compiled {compiled}, {cached} from cache");
+    let wrong: Vec<String> = report
+        .solutions
+        .iter()
+        .filter(|s| !s.ok)
+        .map(|s| {
+            format!(
+                "{} (expected {}, got {})",
+                s.name,
+                expected_codes(&s.expected),
+                s.verdict
+            )
+        })
+        .collect();
+    if wrong.is_empty() {
+        let text = format!("all {} solutions as expected", report.solutions.len());
+        writeln!(
+            out,
+            "{}; {builds}",
+            style.paint(&text, console::Style::new().green().bold())
+        )
+    } else {
+        let text = format!(
+            "{} of {} solutions not as expected: {}",
+            wrong.len(),
+            report.solutions.len(),
+            wrong.join(", ")
+        );
+        writeln!(
+            out,
+            "{}; {builds}",
+            style.paint(&text, console::Style::new().red().bold())
+        )
+    }
+}
+
+/// Writes the problem list of `cpjudge list`.
+pub fn write_list(problems: &[ProblemSummary], out: &mut dyn Write) -> io::Result<()> {
+    let name_width = problems
+        .iter()
+        .map(|p| p.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(7);
+    writeln!(
+        out,
+        "{:<name_width$}  {:>6}  {:>8}  {:>5}  {:>9}  title",
+        "problem", "time", "memory", "tests", "solutions"
+    )?;
+    for p in problems {
+        match &p.error {
+            Some(error) => writeln!(out, "{:<name_width$}  error: {error}", p.name)?,
+            None => writeln!(
+                out,
+                "{:<name_width$}  {:>6}  {:>8}  {:>5}  {:>9}  {}",
+                p.name,
+                p.time_limit_ms
+                    .map_or("-".into(), |ms| format_time(Duration::from_millis(ms))),
+                p.memory_limit_kib
+                    .map_or("-".into(), |kib| crate::units::Bytes(kib * 1024)
+                        .to_string()),
+                p.tests.map_or("-".into(), |n| n.to_string()),
+                p.solutions.map_or("-".into(), |n| n.to_string()),
+                p.title.as_deref().unwrap_or("")
+            )?,
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,43 @@
+//! The kernel's resource limits for a run, set in the child between fork and exec.
+
+use super::Limits;
+use std::io;
+
+/// Open files a program may hold: plenty for any solution or runtime, few enough to stop a descriptor leak.
+const OPEN_FILES: u64 = 256;
+
+/// The rlimits of one run, computed before fork so that the child only makes system calls.
+pub(crate) struct RlimitSet(Vec<(libc::__rlimit_resource_t, u64)>);
+
+impl RlimitSet {
+    pub fn for_limits(limits: &Limits) -> Self {
+        let mut set = vec![
+            (libc::RLIMIT_CPU, limits.cpu_backstop_secs()),
+            (libc::RLIMIT_STACK, limits.stack.0),
+            // One byte over the output limit: writing past it raises SIGXFSZ, and the size shows it was exceeded.
+            (libc::RLIMIT_FSIZE, limits.output.0.saturating_add(1)),
+            (libc::RLIMIT_CORE, 0),
+            (libc::RLIMIT_NOFILE, OPEN_FILES),
+        ];
+        if limits.cap_address_space {
+            set.push((libc::RLIMIT_AS, limits.address_space().0));
+        }
+        RlimitSet(set)
+    }
+
+    /// Applies every limit with hard = soft, so the program cannot raise them again.
+    /// Only makes system calls: safe to call between fork and exec.
+    pub fn apply(&self) -> io::Result<()> {
+        for &(resource, value) in &self.0 {
+            let limit = libc::rlimit {
+                rlim_cur: value,
+                rlim_max: value,
+            };
+            // SAFETY: setrlimit reads `limit` and nothing else.
+            if unsafe { libc::setrlimit(resource, &limit) } == -1 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        Ok(())
+    }
+}

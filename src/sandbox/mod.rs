@@ -1,0 +1,19 @@
+//! One run of a program under limits: spawn, rlimits, wall and CPU timers, killing the whole process tree,
+//! reaping it, and measuring what the kernel accounted.
+//!
+//! A run is carried out by a supervisor: a fresh copy of this executable (`cpjudge __supervise`) that becomes
+//! the child subreaper of everything the program starts, so that processes which escape with `setsid` are still
+//! found, killed and reaped before the supervisor reports. The harness talks to it over two pipes: the run's spec
+//! goes in on its stdin, the result comes back on its stdout, and the supervisor kills the run if its stdin closes
+//! (the harness died or was interrupted).
+
+mod limits;
+mod process;
+mod runner;
+mod spec;
+mod supervisor;
+
+pub(crate) use process::{become_subreaper, kill_orphans, signal_name};
+pub use runner::{Runner, SUPERVISE_ARG, Sandbox};
+pub use spec::{LimitKind, Limits, RunResult, RunSpec, Termination};
+pub use supervisor::supervise;

@@ -1,0 +1,190 @@
+//! Thin, safe wrappers over the process system calls the supervisor needs: subreaping, finding and killing
+//! every process of a run, reaping, and reading the kernel's accounting.
+
+use crate::units::Bytes;
+use std::io;
+use std::time::Duration;
+
+/// Makes orphaned descendants of this process its children instead of init's, so they can be found and reaped.
+pub(crate) fn become_subreaper() -> io::Result<()> {
+    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER takes a plain integer argument.
+    check(unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) })
+}
+
+fn check(ret: libc::c_int) -> io::Result<()> {
+    if ret == -1 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
+/// The name of a signal ("SIGSEGV"), or its number when it has none.
+pub(crate) fn signal_name(signal: i32) -> String {
+    nix::sys::signal::Signal::try_from(signal)
+        .map(|s| s.as_str().to_owned())
+        .unwrap_or_else(|_| format!("signal {signal}"))
+}
+
+/// The direct children of this process, as the kernel lists them in /proc.
+fn children() -> Vec<libc::pid_t> {
+    let me = std::process::id() as libc::pid_t;
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|entry| {
+            entry
+                .ok()?
+                .file_name()
+                .to_str()?
+                .parse::<libc::pid_t>()
+                .ok()
+        })
+        .filter(|&pid| ProcStat::read(pid).is_some_and(|stat| stat.ppid == me))
+        .collect()
+}
+
+/// Kills every child of this process (and, through reparenting to this subreaper, every descendant), then reaps
+/// them all, until none is left. `group` is the run's process group, killed first as a whole.
+pub(crate) fn kill_and_reap_all(group: Option<libc::pid_t>) {
+    loop {
+        if let Some(group) = group {
+            // SAFETY: kill takes plain integers; a group that is gone is fine.
+            unsafe { libc::kill(-group, libc::SIGKILL) };
+        }
+        for pid in children() {
+            // SAFETY: as above. These are our own children, so their PIDs cannot be reused until we reap them.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        if reap_available() == Reaped::NoChildren {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[derive(PartialEq)]
+enum Reaped {
+    Some,
+    NoChildren,
+}
+
+/// Reaps every child that has ended, without blocking.
+fn reap_available() -> Reaped {
+    loop {
+        let mut status = 0;
+        // SAFETY: waitpid writes only to `status`.
+        let pid = unsafe { libc::waitpid(-1, &mut status, libc::WNOHANG | libc::__WALL) };
+        match pid {
+            0 => return Reaped::Some,
+            -1 => {
+                if io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
+                    continue;
+                }
+                return Reaped::NoChildren;
+            }
+            _ => continue,
+        }
+    }
+}
+
+/// Kills any child this process still has: used by the harness on its way out, so that nothing a run started
+/// outlives it even if a supervisor was itself killed.
+pub(crate) fn kill_orphans() {
+    if !children().is_empty() {
+        kill_and_reap_all(None);
+    }
+}
+
+/// How a process ended, read without reaping it (so its PID and process group stay ours).
+pub(crate) fn peek_exit(pid: libc::pid_t) -> Option<super::Termination> {
+    // SAFETY: a zeroed siginfo_t is a valid value for waitid to fill in.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: waitid writes only to `info`.
+    let ret = unsafe {
+        libc::waitid(
+            libc::P_PID,
+            pid as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        )
+    };
+    // SAFETY: si_pid and si_status are valid to read for SIGCHLD-type siginfo filled in by waitid.
+    let (child, status) = unsafe { (info.si_pid(), info.si_status()) };
+    if ret == -1 || child == 0 {
+        return None;
+    }
+    Some(match info.si_code {
+        libc::CLD_EXITED => super::Termination::Exited(status),
+        _ => super::Termination::Signaled(status),
+    })
+}
+
+/// CPU time and peak memory of every descendant this process has reaped.
+pub(crate) fn children_usage() -> (Duration, Bytes) {
+    // SAFETY: a zeroed rusage is valid, and getrusage writes only to it.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    let cpu = time(usage.ru_utime) + time(usage.ru_stime);
+    (cpu, Bytes(usage.ru_maxrss as u64 * Bytes::KIB))
+}
+
+/// The fields of /proc/<pid>/stat and /proc/<pid>/status that the supervisor watches while a run goes on.
+#[derive(Debug)]
+pub(crate) struct ProcStat {
+    pub ppid: libc::pid_t,
+    /// User + system time of the process and of its children that it has reaped.
+    pub cpu: Duration,
+}
+
+impl ProcStat {
+    pub fn read(pid: libc::pid_t) -> Option<ProcStat> {
+        let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // The command name may hold spaces and parentheses: the fields start after the last ')'.
+        let fields: Vec<&str> = text[text.rfind(')')? + 2..].split(' ').collect();
+        let ticks = |i: usize| fields.get(i)?.parse::<u64>().ok();
+        // Fields 4, 14, 15, 16, 17 of proc(5), counted from the state field (3) at index 0.
+        let total = ticks(11)? + ticks(12)? + ticks(13)? + ticks(14)?;
+        Some(ProcStat {
+            ppid: fields.get(1)?.parse().ok()?,
+            cpu: Duration::from_nanos(total.saturating_mul(1_000_000_000) / clock_ticks()),
+        })
+    }
+}
+
+/// The peak resident memory of a live process so far (VmHWM).
+pub(crate) fn peak_rss(pid: libc::pid_t) -> Option<Bytes> {
+    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(Bytes(kib * Bytes::KIB))
+}
+
+fn clock_ticks() -> u64 {
+    // SAFETY: sysconf has no preconditions.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    if ticks > 0 { ticks as u64 } else { 100 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signal_names() {
+        assert_eq!(signal_name(11), "SIGSEGV");
+        assert_eq!(signal_name(9), "SIGKILL");
+        assert_eq!(signal_name(200), "signal 200");
+    }
+
+    #[test]
+    fn reads_own_stat() {
+        let stat = ProcStat::read(std::process::id() as libc::pid_t).expect("own stat");
+        // SAFETY: getppid has no preconditions.
+        assert_eq!(stat.ppid, unsafe { libc::getppid() });
+        assert!(peak_rss(std::process::id() as libc::pid_t).unwrap().0 > 0);
+    }
+}

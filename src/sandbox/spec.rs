@@ -1,0 +1,98 @@
+//! What a run is asked to do and what it reports, as plain data: both cross the pipe to the supervisor as JSON.
+
+use crate::units::Bytes;
+use serde::{Deserialize, Serialize};
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The limits of one run. All of them are enforced by the supervisor or the kernel, never by the program.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Limits {
+    /// CPU time of the whole run, all threads and all processes.
+    pub cpu: Duration,
+    /// Wall-clock time, after which the run is killed whatever it is doing.
+    pub wall: Duration,
+    /// Peak resident memory.
+    pub memory: Bytes,
+    /// Size of any file the program writes, standard output included.
+    pub output: Bytes,
+    /// The main thread's stack, which is also the default size of every other thread's stack.
+    pub stack: Bytes,
+    /// Whether to cap the address space too, as a backstop for memory (runtimes such as the JVM reserve far more
+    /// address space than they use, so their language entry turns this off).
+    pub cap_address_space: bool,
+}
+
+impl Limits {
+    /// The kernel's own CPU limit per process: a backstop above the supervisor's check, in whole seconds.
+    pub(crate) fn cpu_backstop_secs(&self) -> u64 {
+        self.cpu.as_secs() + 2
+    }
+
+    /// The address-space cap: far above the memory limit, since thread stacks and allocator arenas reserve
+    /// address space they never use, and going over the memory limit should be measured as MLE by peak resident
+    /// memory rather than end as a failed allocation. It only bounds what one process can take before the
+    /// supervisor's next look.
+    pub(crate) fn address_space(&self) -> Bytes {
+        Bytes(self.memory.0.saturating_add(4 * Bytes::GIB))
+    }
+}
+
+/// One program to run.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RunSpec {
+    /// The program and its arguments; the program is an absolute path.
+    pub argv: Vec<OsString>,
+    /// The whole environment of the program.
+    pub env: Vec<(OsString, OsString)>,
+    /// The working directory.
+    pub workdir: PathBuf,
+    /// Standard input, or nothing (`/dev/null`).
+    pub stdin: Option<PathBuf>,
+    /// Where standard output goes (created or truncated).
+    pub stdout: PathBuf,
+    pub limits: Limits,
+}
+
+/// How the program's main process ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Termination {
+    Exited(i32),
+    Signaled(i32),
+}
+
+/// What a run did, as the kernel accounted it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RunResult {
+    pub termination: Termination,
+    /// CPU time (user + system) of every process of the run.
+    pub cpu: Duration,
+    pub wall: Duration,
+    /// Peak resident memory of the largest process of the run.
+    pub peak_memory: Bytes,
+    /// Bytes written to standard output.
+    pub stdout_bytes: u64,
+    /// The beginning of standard error, at most [`RunResult::STDERR_KEPT`] bytes.
+    pub stderr: Vec<u8>,
+    /// Bytes written to standard error in all.
+    pub stderr_bytes: u64,
+    /// Set when the supervisor killed the run for going past a limit.
+    pub killed_for: Option<LimitKind>,
+}
+
+impl RunResult {
+    pub const STDERR_KEPT: usize = 64 * 1024;
+
+    pub fn stderr_text(&self) -> String {
+        String::from_utf8_lossy(&self.stderr).into_owned()
+    }
+}
+
+/// The limit a run was killed for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LimitKind {
+    Cpu,
+    Wall,
+    Memory,
+}

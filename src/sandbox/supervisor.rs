@@ -1,0 +1,227 @@
+//! The supervisor: the process that carries out one run (see the module docs of `sandbox`).
+
+use super::limits::RlimitSet;
+use super::process::{self, ProcStat};
+use super::spec::{LimitKind, RunResult, RunSpec, Termination};
+use std::fs::File;
+use std::io::{self, BufRead, Read, Write};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::CommandExt;
+use std::process::{Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How often the supervisor looks at a running program's CPU time and memory. The kernel does the accounting;
+/// this only decides how soon after crossing a limit the program is stopped.
+const TICK: Duration = Duration::from_millis(10);
+
+/// The supervisor's entry point: reads a [`RunSpec`] as one JSON line on stdin, runs it, writes
+/// `Result<RunResult, String>` as one JSON line on stdout. Returns the process exit code.
+pub fn supervise() -> i32 {
+    let reply = match run_from_stdin() {
+        Ok(Some(result)) => Ok(result),
+        Ok(None) => return 1, // the harness is gone: nobody to answer
+        Err(e) => Err(e),
+    };
+    let mut out = io::stdout().lock();
+    let written = serde_json::to_writer(&mut out, &reply).is_ok() && writeln!(out).is_ok();
+    if written { 0 } else { 1 }
+}
+
+fn run_from_stdin() -> Result<Option<RunResult>, String> {
+    let mut line = String::new();
+    io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| format!("failed to read the run spec: {e}"))?;
+    let spec: RunSpec = serde_json::from_str(&line).map_err(|e| format!("bad run spec: {e}"))?;
+    process::become_subreaper().map_err(|e| format!("failed to become a subreaper: {e}"))?;
+    // Leave the harness's process group: a Ctrl-C at the terminal stops the harness, and its exit closes our
+    // stdin, which is when we clean up. Dying of the same SIGINT would leave the run's processes behind.
+    // SAFETY: setpgid takes plain integers.
+    unsafe { libc::setpgid(0, 0) };
+    run(&spec)
+}
+
+fn run(spec: &RunSpec) -> Result<Option<RunResult>, String> {
+    let (program, args) = spec.argv.split_first().ok_or("empty command line")?;
+    let stdin = match &spec.stdin {
+        Some(path) => File::open(path),
+        None => File::open("/dev/null"),
+    }
+    .map_err(|e| format!("failed to open the input: {e}"))?;
+    let stdout =
+        File::create(&spec.stdout).map_err(|e| format!("failed to create the output file: {e}"))?;
+    let rlimits = RlimitSet::for_limits(&spec.limits);
+
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .env_clear()
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .current_dir(&spec.workdir)
+        .stdin(stdin)
+        .stdout(stdout)
+        .stderr(Stdio::piped());
+    // SAFETY: the closure only makes system calls (setpgid, setrlimit), which is allowed between fork and exec.
+    unsafe {
+        command.pre_exec(move || {
+            // Its own process group, so the whole run can be signalled at once.
+            if libc::setpgid(0, 0) == -1 {
+                return Err(io::Error::last_os_error());
+            }
+            rlimits.apply()
+        });
+    }
+
+    let start = Instant::now();
+    let mut child = command
+        .spawn()
+        .map_err(|e| format!("failed to start {}: {e}", program.to_string_lossy()))?;
+    let pid = child.id() as libc::pid_t;
+    let stderr = child.stderr.take().map(drain);
+
+    let verdict = watch(pid, spec, start);
+    if verdict != Watch::Exited {
+        // SAFETY: kill takes plain integers; the leader is our unreaped child, so its PID is still ours.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+    let termination = wait_exit(pid);
+    let wall = start.elapsed();
+    // The leader is still a zombie here, so neither its PID nor its process group can be reused while the rest of
+    // the tree is killed.
+    process::kill_and_reap_all(Some(pid));
+    let (stderr, stderr_bytes) = stderr
+        .map(|h| h.join().unwrap_or_default())
+        .unwrap_or_default();
+    if verdict == Watch::HarnessGone {
+        return Ok(None);
+    }
+    let (cpu, peak_memory) = process::children_usage();
+    let stdout_bytes = std::fs::metadata(&spec.stdout).map_or(0, |m| m.len());
+    Ok(Some(RunResult {
+        termination,
+        cpu,
+        wall,
+        peak_memory,
+        stdout_bytes,
+        stderr,
+        stderr_bytes,
+        killed_for: match verdict {
+            Watch::Killed(kind) => Some(kind),
+            Watch::Exited | Watch::HarnessGone => None,
+        },
+    }))
+}
+
+#[derive(Debug, PartialEq)]
+enum Watch {
+    Exited,
+    Killed(LimitKind),
+    HarnessGone,
+}
+
+/// Waits until the leader ends, a limit is crossed, or the harness goes away.
+fn watch(pid: libc::pid_t, spec: &RunSpec, start: Instant) -> Watch {
+    let limits = &spec.limits;
+    let pidfd = pidfd_open(pid);
+    loop {
+        if process::peek_exit(pid).is_some() {
+            return Watch::Exited;
+        }
+        let elapsed = start.elapsed();
+        if elapsed >= limits.wall {
+            return Watch::Killed(LimitKind::Wall);
+        }
+        if ProcStat::read(pid).is_some_and(|s| s.cpu > limits.cpu) {
+            return Watch::Killed(LimitKind::Cpu);
+        }
+        if process::peak_rss(pid).is_some_and(|m| m > limits.memory) {
+            return Watch::Killed(LimitKind::Memory);
+        }
+        let timeout = TICK.min(limits.wall - elapsed);
+        if wait_for_events(pidfd.as_ref(), timeout) == Event::HarnessGone {
+            return Watch::HarnessGone;
+        }
+    }
+}
+
+#[derive(PartialEq)]
+enum Event {
+    Other,
+    HarnessGone,
+}
+
+/// Sleeps until the leader exits (when a pidfd is available), our stdin closes, or the timeout passes.
+fn wait_for_events(pidfd: Option<&OwnedFd>, timeout: Duration) -> Event {
+    let mut fds = vec![libc::pollfd {
+        fd: libc::STDIN_FILENO,
+        events: libc::POLLIN,
+        revents: 0,
+    }];
+    if let Some(fd) = pidfd {
+        fds.push(libc::pollfd {
+            fd: fd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        });
+    }
+    // SAFETY: fds is a valid array of fds.len() pollfd structures.
+    let ready = unsafe {
+        libc::poll(
+            fds.as_mut_ptr(),
+            fds.len() as libc::nfds_t,
+            timeout.as_millis() as i32,
+        )
+    };
+    // Nothing more is ever written to our stdin after the spec, so readable means closed.
+    if ready > 0 && fds[0].revents != 0 {
+        Event::HarnessGone
+    } else {
+        Event::Other
+    }
+}
+
+/// A pidfd for the leader, to sleep until it exits instead of waking up on every tick; None on old kernels.
+fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open takes plain integers and returns a new descriptor or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    // SAFETY: a non-negative return is a descriptor that nothing else owns.
+    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as i32) })
+}
+
+/// Blocks until the leader has ended, without reaping it.
+fn wait_exit(pid: libc::pid_t) -> Termination {
+    loop {
+        if let Some(termination) = process::peek_exit(pid) {
+            return termination;
+        }
+        thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Reads the program's stderr to its end on its own thread, so the program never blocks on a full pipe, keeping
+/// only the beginning.
+fn drain(mut pipe: impl Read + Send + 'static) -> thread::JoinHandle<(Vec<u8>, u64)> {
+    thread::spawn(move || {
+        let mut kept = Vec::new();
+        let mut total = 0u64;
+        let mut buf = [0u8; 64 * 1024];
+        loop {
+            match pipe.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => {
+                    let room = RunResult::STDERR_KEPT.saturating_sub(kept.len());
+                    kept.extend_from_slice(&buf[..n.min(room)]);
+                    total += n as u64;
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(_) => break,
+            }
+        }
+        (kept, total)
+    })
+}

@@ -1,0 +1,74 @@
+//! Finding the compilers and interpreters the language table names, and their versions, once per process.
+
+use crate::error::{Error, Result};
+use crate::language::{Language, Tool};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::Mutex;
+
+#[derive(Debug, Default)]
+pub struct Toolchain {
+    paths: Mutex<HashMap<&'static str, PathBuf>>,
+    versions: Mutex<HashMap<Language, String>>,
+}
+
+impl Toolchain {
+    /// The absolute path of a tool found on PATH. `Tool::Built` has no path of its own and is refused.
+    pub fn resolve(&self, tool: Tool, language: Language) -> Result<PathBuf> {
+        let Tool::OnPath { name, locate } = tool else {
+            unreachable!("a built program is found in its build folder, not on PATH");
+        };
+        if let Some(path) = self.paths.lock().expect("lock").get(name) {
+            return Ok(path.clone());
+        }
+        let missing = || Error::MissingCompiler {
+            language: language.name(),
+            program: name.to_owned(),
+            hint: language.spec().install_hint,
+        };
+        let found = which::which(name).map_err(|_| missing())?;
+        let path = match locate {
+            Some(args) => {
+                let output = Command::new(&found)
+                    .args(args)
+                    .output()
+                    .map_err(|_| missing())?;
+                let real = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+                if !output.status.success() || real.is_empty() {
+                    return Err(missing());
+                }
+                PathBuf::from(real)
+            }
+            None => found,
+        };
+        self.paths.lock().expect("lock").insert(name, path.clone());
+        Ok(path)
+    }
+
+    /// The first line the compiler prints about its version: part of every cache key, so that a new compiler
+    /// rebuilds everything.
+    pub fn version(&self, language: Language) -> Result<String> {
+        if let Some(version) = self.versions.lock().expect("lock").get(&language) {
+            return Ok(version.clone());
+        }
+        let spec = language.spec();
+        let compiler = self.resolve(spec.compile.tool, language)?;
+        let output = Command::new(&compiler)
+            .args(spec.version_args)
+            .output()
+            .map_err(|e| Error::io("run", &compiler, e))?;
+        // javac prints its version on stderr, the others on stdout.
+        let text = [output.stdout, output.stderr].concat();
+        let version = String::from_utf8_lossy(&text)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        self.versions
+            .lock()
+            .expect("lock")
+            .insert(language, version.clone());
+        Ok(version)
+    }
+}
