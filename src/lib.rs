@@ -36,11 +36,16 @@ pub fn run(cli: Cli) -> Result<Outcome> {
             "warning: cannot become a child subreaper ({e}): an escaped process may outlive the judge"
         );
     }
-    let catalog = Catalog::new(&cli.root);
-    let cache = cli
-        .cache_dir
-        .clone()
-        .unwrap_or_else(|| cli.root.join("target").join("cpjudge"));
+    // Absolute, since programs run in folders of their own.
+    let absolute = |path: &std::path::Path| {
+        std::path::absolute(path).map_err(|e| error::Error::io("resolve", path, e))
+    };
+    let root = absolute(&cli.root)?;
+    let catalog = Catalog::new(&root);
+    let cache = match &cli.cache_dir {
+        Some(dir) => absolute(dir)?,
+        None => root.join("target").join("cpjudge"),
+    };
     let outcome = match &cli.command {
         Command::Judge(args) => commands::judge(&catalog, cache, args).map(|ok| {
             if ok {

@@ -32,7 +32,9 @@ impl Style {
 }
 
 pub(crate) fn format_time(d: Duration) -> String {
-    if d < Duration::from_secs(1) {
+    if d >= Duration::from_secs(1) && d.subsec_nanos() == 0 {
+        format!("{}s", d.as_secs())
+    } else if d < Duration::from_secs(1) {
         format!("{}ms", d.as_millis())
     } else {
         format!("{:.2}s", d.as_secs_f64())

@@ -1,0 +1,172 @@
+//! A small builder over the cpjudge binary: copy a fixture project to a fresh folder, run a command in it, and
+//! look at what came out.
+
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::time::{Duration, Instant};
+
+/// The fixtures, each a project folder with problems/ and testdata/.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests")
+        .join("fixtures")
+}
+
+/// Builds shared by every test of this binary: keyed by content, so sharing is safe, and it keeps the suite fast.
+pub fn shared_cache() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("cpjudge-test-cache")
+}
+
+pub struct Judge {
+    project: tempfile::TempDir,
+    args: Vec<String>,
+    cache: PathBuf,
+    env: Vec<(String, String)>,
+}
+
+impl Judge {
+    /// A fresh copy of the fixture project `name`.
+    pub fn fixture(name: &str) -> Self {
+        let project = tempfile::Builder::new()
+            .prefix("cpjudge-project-")
+            .tempdir()
+            .unwrap();
+        copy_dir(&fixtures().join(name), project.path());
+        Judge {
+            project,
+            args: Vec::new(),
+            cache: shared_cache(),
+            env: Vec::new(),
+        }
+    }
+
+    pub fn args(mut self, args: &[&str]) -> Self {
+        self.args.extend(args.iter().map(|s| s.to_string()));
+        self
+    }
+
+    pub fn env(mut self, key: &str, value: &str) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Uses a cache of this project's own instead of the shared one.
+    pub fn private_cache(mut self) -> Self {
+        self.cache = self.project.path().join("target").join("cache");
+        self
+    }
+
+    pub fn root(&self) -> &Path {
+        self.project.path()
+    }
+
+    /// Changes a file of the project copy before running.
+    pub fn write(self, path: &str, contents: &str) -> Self {
+        let path = self.project.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, contents).unwrap();
+        self
+    }
+
+    pub fn remove(self, path: &str) -> Self {
+        std::fs::remove_file(self.project.path().join(path)).unwrap();
+        self
+    }
+
+    pub fn run(&self) -> Run {
+        let mut command = Command::cargo_bin("cpjudge").unwrap();
+        command
+            .current_dir(self.project.path())
+            .arg("--cache-dir")
+            .arg(&self.cache)
+            .args(&self.args)
+            .env_remove("NO_COLOR")
+            .timeout(Duration::from_secs(600));
+        for (k, v) in &self.env {
+            command.env(k, v);
+        }
+        let start = Instant::now();
+        let output = command.output().unwrap();
+        Run {
+            output,
+            elapsed: start.elapsed(),
+        }
+    }
+}
+
+pub struct Run {
+    pub output: Output,
+    pub elapsed: Duration,
+}
+
+impl Run {
+    pub fn code(&self) -> i32 {
+        self.output.status.code().expect("exited")
+    }
+
+    pub fn stdout(&self) -> String {
+        String::from_utf8_lossy(&self.output.stdout).into_owned()
+    }
+
+    pub fn stderr(&self) -> String {
+        String::from_utf8_lossy(&self.output.stderr).into_owned()
+    }
+
+    /// Asserts the exit code, showing everything the run printed if it differs.
+    pub fn expect_code(self, code: i32) -> Self {
+        assert_eq!(
+            self.code(),
+            code,
+            "stdout:\n{}\nstderr:\n{}",
+            self.stdout(),
+            self.stderr()
+        );
+        self
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.output.stdout)
+            .unwrap_or_else(|e| panic!("not JSON ({e}):\n{}\n{}", self.stdout(), self.stderr()))
+    }
+}
+
+/// The report of one solution in a `--json` report.
+pub fn solution<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    report["solutions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == name)
+        .unwrap_or_else(|| panic!("no solution {name} in {report:#}"))
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// Processes whose command line contains `marker`, other than this test's own.
+pub fn processes_with(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+        if cmdline.contains(marker) {
+            found.push(format!(
+                "{}: {cmdline}",
+                entry.file_name().to_string_lossy()
+            ));
+        }
+    }
+    found
+}

@@ -1,0 +1,260 @@
+//! Verdicts, limits and the process tree, through `cpjudge judge`.
+
+use crate::harness::{Judge, processes_with, solution};
+use std::time::Duration;
+
+/// Every kind of verdict on one fixture problem, each solution getting exactly what it expects.
+#[test]
+fn every_verdict_as_expected() {
+    let run = Judge::fixture("basic")
+        .args(&["judge", "sum", "--json"])
+        .run()
+        .expect_code(0);
+    let report = run.json();
+    let cases = [
+        ("ac.rs", "AC"),
+        ("ac.cpp", "AC"),
+        ("ac.c", "AC"),
+        ("ac.py", "AC"),
+        ("wa_off_by_one.cpp", "WA"),
+        ("tle_busy.c", "TLE"),
+        ("tle_sleep.py", "TLE"),
+        ("re_panic.rs", "RE"),
+        ("re_segfault.c", "RE"),
+        ("re_exit3.py", "RE"),
+        ("mle_twice.cpp", "MLE"),
+        ("ole_forever.c", "OLE"),
+        ("ce_syntax.cpp", "CE"),
+    ];
+    for (name, verdict) in cases {
+        let s = solution(&report, name);
+        assert_eq!(s["verdict"], verdict, "{name}: {s:#}");
+        assert_eq!(s["ok"], true, "{name}");
+    }
+    let message = |name| {
+        solution(&report, name)["tests"][0]["message"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    assert!(
+        message("re_segfault.c").contains("SIGSEGV"),
+        "{}",
+        message("re_segfault.c")
+    );
+    assert!(
+        message("re_exit3.py").contains("exit code 3"),
+        "{}",
+        message("re_exit3.py")
+    );
+    assert!(
+        message("re_panic.rs").contains("panicked"),
+        "{}",
+        message("re_panic.rs")
+    );
+    let compile = &solution(&report, "ce_syntax.cpp")["compile"];
+    assert!(
+        compile["message"].as_str().unwrap().contains("error"),
+        "{compile:#}"
+    );
+
+    // The sleeper is caught by the wall-clock limit: 2 x 500ms + 1s, well within 2 x time_limit + 2s.
+    let sleeper = &solution(&report, "tle_sleep.py")["tests"][0];
+    let wall = Duration::from_millis(sleeper["wall_ms"].as_u64().unwrap());
+    assert!(wall <= Duration::from_millis(2 * 500 + 2000), "{sleeper:#}");
+    assert!(
+        wall >= Duration::from_millis(2 * 500 + 1000),
+        "killed too early: {sleeper:#}"
+    );
+}
+
+/// The table names each verdict and the failing test of the wrong answer, with its diff.
+#[test]
+fn table_shows_verdicts_and_the_first_difference() {
+    let run = Judge::fixture("basic")
+        .args(&[
+            "judge",
+            "sum",
+            "--submission",
+            "problems/sum/solutions/wa_off_by_one.cpp",
+        ])
+        .run()
+        .expect_code(1);
+    let table = run.stdout();
+    assert!(table.contains("wa_off_by_one.cpp"), "{table}");
+    assert!(table.contains("WA on test 1"), "{table}");
+    assert!(table.contains("-6") && table.contains("+3"), "{table}");
+    assert!(
+        table.contains("1 of 1 solutions not as expected"),
+        "{table}"
+    );
+}
+
+/// A submission that leaves sleeping children, some escaped with setsid, leaves nothing alive once judged.
+#[test]
+fn no_process_outlives_the_judge() {
+    let marker = "987654";
+    let run = Judge::fixture("basic")
+        .write(
+            "sub/escape.c",
+            &std::fs::read_to_string(
+                crate::harness::fixtures().join("submissions/escape_setsid.c"),
+            )
+            .unwrap(),
+        )
+        .args(&["judge", "sum", "--submission", "sub/escape.c", "--json"])
+        .run()
+        .expect_code(0);
+    assert_eq!(solution(&run.json(), "escape.c")["verdict"], "AC");
+    let survivors = processes_with(&format!("sleep {marker}"));
+    assert!(survivors.is_empty(), "still alive: {survivors:?}");
+}
+
+/// A checker accepts any of several right answers; it decides WA with its own message.
+#[test]
+fn checker_accepts_any_right_answer() {
+    let run = Judge::fixture("checker")
+        .args(&["judge", "pair", "--json"])
+        .run()
+        .expect_code(0);
+    let report = run.json();
+    for name in ["zero_first.py", "zero_last.c", "halves.rs"] {
+        assert_eq!(solution(&report, name)["verdict"], "AC", "{name}");
+    }
+    let wrong = solution(&report, "negative.py");
+    assert_eq!(wrong["verdict"], "WA");
+    assert_eq!(
+        wrong["tests"][0]["message"],
+        "-1 and 1: both must be non-negative"
+    );
+}
+
+/// A checker that crashes gives JE, never AC or WA.
+#[test]
+fn crashing_checker_is_a_judge_error() {
+    let run = Judge::fixture("checker")
+        .args(&["judge", "pair-crash", "--json"])
+        .run()
+        .expect_code(1);
+    let reference = solution(&run.json(), "zero_last.py").clone();
+    assert_eq!(reference["verdict"], "JE");
+    let message = reference["tests"][0]["message"].as_str().unwrap();
+    assert!(message.contains("checker killed by SIGSEGV"), "{message}");
+}
+
+/// A second judge of the same problem compiles nothing: every build comes from the cache.
+#[test]
+fn second_judge_compiles_nothing() {
+    let judge = Judge::fixture("checker")
+        .private_cache()
+        .args(&["judge", "pair", "--json"]);
+    let first = judge.run().expect_code(0).json();
+    let second = judge.run().expect_code(0).json();
+    let cached = |report: &serde_json::Value| -> Vec<bool> {
+        report["solutions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["compile"]["cached"].as_bool().unwrap())
+            .collect()
+    };
+    assert_eq!(cached(&first), [false; 4]);
+    assert_eq!(cached(&second), [true; 4]);
+    let table = Judge::fixture("checker")
+        .private_cache()
+        .args(&["judge", "pair"]);
+    // The table says so too (a fresh project with its own cache: compiled, then from cache).
+    assert!(table.run().stdout().contains("compiled 4, 0 from cache"));
+    assert!(table.run().stdout().contains("compiled 0, 4 from cache"));
+}
+
+/// Java is judged where a JDK is present.
+#[test]
+fn java_submission() {
+    if which::which("javac").is_err() {
+        eprintln!("skipped: no javac on PATH, so Java cannot be judged on this machine");
+        return;
+    }
+    let source =
+        std::fs::read_to_string(crate::harness::fixtures().join("submissions/ac.java")).unwrap();
+    let run = Judge::fixture("basic")
+        .write("sub/ac.java", &source)
+        .args(&["judge", "sum", "--submission", "sub/ac.java", "--json"])
+        .run()
+        .expect_code(0);
+    assert_eq!(solution(&run.json(), "ac.java")["verdict"], "AC");
+}
+
+/// `--all` runs every test of a failing solution; by default judging stops at the first failure.
+#[test]
+fn all_runs_every_test() {
+    let args = [
+        "judge",
+        "sum",
+        "--submission",
+        "problems/sum/solutions/wa_off_by_one.cpp",
+        "--json",
+    ];
+    let first_only = Judge::fixture("basic")
+        .args(&args)
+        .run()
+        .expect_code(1)
+        .json();
+    assert_eq!(
+        solution(&first_only, "wa_off_by_one.cpp")["tests"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    let all = Judge::fixture("basic")
+        .args(&args)
+        .args(&["--all"])
+        .run()
+        .expect_code(1)
+        .json();
+    let tests = solution(&all, "wa_off_by_one.cpp")["tests"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let names: Vec<_> = tests.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["1", "2", "10"], "natural order");
+}
+
+/// Running tests in parallel gives the same verdicts.
+#[test]
+fn parallel_tests_same_verdicts() {
+    let run = Judge::fixture("checker")
+        .args(&["judge", "pair", "-j", "2", "--json"])
+        .run()
+        .expect_code(0);
+    assert_eq!(
+        solution(&run.json(), "negative.py")["tests"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+}
+
+/// `--tests DIR` judges on other tests.
+#[test]
+fn tests_from_another_folder() {
+    let run = Judge::fixture("basic")
+        .write("mine/big.in", "2\n4 5\n")
+        .write("mine/big.ans", "10\n")
+        .args(&[
+            "judge",
+            "sum",
+            "--tests",
+            "mine",
+            "--submission",
+            "problems/sum/solutions/ac.c",
+            "--json",
+        ])
+        .run()
+        .expect_code(1);
+    let ac = solution(&run.json(), "ac.c").clone();
+    assert_eq!(ac["verdict"], "WA");
+    assert_eq!(ac["tests"][0]["name"], "big");
+}

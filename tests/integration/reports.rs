@@ -1,0 +1,84 @@
+//! The machine-readable reports and the problem list.
+
+use crate::harness::Judge;
+
+/// The JSON report keeps its documented shape: a snapshot with the figures that vary from run to run redacted.
+#[test]
+fn json_report_matches_the_schema() {
+    let run = Judge::fixture("checker")
+        .args(&["judge", "pair", "--json"])
+        .run()
+        .expect_code(0);
+    insta::assert_json_snapshot!(run.json(), {
+        ".solutions[].path" => "[path]",
+        ".solutions[].compile.cached" => "[bool]",
+        ".solutions[].compile.time_ms" => "[ms]",
+        ".solutions[].tests[].time_ms" => "[ms]",
+        ".solutions[].tests[].wall_ms" => "[ms]",
+        ".solutions[].tests[].memory_kib" => "[kib]",
+    });
+}
+
+/// The JUnit report is well-formed XML with a case per solution x test, plus one per solution for its verdict.
+#[test]
+fn junit_report_is_well_formed() {
+    let judge = Judge::fixture("checker").args(&["judge", "pair", "--junit", "report.xml"]);
+    judge.run().expect_code(0);
+    let xml = std::fs::read_to_string(judge.root().join("report.xml")).unwrap();
+    let mut reader = quick_xml::Reader::from_str(&xml);
+    let (mut cases, mut failures) = (0, 0);
+    loop {
+        match reader
+            .read_event()
+            .unwrap_or_else(|e| panic!("malformed XML: {e}\n{xml}"))
+        {
+            quick_xml::events::Event::Eof => break,
+            quick_xml::events::Event::Start(e) | quick_xml::events::Event::Empty(e) => {
+                match e.name().as_ref() {
+                    "testcase" => cases += 1,
+                    "failure" => failures += 1,
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+    assert_eq!(cases, 4 * (3 + 1), "{xml}");
+    assert_eq!(failures, 0, "{xml}");
+}
+
+#[test]
+fn list_shows_problems() {
+    let run = Judge::fixture("checker")
+        .args(&["list"])
+        .run()
+        .expect_code(0);
+    let table = run.stdout();
+    assert!(table.contains("pair "), "{table}");
+    assert!(table.contains("Any pair with a given sum"), "{table}");
+    let json: serde_json::Value = serde_json::from_slice(
+        &Judge::fixture("checker")
+            .args(&["list", "--json"])
+            .run()
+            .expect_code(0)
+            .output
+            .stdout,
+    )
+    .unwrap();
+    assert_eq!(json[0]["name"], "pair");
+    assert_eq!(json[0]["tests"], 3);
+    assert_eq!(json[0]["solutions"], 4);
+    assert_eq!(json[0]["time_limit_ms"], 1000);
+}
+
+#[test]
+fn colour_only_on_request_of_a_terminal() {
+    let run = Judge::fixture("checker")
+        .args(&["judge", "pair"])
+        .run()
+        .expect_code(0);
+    assert!(
+        !run.stdout().contains('\u{1b}'),
+        "no escape codes when stdout is not a terminal"
+    );
+}
