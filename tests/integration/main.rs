@@ -1,6 +1,8 @@
-//! End-to-end tests of the cpjudge binary on small fixture projects under tests/fixtures.
+//! End-to-end tests of the cpjudge binary: small fixture projects under tests/fixtures, and the bundled problems.
 
+mod bundled;
 mod harness;
 mod judging;
 mod mistakes;
 mod reports;
+mod tour_checker;

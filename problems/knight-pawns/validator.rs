@@ -1,0 +1,112 @@
+// Validator for knight-pawns: exit 0 on a valid input, else exit 1 with one
+// line on stderr naming the input line and the broken rule.
+use std::io::{self, Read};
+use std::process::exit;
+
+const MAX_COORD: i64 = 49;
+const MAX_PAWNS: i64 = 15;
+
+fn reject(line: usize, what: String) -> ! {
+    eprintln!("line {}: {}", line, what);
+    exit(1);
+}
+
+// Tokens are shown as the input spells them (even if not UTF-8 or very long),
+// cut short so that a garbage line cannot flood the message.
+fn show(token: &[u8]) -> String {
+    let text = String::from_utf8_lossy(token);
+    if text.chars().count() > 24 {
+        format!("{}...", text.chars().take(24).collect::<String>())
+    } else {
+        text.into_owned()
+    }
+}
+
+// Only canonical decimal integers count: no sign other than a leading '-',
+// no leading zeros, no "-0". Values too long for i64 come back as None and
+// are reported as out of range rather than as non-numbers.
+fn parse_int(line: usize, token: &[u8]) -> Option<i64> {
+    let digits = token.strip_prefix(b"-").unwrap_or(token);
+    let canonical = !digits.is_empty()
+        && digits.iter().all(u8::is_ascii_digit)
+        && (digits == b"0" || digits[0] != b'0')
+        && token != b"-0";
+    if !canonical {
+        reject(line, format!("\"{}\" is not an integer", show(token)));
+    }
+    std::str::from_utf8(token).ok()?.parse().ok()
+}
+
+struct Lines<'a> {
+    lines: Vec<&'a [u8]>,
+}
+
+impl<'a> Lines<'a> {
+    fn tokens(&self, index: usize) -> Vec<&'a [u8]> {
+        self.lines[index]
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty())
+            .collect()
+    }
+
+    // Reads line `line` (1-based), which must hold exactly one number per name,
+    // each within `range`.
+    fn numbers(&self, line: usize, names: &[String], range: (i64, i64)) -> Vec<i64> {
+        if line > self.lines.len() {
+            reject(line, format!("expected {} numbers, found end of input", names.len()));
+        }
+        let tokens = self.tokens(line - 1);
+        if tokens.len() != names.len() {
+            let noun = if names.len() == 1 { "number" } else { "numbers" };
+            reject(line, format!("expected {} {}, found {}", names.len(), noun, tokens.len()));
+        }
+        names
+            .iter()
+            .zip(&tokens)
+            .map(|(name, token)| match parse_int(line, token) {
+                Some(v) if range.0 <= v && v <= range.1 => v,
+                _ => reject(
+                    line,
+                    format!("{} = {} is out of range {}..={}", name, show(token), range.0, range.1),
+                ),
+            })
+            .collect()
+    }
+}
+
+fn main() {
+    let mut input = Vec::new();
+    if io::stdin().read_to_end(&mut input).is_err() {
+        reject(1, "cannot read the input".to_string());
+    }
+    let mut lines: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+    // A final newline ends the last line; it does not start an empty one.
+    if lines.last() == Some(&&b""[..]) {
+        lines.pop();
+    }
+    let lines = Lines { lines };
+
+    let coord = (0, MAX_COORD);
+    let knight = lines.numbers(1, &["kx".to_string(), "ky".to_string()], coord);
+    let n = lines.numbers(2, &["n".to_string()], (1, MAX_PAWNS))[0] as usize;
+
+    let mut pawns: Vec<(i64, i64)> = Vec::with_capacity(n);
+    for i in 1..=n {
+        let line = i + 2;
+        let p = lines.numbers(line, &[format!("x{}", i), format!("y{}", i)], coord);
+        let here = (p[0], p[1]);
+        if here == (knight[0], knight[1]) {
+            reject(line, format!("pawn {} at ({}, {}) is on the knight's square", i, p[0], p[1]));
+        }
+        if let Some(j) = pawns.iter().position(|&q| q == here) {
+            reject(line, format!("pawn {} at ({}, {}) repeats pawn {}", i, p[0], p[1], j + 1));
+        }
+        pawns.push(here);
+    }
+
+    for index in n + 2..lines.lines.len() {
+        if let Some(token) = lines.tokens(index).first() {
+            reject(index + 1, format!("unexpected trailing token \"{}\"", show(token)));
+        }
+    }
+}

@@ -1,0 +1,210 @@
+//! The bundled problems under problems/: each judged green, their validators and tour checker tested on
+//! hand-made wrong inputs, and their tests rebuilt byte for byte from the recipes.
+
+use crate::harness::{shared_cache, solution};
+use assert_cmd::Command;
+use cpjudge::compile::Compiler;
+use cpjudge::sandbox::Sandbox;
+use cpjudge::units::Bytes;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+const PROBLEMS: [&str; 3] = ["knight-pawns", "knight-tour", "young-chess"];
+
+fn repo() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Judges a bundled problem in place: every reference AC, every kept wrong solution its expected verdict.
+fn judge_bundled(problem: &str) -> serde_json::Value {
+    let output = Command::cargo_bin("cpjudge")
+        .unwrap()
+        .arg("--root")
+        .arg(repo())
+        .arg("--cache-dir")
+        .arg(shared_cache())
+        .args(["judge", problem, "--json"])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&output.stderr)));
+    assert_eq!(output.status.code(), Some(0), "{report:#}");
+    report
+}
+
+#[test]
+fn knight_pawns_is_green() {
+    let report = judge_bundled("knight-pawns");
+    assert_eq!(solution(&report, "greedy_nearest.rs")["verdict"], "WA");
+    assert_eq!(solution(&report, "plain_minimax.rs")["verdict"], "TLE");
+}
+
+#[test]
+fn knight_tour_is_green() {
+    let report = judge_bundled("knight-tour");
+    // Both references pass the checker on all 65 tests.
+    for name in ["warnsdorff.rs", "cyclic_shift.rs"] {
+        assert_eq!(
+            solution(&report, name)["tests"].as_array().unwrap().len(),
+            65,
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn young_chess_is_green() {
+    let report = judge_bundled("young-chess");
+    assert_eq!(solution(&report, "greedy.rs")["verdict"], "WA");
+}
+
+/// A problem's own program (validator, generator, checker), compiled the way the judge compiles it.
+fn build(path: &Path) -> Vec<OsString> {
+    let sandbox = Sandbox::with_supervisor(env!("CARGO_BIN_EXE_cpjudge").into());
+    let compiler = Compiler::new(shared_cache().join("build"), &sandbox);
+    let built = compiler.compile(path).unwrap();
+    assert!(
+        built.outcome.ok,
+        "{} does not compile: {}",
+        path.display(),
+        built.outcome.message
+    );
+    compiler.command(&built, Bytes::mib(1024)).unwrap()
+}
+
+struct Ran {
+    ok: bool,
+    stdout: Vec<u8>,
+    stderr: String,
+}
+
+fn run(argv: &[OsString], args: &[&str], stdin: &Path) -> Ran {
+    let output = std::process::Command::new(&argv[0])
+        .args(&argv[1..])
+        .args(args)
+        .stdin(std::fs::File::open(stdin).unwrap())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    Ran {
+        ok: output.status.success(),
+        stdout: output.stdout,
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Files in `dir` with the given extension, sorted.
+fn files(dir: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
+        .collect();
+    found.sort();
+    found
+}
+
+/// Every hand-made invalid input in problems/<name>/invalid/ is rejected, with a message holding its `.err`;
+/// every test input is accepted.
+#[test]
+fn validators_reject_invalid_inputs() {
+    for problem in PROBLEMS {
+        let dir = repo().join("problems").join(problem);
+        let validator = build(&dir.join("validator.rs"));
+        let invalid = files(&dir.join("invalid"), "in");
+        assert!(invalid.len() >= 5, "{problem}: too few invalid inputs");
+        for input in invalid {
+            let ran = run(&validator, &[], &input);
+            let want = std::fs::read_to_string(input.with_extension("err")).unwrap();
+            assert!(!ran.ok, "{}: accepted", input.display());
+            assert!(
+                ran.stderr.contains(want.trim()),
+                "{}: said {:?}, not {want:?}",
+                input.display(),
+                ran.stderr
+            );
+        }
+        for input in files(&repo().join("testdata").join(problem), "in") {
+            let ran = run(&validator, &[], &input);
+            assert!(ran.ok, "{}: rejected: {}", input.display(), ran.stderr);
+        }
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct Recipe {
+    tests: Vec<RecipeEntry>,
+}
+
+#[derive(serde::Deserialize)]
+struct RecipeEntry {
+    name: String,
+    args: Vec<String>,
+}
+
+/// Every generated test is rebuilt byte for byte by its recipe.
+#[test]
+fn recipes_rebuild_every_generated_test() {
+    for problem in PROBLEMS {
+        let testdata = repo().join("testdata").join(problem);
+        let recipe: Recipe =
+            toml::from_str(&std::fs::read_to_string(testdata.join("recipe.toml")).unwrap())
+                .unwrap();
+        let generator = build(&repo().join("problems").join(problem).join("generator.rs"));
+        for entry in &recipe.tests {
+            let args: Vec<&str> = entry.args.iter().map(String::as_str).collect();
+            let ran = run(&generator, &args, Path::new("/dev/null"));
+            assert!(ran.ok, "{problem}/{}: {}", entry.name, ran.stderr);
+            let kept = std::fs::read(testdata.join(format!("{}.in", entry.name))).unwrap();
+            assert!(
+                ran.stdout == kept,
+                "{problem}/{}: the generator makes a different input",
+                entry.name
+            );
+        }
+        let inputs = files(&testdata, "in").len();
+        let samples = inputs - recipe.tests.len();
+        assert!(samples <= 3, "{problem}: {samples} inputs without a recipe");
+    }
+}
+
+/// A problem with an invalid test is refused before any solution runs, naming the test and what is wrong.
+#[test]
+fn invalid_test_refuses_the_problem() {
+    let project = tempfile::tempdir().unwrap();
+    let copy = |relative: &str| {
+        for entry in walkdir::WalkDir::new(repo().join(relative)) {
+            let entry = entry.unwrap();
+            let target = project
+                .path()
+                .join(entry.path().strip_prefix(repo()).unwrap());
+            if entry.file_type().is_dir() {
+                std::fs::create_dir_all(&target).unwrap();
+            } else {
+                std::fs::copy(entry.path(), &target).unwrap();
+            }
+        }
+    };
+    copy("problems/young-chess");
+    copy("testdata/young-chess");
+    let tests = project.path().join("testdata/young-chess");
+    std::fs::write(
+        tests.join("wide.in"),
+        "2 11\n".to_owned() + &"1 ".repeat(44),
+    )
+    .unwrap();
+    std::fs::write(tests.join("wide.ans"), "0\n").unwrap();
+    let output = Command::cargo_bin("cpjudge")
+        .unwrap()
+        .current_dir(project.path())
+        .arg("--cache-dir")
+        .arg(shared_cache())
+        .args(["judge", "young-chess"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("wide.in is invalid"), "{stderr}");
+    assert!(stderr.contains("line 1"), "{stderr}");
+}
