@@ -98,6 +98,17 @@ fn is_decimal(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| c.is_ascii_digit() || c == '.')
 }
 
+/// A duration for people: "7ms", "1.02s", "2s".
+pub fn format_time(d: Duration) -> String {
+    if d >= Duration::from_secs(1) && d.subsec_nanos() == 0 {
+        format!("{}s", d.as_secs())
+    } else if d < Duration::from_secs(1) {
+        format!("{}ms", d.as_millis())
+    } else {
+        format!("{:.2}s", d.as_secs_f64())
+    }
+}
+
 /// Milliseconds for reports, rounded down.
 pub fn millis(d: Duration) -> u64 {
     d.as_millis() as u64
@@ -141,6 +152,14 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(parse_duration(text).ok(), want, "{text}");
         }
+    }
+
+    #[test]
+    fn times() {
+        assert_eq!(format_time(Duration::from_millis(7)), "7ms");
+        assert_eq!(format_time(Duration::from_millis(1016)), "1.02s");
+        assert_eq!(format_time(Duration::from_secs(2)), "2s");
+        assert_eq!(format_time(Duration::ZERO), "0ms");
     }
 
     #[test]

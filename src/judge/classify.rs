@@ -2,6 +2,7 @@
 
 use crate::problem::ProblemLimits;
 use crate::sandbox::{LimitKind, RunResult, Termination, signal_name};
+use crate::units::format_time;
 use crate::verdict::Verdict;
 
 /// The verdict of a run that went wrong before its output matters (a limit, a crash), with a message;
@@ -33,8 +34,9 @@ pub(crate) fn classify(run: &RunResult, limits: &ProblemLimits) -> Option<(Verdi
         return Some((
             Verdict::TimeLimit,
             format!(
-                "killed after {:.2?} of wall time, having used {:.2?} of CPU (sleeping or waiting?)",
-                run.wall, run.cpu
+                "killed after {} of wall time, having used {} of CPU (sleeping or waiting?)",
+                format_time(run.wall),
+                format_time(run.cpu)
             ),
         ));
     }

@@ -2,6 +2,7 @@
 
 use super::ProblemSummary;
 use crate::judge::{JudgeReport, SolutionReport};
+use crate::units::format_time;
 use crate::verdict::Verdict;
 use std::io::{self, Write};
 use std::time::Duration;
@@ -28,16 +29,6 @@ impl Style {
             cut.push_str("...");
             cut
         }
-    }
-}
-
-pub(crate) fn format_time(d: Duration) -> String {
-    if d >= Duration::from_secs(1) && d.subsec_nanos() == 0 {
-        format!("{}s", d.as_secs())
-    } else if d < Duration::from_secs(1) {
-        format!("{}ms", d.as_millis())
-    } else {
-        format!("{:.2}s", d.as_secs_f64())
     }
 }
 
