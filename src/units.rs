@@ -28,9 +28,9 @@ impl Bytes {
 impl fmt::Display for Bytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let b = self.0;
-        if b >= Self::GIB && b % Self::GIB == 0 {
+        if b >= Self::GIB && b.is_multiple_of(Self::GIB) {
             write!(f, "{}GiB", b / Self::GIB)
-        } else if b >= Self::MIB && b % Self::MIB == 0 {
+        } else if b >= Self::MIB && b.is_multiple_of(Self::MIB) {
             write!(f, "{}MiB", b / Self::MIB)
         } else if b >= Self::MIB {
             write!(f, "{:.1}MiB", b as f64 / Self::MIB as f64)
