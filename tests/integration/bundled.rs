@@ -1,11 +1,8 @@
 //! The bundled problems under problems/: each judged green, their validators and tour checker tested on
 //! hand-made wrong inputs, and their tests rebuilt byte for byte from the recipes.
 
-use crate::harness::{shared_cache, solution};
+use crate::harness::{build_tool as build, copy_dir, shared_cache, solution};
 use assert_cmd::Command;
-use cpjudge::compile::Compiler;
-use cpjudge::sandbox::Sandbox;
-use cpjudge::units::Bytes;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -57,20 +54,6 @@ fn knight_tour_is_green() {
 fn young_chess_is_green() {
     let report = judge_bundled("young-chess");
     assert_eq!(solution(&report, "greedy.rs")["verdict"], "WA");
-}
-
-/// A problem's own program (validator, generator, checker), compiled the way the judge compiles it.
-fn build(path: &Path) -> Vec<OsString> {
-    let sandbox = Sandbox::with_supervisor(env!("CARGO_BIN_EXE_cpjudge").into());
-    let compiler = Compiler::new(shared_cache().join("build"), &sandbox);
-    let built = compiler.compile(path).unwrap();
-    assert!(
-        built.outcome.ok,
-        "{} does not compile: {}",
-        path.display(),
-        built.outcome.message
-    );
-    compiler.command(&built, Bytes::mib(1024)).unwrap()
 }
 
 struct Ran {
@@ -173,19 +156,7 @@ fn recipes_rebuild_every_generated_test() {
 #[test]
 fn invalid_test_refuses_the_problem() {
     let project = tempfile::tempdir().unwrap();
-    let copy = |relative: &str| {
-        for entry in walkdir::WalkDir::new(repo().join(relative)) {
-            let entry = entry.unwrap();
-            let target = project
-                .path()
-                .join(entry.path().strip_prefix(repo()).unwrap());
-            if entry.file_type().is_dir() {
-                std::fs::create_dir_all(&target).unwrap();
-            } else {
-                std::fs::copy(entry.path(), &target).unwrap();
-            }
-        }
-    };
+    let copy = |relative: &str| copy_dir(&repo().join(relative), &project.path().join(relative));
     copy("problems/young-chess");
     copy("testdata/young-chess");
     let tests = project.path().join("testdata/young-chess");

@@ -137,7 +137,8 @@ pub fn solution<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json
         .unwrap_or_else(|| panic!("no solution {name} in {report:#}"))
 }
 
-fn copy_dir(from: &Path, to: &Path) {
+/// Copies a folder's contents into another, creating folders as needed.
+pub fn copy_dir(from: &Path, to: &Path) {
     for entry in walkdir::WalkDir::new(from) {
         let entry = entry.unwrap();
         let target = to.join(entry.path().strip_prefix(from).unwrap());
@@ -165,4 +166,21 @@ pub fn processes_with(marker: &str) -> Vec<String> {
         }
     }
     found
+}
+
+/// One of a problem's own programs (validator, generator, checker), compiled as the judge compiles it: its
+/// command line.
+pub fn build_tool(path: &Path) -> Vec<std::ffi::OsString> {
+    let sandbox = cpjudge::sandbox::Sandbox::with_supervisor(env!("CARGO_BIN_EXE_cpjudge").into());
+    let compiler = cpjudge::compile::Compiler::new(shared_cache().join("build"), &sandbox);
+    let built = compiler.compile(path).unwrap();
+    assert!(
+        built.outcome.ok,
+        "{} does not compile: {}",
+        path.display(),
+        built.outcome.message
+    );
+    compiler
+        .command(&built, cpjudge::units::Bytes::mib(1024))
+        .unwrap()
 }

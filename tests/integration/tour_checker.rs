@@ -1,22 +1,11 @@
 //! The knight-tour checker: it accepts every reference's tour and rejects broken ones, naming the first fault.
 
-use crate::harness::shared_cache;
-use cpjudge::compile::Compiler;
-use cpjudge::sandbox::Sandbox;
-use cpjudge::units::Bytes;
+use crate::harness::build_tool as build;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 fn problem_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("problems/knight-tour")
-}
-
-fn build(path: &Path) -> Vec<OsString> {
-    let sandbox = Sandbox::with_supervisor(env!("CARGO_BIN_EXE_cpjudge").into());
-    let compiler = Compiler::new(shared_cache().join("build"), &sandbox);
-    let built = compiler.compile(path).unwrap();
-    assert!(built.outcome.ok, "{}", built.outcome.message);
-    compiler.command(&built, Bytes::mib(256)).unwrap()
 }
 
 /// Runs the checker on `output` for the start in `input`, with the main reference's tour as the answer:
