@@ -44,8 +44,9 @@ pub(crate) fn classify(run: &RunResult, limits: &ProblemLimits) -> Option<(Verdi
         return Some((
             Verdict::TimeLimit,
             format!(
-                "CPU time {:.2?} over the {:.2?} limit",
-                run.cpu, limits.time
+                "CPU time {} over the {} limit",
+                format_time(run.cpu),
+                format_time(limits.time)
             ),
         ));
     }
@@ -154,5 +155,8 @@ mod tests {
         let (_, message) =
             classify(&run(Termination::Signaled(libc::SIGSEGV), 1, 1, 1), &limits).unwrap();
         assert!(message.starts_with("killed by SIGSEGV"), "{message}");
+        let slow = run(Termination::Exited(0), 1016, 1, 1);
+        let (_, message) = classify(&slow, &limits).unwrap();
+        assert_eq!(message, "CPU time 1.02s over the 1s limit");
     }
 }
