@@ -49,6 +49,13 @@ pub struct CompileOutcome {
     pub cached: bool,
 }
 
+/// A command line ready to run, and whether its address space may be capped (see `Limits`).
+#[derive(Debug, Clone)]
+pub struct Program {
+    pub argv: Vec<OsString>,
+    pub cap_address_space: bool,
+}
+
 /// A compiled program, ready to run if `outcome.ok`.
 #[derive(Debug, Clone)]
 pub struct Compiled {
@@ -63,6 +70,16 @@ pub struct Compiler<'a> {
     cache: PathBuf,
     runner: &'a dyn Runner,
     toolchain: Toolchain,
+}
+
+impl Compiled {
+    /// A name that changes whenever the build does: its cache key.
+    pub fn key(&self) -> String {
+        self.dir
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
 }
 
 impl<'a> Compiler<'a> {
@@ -160,7 +177,7 @@ impl<'a> Compiler<'a> {
             },
         })?;
         let mut message = result.stderr_text();
-        message.push_str(&String::from_utf8_lossy(&read_head(
+        message.push_str(&String::from_utf8_lossy(&crate::text::read_head(
             log.path(),
             MESSAGE_LIMIT,
         )));
@@ -181,8 +198,8 @@ impl<'a> Compiler<'a> {
         })
     }
 
-    /// The command line that runs a compiled program under the given memory limit.
-    pub fn command(&self, compiled: &Compiled, memory: Bytes) -> Result<Vec<OsString>> {
+    /// How to run a compiled program under the given memory limit.
+    pub fn program(&self, compiled: &Compiled, memory: Bytes) -> Result<Program> {
         let run = &compiled.language.spec().run;
         let program = match run.tool {
             Tool::Built => compiled.dir.join("main"),
@@ -195,7 +212,10 @@ impl<'a> Compiler<'a> {
             &compiled.source_name,
             Some(memory),
         ));
-        Ok(argv)
+        Ok(Program {
+            argv,
+            cap_address_space: compiled.language.spec().cap_address_space,
+        })
     }
 }
 
@@ -205,7 +225,8 @@ fn read_status(entry: &Path) -> Option<CompileOutcome> {
     serde_json::from_slice(&std::fs::read(entry.join(STATUS_FILE)).ok()?).ok()
 }
 
-fn cache_key(parts: &[&[u8]]) -> String {
+/// A short hex digest of a list of byte strings: the names of cache entries and memos.
+pub(crate) fn cache_key(parts: &[&[u8]]) -> String {
     let mut hasher = Sha256::new();
     for part in parts {
         // Length-prefixed, so that no two different lists of parts hash the same bytes.
@@ -237,35 +258,9 @@ fn expand(args: &[&str], dir: &Path, source_name: &str, memory: Option<Bytes>) -
         .collect()
 }
 
-/// The first `limit` bytes of a file, or nothing if it cannot be read.
-pub(crate) fn read_head(path: &Path, limit: usize) -> Vec<u8> {
-    use std::io::Read;
-    let mut head = Vec::new();
-    if let Ok(file) = std::fs::File::open(path) {
-        let _ = file.take(limit as u64).read_to_end(&mut head);
-    }
-    head
-}
-
-/// Cuts a message to [`MESSAGE_LIMIT`] bytes.
+/// Cuts a compiler's message to [`MESSAGE_LIMIT`] bytes.
 fn bound(message: &str) -> String {
-    bound_to(message, MESSAGE_LIMIT)
-}
-
-/// Cuts a message to `limit` bytes on a character boundary, saying how much was left out.
-pub(crate) fn bound_to(message: &str, limit: usize) -> String {
-    if message.len() <= limit {
-        return message.to_owned();
-    }
-    let mut end = limit;
-    while !message.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!(
-        "{}\n... ({} more bytes)",
-        &message[..end],
-        message.len() - end
-    )
+    crate::text::bound(message, MESSAGE_LIMIT)
 }
 
 #[cfg(test)]
@@ -290,14 +285,5 @@ mod tests {
             Some(Bytes::mib(256)),
         );
         assert_eq!(argv, ["-Xmx256m", "-cp", "/c/k", "Main", "Main.java"]);
-    }
-
-    #[test]
-    fn long_messages_are_bounded() {
-        let long = "é".repeat(5000);
-        let cut = bound(&long);
-        assert!(cut.len() < MESSAGE_LIMIT + 40);
-        assert!(cut.ends_with("more bytes)"));
-        assert_eq!(bound("short"), "short");
     }
 }

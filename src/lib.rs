@@ -11,6 +11,7 @@ pub mod language;
 pub mod problem;
 pub mod report;
 pub mod sandbox;
+mod text;
 mod toolchain;
 pub mod units;
 pub mod verdict;

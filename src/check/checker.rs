@@ -2,11 +2,11 @@
 //! 1 rejects, 2 is a presentation error (judged WA), anything else is a judge error. Its stderr is the message.
 
 use super::CheckOutcome;
+use crate::compile::Program;
 use crate::error::Result;
-use crate::sandbox::{Limits, RunSpec, Runner, Termination, signal_name};
+use crate::sandbox::{Limits, RunSpec, Runner, Termination, signal_name, small_env};
 use crate::units::Bytes;
 use crate::verdict::Verdict;
-use std::ffi::OsString;
 use std::path::Path;
 use std::time::Duration;
 
@@ -25,8 +25,7 @@ const MESSAGE_LIMIT: usize = 1024;
 
 /// A compiled checker, ready to run.
 pub struct Checker {
-    pub argv: Vec<OsString>,
-    pub cap_address_space: bool,
+    pub program: Program,
 }
 
 impl Checker {
@@ -39,20 +38,20 @@ impl Checker {
         output: &Path,
         answer: &Path,
     ) -> Result<CheckOutcome> {
-        let mut argv = self.argv.clone();
+        let mut argv = self.program.argv.clone();
         argv.extend([input, output, answer].map(|p| p.as_os_str().to_owned()));
         let result = runner.run(&RunSpec {
             argv,
-            env: vec![("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into())],
+            env: small_env(workdir),
             workdir: workdir.to_owned(),
             stdin: None,
             stdout: workdir.join("checker.out"),
             limits: Limits {
-                cap_address_space: self.cap_address_space,
+                cap_address_space: self.program.cap_address_space,
                 ..CHECKER_LIMITS
             },
         })?;
-        let said = crate::compile::bound_to(result.stderr_text().trim(), MESSAGE_LIMIT);
+        let said = crate::text::bound(result.stderr_text().trim(), MESSAGE_LIMIT);
         let judge_error = |why: String| CheckOutcome {
             verdict: Verdict::JudgeError,
             message: if said.is_empty() {

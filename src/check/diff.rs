@@ -15,10 +15,10 @@ const DIFF_LINES: usize = 12;
 /// `None` when the beginnings are equal line by line (the difference is further on, or only in spacing).
 pub fn first_difference(output: &Path, answer: &Path) -> Option<String> {
     let read = |p: &Path| {
-        let head = crate::compile::read_head(p, HEAD_BYTES);
+        let head = crate::text::read_head(p, HEAD_BYTES);
         String::from_utf8_lossy(&head)
             .lines()
-            .map(|l| cut(l.trim_end()))
+            .map(|l| crate::text::clip_escaped(l.trim_end(), LINE_CHARS))
             .collect::<Vec<_>>()
             .join("\n")
             + "\n"
@@ -43,21 +43,6 @@ pub fn first_difference(output: &Path, answer: &Path) -> Option<String> {
         lines.push(format!("  ... ({more} more lines)"));
     }
     Some(lines.join("\n"))
-}
-
-fn cut(line: &str) -> String {
-    let mut chars = line.chars();
-    let shown: String = chars
-        .by_ref()
-        .take(LINE_CHARS)
-        .collect::<String>()
-        .escape_debug()
-        .to_string();
-    if chars.next().is_some() {
-        format!("{shown}...")
-    } else {
-        shown
-    }
 }
 
 #[cfg(test)]

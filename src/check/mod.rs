@@ -52,15 +52,8 @@ pub fn compare(comparison: &Comparison, output: &Path, answer: &Path) -> io::Res
 /// A short, printable rendering of bytes from an output: escaped, and cut after a few dozen characters.
 pub(crate) fn excerpt(bytes: &[u8]) -> String {
     const SHOWN: usize = 40;
-    let text = String::from_utf8_lossy(bytes);
-    let mut shown: String = text
-        .chars()
-        .take(SHOWN)
-        .collect::<String>()
-        .escape_debug()
-        .to_string();
-    if text.chars().nth(SHOWN).is_some() {
-        shown.push_str("...");
-    }
-    format!("\"{shown}\"")
+    format!(
+        "\"{}\"",
+        crate::text::clip_escaped(&String::from_utf8_lossy(bytes), SHOWN)
+    )
 }

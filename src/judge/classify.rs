@@ -71,11 +71,7 @@ fn first_line(text: &str) -> String {
         .map(str::trim)
         .find(|l| !l.is_empty())
         .unwrap_or("");
-    let mut shown: String = line.chars().take(160).collect();
-    if line.chars().nth(160).is_some() {
-        shown.push_str("...");
-    }
-    shown
+    crate::text::clip(line, 160)
 }
 
 #[cfg(test)]

@@ -2,10 +2,10 @@
 //! and decide each solution's verdict.
 
 use super::outcome::{Event, JudgeReport, SolutionReport, TestResult};
-use super::run_test::{Program, TestRunner};
+use super::run_test::TestRunner;
 use super::validate::validate;
 use crate::check::{CHECKER_LIMITS, Checker};
-use crate::compile::{Compiled, Compiler};
+use crate::compile::{Compiled, Compiler, Program};
 use crate::error::{Error, Result};
 use crate::problem::{Comparison, Problem, Solution, Test};
 use crate::sandbox::Runner;
@@ -66,18 +66,14 @@ impl<'a> Judge<'a> {
         let checker = match &problem.comparison {
             Comparison::Checker(path) => {
                 on_event(Event::Compiling { what: "checker" });
-                let program = self.tool("checker", path, CHECKER_LIMITS.memory)?;
-                Some(Checker {
-                    argv: program.argv,
-                    cap_address_space: program.cap_address_space,
-                })
+                let (program, _) = self.tool("checker", path, CHECKER_LIMITS.memory)?;
+                Some(Checker { program })
             }
             _ => None,
         };
         if let Some(path) = &problem.validator {
             on_event(Event::Compiling { what: "validator" });
-            let (program, identity) =
-                self.tool_with_identity("validator", path, Bytes::mib(1024))?;
+            let (program, identity) = self.tool("validator", path, Bytes::mib(1024))?;
             on_event(Event::Validating { tests: tests.len() });
             validate(
                 self.runner,
@@ -123,17 +119,8 @@ impl<'a> Judge<'a> {
     }
 
     /// Compiles one of the problem's own programs; it failing to compile is the problem's fault, an error.
-    fn tool(&self, what: &'static str, path: &Path, memory: Bytes) -> Result<Program> {
-        Ok(self.tool_with_identity(what, path, memory)?.0)
-    }
-
-    /// As [`Judge::tool`], with a string that changes whenever the tool's build does.
-    fn tool_with_identity(
-        &self,
-        what: &'static str,
-        path: &Path,
-        memory: Bytes,
-    ) -> Result<(Program, String)> {
+    /// Returns how to run it, and its build's key (which changes whenever the build does).
+    fn tool(&self, what: &'static str, path: &Path, memory: Bytes) -> Result<(Program, String)> {
         let build = self.compiler.compile(path)?;
         if !build.outcome.ok {
             return Err(Error::ToolCompile {
@@ -142,19 +129,7 @@ impl<'a> Judge<'a> {
                 message: build.outcome.message,
             });
         }
-        let identity = build
-            .dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        Ok((self.program(&build, memory)?, identity))
-    }
-
-    fn program(&self, build: &Compiled, memory: Bytes) -> Result<Program> {
-        Ok(Program {
-            argv: self.compiler.command(build, memory)?,
-            cap_address_space: build.language.spec().cap_address_space,
-        })
+        Ok((self.compiler.program(&build, memory)?, build.key()))
     }
 
     fn judge_solution(
@@ -166,7 +141,7 @@ impl<'a> Judge<'a> {
         on_event: &mut dyn FnMut(Event),
     ) -> Result<SolutionReport> {
         let results = if build.outcome.ok {
-            let program = self.program(&build, runner.limits.memory)?;
+            let program = self.compiler.program(&build, runner.limits.memory)?;
             self.run_tests(runner, &program, solution, tests, on_event)?
         } else {
             Vec::new()

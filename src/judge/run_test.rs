@@ -3,11 +3,11 @@
 use super::classify::classify;
 use super::outcome::TestResult;
 use crate::check::{self, CheckOutcome, Checker};
+use crate::compile::Program;
 use crate::error::{Error, Result};
 use crate::problem::{Comparison, ProblemLimits, Test};
-use crate::sandbox::{Limits, RunSpec, Runner};
+use crate::sandbox::{Limits, RunSpec, Runner, small_env};
 use crate::units::Bytes;
-use std::ffi::OsString;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::Duration;
@@ -18,12 +18,6 @@ pub(crate) struct TestRunner<'a> {
     pub limits: ProblemLimits,
     pub comparison: &'a Comparison,
     pub checker: Option<&'a Checker>,
-}
-
-/// A program to judge: its command line, and whether its address space may be capped.
-pub(crate) struct Program {
-    pub argv: Vec<OsString>,
-    pub cap_address_space: bool,
 }
 
 impl TestRunner<'_> {
@@ -57,7 +51,7 @@ impl TestRunner<'_> {
 
         let run = self.runner.run(&RunSpec {
             argv: program.argv.clone(),
-            env: run_env(&workdir),
+            env: small_env(&workdir),
             workdir: workdir.clone(),
             stdin: Some(input.clone()),
             stdout: output.clone(),
@@ -103,16 +97,6 @@ impl TestRunner<'_> {
                 .map_err(|e| Error::io("compare the output with", answer, e)),
         }
     }
-}
-
-/// The small fixed environment of a run.
-pub(crate) fn run_env(workdir: &Path) -> Vec<(OsString, OsString)> {
-    vec![
-        ("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into()),
-        ("HOME".into(), workdir.into()),
-        ("TMPDIR".into(), workdir.into()),
-        ("LANG".into(), "C.UTF-8".into()),
-    ]
 }
 
 /// Limits for the problem's own tools (validator, generator): trusted, but bounded all the same.

@@ -1,10 +1,10 @@
 //! Running the problem's validator on every test input before judging, remembering inputs already found valid.
 
-use super::run_test::{Program, TOOL_LIMITS, run_env};
+use super::run_test::TOOL_LIMITS;
+use crate::compile::{Program, cache_key};
 use crate::error::{Error, Result};
 use crate::problem::Test;
-use crate::sandbox::{Limits, RunSpec, Runner, Termination};
-use sha2::{Digest, Sha256};
+use crate::sandbox::{Limits, RunSpec, Runner, Termination, small_env};
 use std::path::Path;
 
 /// Checks every input with the validator. A valid input is remembered in `memo` by a hash of the validator build
@@ -19,16 +19,7 @@ pub(crate) fn validate(
     std::fs::create_dir_all(memo).map_err(|e| Error::io("create", memo, e))?;
     for test in tests {
         let input = std::fs::read(&test.input).map_err(|e| Error::io("read", &test.input, e))?;
-        let key: String = Sha256::new()
-            .chain_update(identity.as_bytes())
-            .chain_update(b"\0")
-            .chain_update(&input)
-            .finalize()
-            .iter()
-            .take(16)
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        let marker = memo.join(key);
+        let marker = memo.join(cache_key(&[identity.as_bytes(), &input]));
         if marker.exists() {
             continue;
         }
@@ -38,7 +29,7 @@ pub(crate) fn validate(
             .map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))?;
         let run = runner.run(&RunSpec {
             argv: validator.argv.clone(),
-            env: run_env(dir.path()),
+            env: small_env(dir.path()),
             workdir: dir.path().to_owned(),
             stdin: Some(test.input.clone()),
             stdout: dir.path().join("stdout"),
@@ -65,7 +56,7 @@ pub(crate) fn validate(
         if let Some(message) = failure {
             return Err(Error::InvalidTest {
                 test: test.input.display().to_string(),
-                message: crate::compile::bound_to(&message, 1024),
+                message: crate::text::bound(&message, 1024),
             });
         }
         std::fs::write(&marker, b"").map_err(|e| Error::io("write", &marker, e))?;

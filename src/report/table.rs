@@ -25,9 +25,7 @@ impl Style {
         if line.chars().count() <= room {
             line.to_owned()
         } else {
-            let mut cut: String = line.chars().take(room - 3).collect();
-            cut.push_str("...");
-            cut
+            crate::text::clip(line, room - 3)
         }
     }
 }

@@ -15,5 +15,5 @@ mod supervisor;
 
 pub(crate) use process::{become_subreaper, kill_orphans, signal_name};
 pub use runner::{Runner, SUPERVISE_ARG, Sandbox};
-pub use spec::{LimitKind, Limits, RunResult, RunSpec, Termination};
+pub use spec::{LimitKind, Limits, RunResult, RunSpec, Termination, small_env};
 pub use supervisor::supervise;

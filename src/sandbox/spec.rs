@@ -3,7 +3,7 @@
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The limits of one run. All of them are enforced by the supervisor or the kernel, never by the program.
@@ -95,4 +95,14 @@ pub enum LimitKind {
     Cpu,
     Wall,
     Memory,
+}
+
+/// The small fixed environment a program runs with: a plain PATH, and its own folder as HOME and TMPDIR.
+pub fn small_env(home: &Path) -> Vec<(OsString, OsString)> {
+    vec![
+        ("PATH".into(), "/usr/local/bin:/usr/bin:/bin".into()),
+        ("HOME".into(), home.into()),
+        ("TMPDIR".into(), home.into()),
+        ("LANG".into(), "C.UTF-8".into()),
+    ]
 }

@@ -181,6 +181,7 @@ pub fn build_tool(path: &Path) -> Vec<std::ffi::OsString> {
         built.outcome.message
     );
     compiler
-        .command(&built, cpjudge::units::Bytes::mib(1024))
+        .program(&built, cpjudge::units::Bytes::mib(1024))
         .unwrap()
+        .argv
 }
