@@ -6,7 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::language::{Language, Tool};
-use crate::sandbox::{Limits, RunSpec, Runner, Termination};
+use crate::sandbox::{Limits, RunSpec, Runner, Termination, Trust};
 use crate::toolchain::Toolchain;
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
@@ -53,6 +53,8 @@ pub struct CompileOutcome {
 #[derive(Debug, Clone)]
 pub struct Program {
     pub argv: Vec<OsString>,
+    /// The build folder the program runs from: the one part of the build cache it may read.
+    pub dir: PathBuf,
     pub cap_address_space: bool,
 }
 
@@ -175,6 +177,10 @@ impl<'a> Compiler<'a> {
                 cap_address_space: language.spec().cap_address_space,
                 ..COMPILE_LIMITS
             },
+            // Sources are untrusted: a compiler can read files too (include_str!, #include).
+            trust: Trust::Solution {
+                readable: vec![dir.to_owned()],
+            },
         })?;
         let mut message = result.stderr_text();
         message.push_str(&String::from_utf8_lossy(&crate::text::read_head(
@@ -214,6 +220,7 @@ impl<'a> Compiler<'a> {
         ));
         Ok(Program {
             argv,
+            dir: compiled.dir.clone(),
             cap_address_space: compiled.language.spec().cap_address_space,
         })
     }

@@ -4,7 +4,7 @@
 use super::CheckOutcome;
 use crate::compile::Program;
 use crate::error::Result;
-use crate::sandbox::{Limits, RunSpec, Runner, Termination, signal_name, small_env};
+use crate::sandbox::{Limits, RunSpec, Runner, Termination, Trust, signal_name, small_env};
 use crate::units::Bytes;
 use crate::verdict::Verdict;
 use std::path::Path;
@@ -50,6 +50,7 @@ impl Checker {
                 cap_address_space: self.program.cap_address_space,
                 ..CHECKER_LIMITS
             },
+            trust: Trust::Tool,
         })?;
         let said = crate::text::bound(result.stderr_text().trim(), MESSAGE_LIMIT);
         let judge_error = |why: String| CheckOutcome {

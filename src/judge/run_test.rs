@@ -6,7 +6,7 @@ use crate::check::{self, CheckOutcome, Checker};
 use crate::compile::Program;
 use crate::error::{Error, Result};
 use crate::problem::{Comparison, ProblemLimits, Test};
-use crate::sandbox::{Limits, RunSpec, Runner, small_env};
+use crate::sandbox::{Limits, RunSpec, Runner, Trust, small_env};
 use crate::units::Bytes;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -56,6 +56,9 @@ impl TestRunner<'_> {
             stdin: Some(input.clone()),
             stdout: output.clone(),
             limits: self.run_limits(program.cap_address_space),
+            trust: Trust::Solution {
+                readable: vec![program.dir.clone()],
+            },
         })?;
         let mut result = TestResult {
             name: test.name.clone(),

@@ -4,7 +4,7 @@ use super::run_test::TOOL_LIMITS;
 use crate::compile::{Program, cache_key};
 use crate::error::{Error, Result};
 use crate::problem::Test;
-use crate::sandbox::{Limits, RunSpec, Runner, Termination, small_env};
+use crate::sandbox::{Limits, RunSpec, Runner, Termination, Trust, small_env};
 use std::path::Path;
 
 /// Checks every input with the validator. A valid input is remembered in `memo` by a hash of the validator build
@@ -37,6 +37,7 @@ pub(crate) fn validate(
                 cap_address_space: validator.cap_address_space,
                 ..TOOL_LIMITS
             },
+            trust: Trust::Tool,
         })?;
         let said = run.stderr_text().trim().to_owned();
         let failure = match (run.killed_for, run.termination) {

@@ -7,13 +7,21 @@
 //! goes in on its stdin, the result comes back on its stdout, and the supervisor kills the run if its stdin closes
 //! (the harness died or was interrupted).
 
+mod cgroup;
+mod confine;
+mod filesystem;
+mod isolation;
 mod limits;
+mod namespace;
 mod process;
 mod runner;
 mod spec;
 mod supervisor;
+mod syscalls;
 
+pub use isolation::{Enforcement, Isolation, Layer, LayerStatus, Layers};
+pub use process::own_peak_memory;
 pub(crate) use process::{become_subreaper, kill_orphans, signal_name};
 pub use runner::{Runner, SUPERVISE_ARG, Sandbox};
-pub use spec::{LimitKind, Limits, RunResult, RunSpec, Termination, small_env};
+pub use spec::{LimitKind, Limits, Request, RunResult, RunSpec, Termination, Trust, small_env};
 pub use supervisor::supervise;

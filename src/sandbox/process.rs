@@ -28,7 +28,11 @@ pub(crate) fn signal_name(signal: i32) -> String {
 
 /// The direct children of this process, as the kernel lists them in /proc.
 fn children() -> Vec<libc::pid_t> {
-    let me = std::process::id() as libc::pid_t;
+    children_of(std::process::id() as libc::pid_t)
+}
+
+/// The direct children of a process, as the kernel lists them in /proc.
+pub(crate) fn children_of(parent: libc::pid_t) -> Vec<libc::pid_t> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -41,7 +45,7 @@ fn children() -> Vec<libc::pid_t> {
                 .parse::<libc::pid_t>()
                 .ok()
         })
-        .filter(|&pid| ProcStat::read(pid).is_some_and(|stat| stat.ppid == me))
+        .filter(|&pid| ProcStat::read(pid).is_some_and(|stat| stat.ppid == parent))
         .collect()
 }
 
@@ -153,6 +157,11 @@ impl ProcStat {
             cpu: Duration::from_nanos(total.saturating_mul(1_000_000_000) / clock_ticks()),
         })
     }
+}
+
+/// This process's own peak resident memory so far.
+pub fn own_peak_memory() -> Bytes {
+    peak_rss(std::process::id() as libc::pid_t).unwrap_or_default()
 }
 
 /// The peak resident memory of a live process so far (VmHWM).

@@ -1,6 +1,7 @@
 //! The harness's side of a run: hand the spec to a supervisor process and read back its result.
 
-use super::spec::{RunResult, RunSpec};
+use super::isolation::Layers;
+use super::spec::{Request, RunResult, RunSpec};
 use crate::error::{Error, Result};
 use std::io::Write;
 use std::path::PathBuf;
@@ -15,6 +16,8 @@ pub trait Runner: Sync {
 #[derive(Debug, Clone)]
 pub struct Sandbox {
     supervisor: PathBuf,
+    layers: Layers,
+    hidden: Vec<PathBuf>,
 }
 
 /// The argument that turns this executable into a supervisor.
@@ -22,8 +25,24 @@ pub const SUPERVISE_ARG: &str = "__supervise";
 
 impl Sandbox {
     /// A sandbox whose supervisor is the given cpjudge executable.
+    /// No optional isolation layer: call [`Sandbox::isolated`] to add them.
     pub fn with_supervisor(supervisor: PathBuf) -> Self {
-        Sandbox { supervisor }
+        Sandbox {
+            supervisor,
+            layers: Layers::none(),
+            hidden: Vec::new(),
+        }
+    }
+
+    /// Uses the given layers (those a probe found working), and keeps solutions out of `hidden`.
+    pub fn isolated(mut self, layers: Layers, hidden: Vec<PathBuf>) -> Self {
+        self.layers = layers;
+        // Landlock works on the real file hierarchy: links are resolved, and folders that do not exist are none.
+        self.hidden = hidden
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok())
+            .collect();
+        self
     }
 
     /// A sandbox whose supervisor is the running executable.
@@ -51,8 +70,13 @@ impl Runner for Sandbox {
             })?;
         // The supervisor kills the run when this pipe closes, so it stays open until the reply is in.
         let mut stdin = child.stdin.take().expect("stdin was piped");
+        let request = Request {
+            spec: spec.clone(),
+            layers: self.layers.clone(),
+            hidden: self.hidden.clone(),
+        };
         let mut line =
-            serde_json::to_vec(spec).map_err(|e| failed("failed to encode the run", &e))?;
+            serde_json::to_vec(&request).map_err(|e| failed("failed to encode the run", &e))?;
         line.push(b'\n');
         stdin
             .write_all(&line)

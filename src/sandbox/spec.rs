@@ -1,5 +1,6 @@
 //! What a run is asked to do and what it reports, as plain data: both cross the pipe to the supervisor as JSON.
 
+use super::isolation::Layers;
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 use std::ffi::OsString;
@@ -53,6 +54,29 @@ pub struct RunSpec {
     /// Where standard output goes (created or truncated).
     pub stdout: PathBuf,
     pub limits: Limits,
+    /// What the program may read, where Landlock is on.
+    pub trust: Trust,
+}
+
+/// Who a program is, which decides what it may read where Landlock is on. Whoever it is, it writes only in its
+/// working directory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Trust {
+    /// One of the problem's own programs (checker, validator, generator): it may read anything.
+    Tool,
+    /// A solution, or the compiler building one: it may not read the judge's hidden folders (tests, answers,
+    /// problems, builds, other runs), except these paths.
+    Solution { readable: Vec<PathBuf> },
+}
+
+/// What the harness sends a supervisor: the run, and the isolation to give it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Request {
+    pub spec: RunSpec,
+    /// The optional layers to use; the harness only asks for layers its start-up probe found working.
+    pub layers: Layers,
+    /// Folders a solution must not read: with [`Trust::Solution`], everything else is readable.
+    pub hidden: Vec<PathBuf>,
 }
 
 /// How the program's main process ended.

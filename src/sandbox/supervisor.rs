@@ -1,8 +1,10 @@
 //! The supervisor: the process that carries out one run (see the module docs of `sandbox`).
 
-use super::limits::RlimitSet;
+use super::cgroup::RunCgroup;
+use super::confine::{self, Kept};
 use super::process::{self, ProcStat};
-use super::spec::{LimitKind, RunResult, RunSpec, Termination};
+use super::spec::{LimitKind, Request, RunResult, RunSpec, Termination};
+use crate::units::Bytes;
 use std::fs::File;
 use std::io::{self, BufRead, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
@@ -15,7 +17,7 @@ use std::time::{Duration, Instant};
 /// this only decides how soon after crossing a limit the program is stopped.
 const TICK: Duration = Duration::from_millis(10);
 
-/// The supervisor's entry point: reads a [`RunSpec`] as one JSON line on stdin, runs it, writes
+/// The supervisor's entry point: reads a [`Request`] as one JSON line on stdin, runs it, writes
 /// `Result<RunResult, String>` as one JSON line on stdout. Returns the process exit code.
 pub fn supervise() -> i32 {
     let reply = match run_from_stdin() {
@@ -33,17 +35,19 @@ fn run_from_stdin() -> Result<Option<RunResult>, String> {
     io::stdin()
         .lock()
         .read_line(&mut line)
-        .map_err(|e| format!("failed to read the run spec: {e}"))?;
-    let spec: RunSpec = serde_json::from_str(&line).map_err(|e| format!("bad run spec: {e}"))?;
+        .map_err(|e| format!("failed to read the run request: {e}"))?;
+    let request: Request =
+        serde_json::from_str(&line).map_err(|e| format!("bad run request: {e}"))?;
     process::become_subreaper().map_err(|e| format!("failed to become a subreaper: {e}"))?;
     // Leave the harness's process group: a Ctrl-C at the terminal stops the harness, and its exit closes our
     // stdin, which is when we clean up. Dying of the same SIGINT would leave the run's processes behind.
     // SAFETY: setpgid takes plain integers.
     unsafe { libc::setpgid(0, 0) };
-    run(&spec)
+    run(&request)
 }
 
-fn run(spec: &RunSpec) -> Result<Option<RunResult>, String> {
+fn run(request: &Request) -> Result<Option<RunResult>, String> {
+    let spec = &request.spec;
     let (program, args) = spec.argv.split_first().ok_or("empty command line")?;
     let stdin = match &spec.stdin {
         Some(path) => File::open(path),
@@ -52,7 +56,7 @@ fn run(spec: &RunSpec) -> Result<Option<RunResult>, String> {
     .map_err(|e| format!("failed to open the input: {e}"))?;
     let stdout =
         File::create(&spec.stdout).map_err(|e| format!("failed to create the output file: {e}"))?;
-    let rlimits = RlimitSet::for_limits(&spec.limits);
+    let (mut confinement, kept) = confine::prepare(request)?;
 
     let mut command = Command::new(program);
     command
@@ -63,44 +67,46 @@ fn run(spec: &RunSpec) -> Result<Option<RunResult>, String> {
         .stdin(stdin)
         .stdout(stdout)
         .stderr(Stdio::piped());
-    // SAFETY: the closure only makes system calls (setpgid, setrlimit), which is allowed between fork and exec.
+    // SAFETY: this process has one thread until the program has started, and the closure only enters the
+    // confinement prepared above.
     unsafe {
-        command.pre_exec(move || {
-            // Its own process group, so the whole run can be signalled at once.
-            if libc::setpgid(0, 0) == -1 {
-                return Err(io::Error::last_os_error());
-            }
-            rlimits.apply()
-        });
+        command.pre_exec(move || confinement.enter());
     }
 
     let start = Instant::now();
     let mut child = command
         .spawn()
         .map_err(|e| format!("failed to start {}: {e}", program.to_string_lossy()))?;
-    let pid = child.id() as libc::pid_t;
+    let leader = child.id() as libc::pid_t;
     let stderr = child.stderr.take().map(drain);
 
-    let verdict = watch(pid, spec, start);
+    let mut meter = Meter::new(leader, &kept);
+    let verdict = watch(leader, spec, start, &mut meter);
     if verdict != Watch::Exited {
         // SAFETY: kill takes plain integers; the leader is our unreaped child, so its PID is still ours.
         unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-            libc::kill(pid, libc::SIGKILL);
+            libc::kill(-leader, libc::SIGKILL);
+            libc::kill(leader, libc::SIGKILL);
+        }
+        if let Some(cgroup) = &kept.cgroup {
+            cgroup.kill_all();
         }
     }
-    let termination = wait_exit(pid);
+    let termination = wait_exit(leader);
     let wall = start.elapsed();
     // The leader is still a zombie here, so neither its PID nor its process group can be reused while the rest of
     // the tree is killed.
-    process::kill_and_reap_all(Some(pid));
+    process::kill_and_reap_all(Some(leader));
     let (stderr, stderr_bytes) = stderr
         .map(|h| h.join().unwrap_or_default())
         .unwrap_or_default();
     if verdict == Watch::HarnessGone {
         return Ok(None);
     }
-    let (cpu, peak_memory) = process::children_usage();
+    let (reaped_cpu, reaped_peak) = process::children_usage();
+    let cpu = meter.cpu_total().map_or(reaped_cpu, |c| c.max(reaped_cpu));
+    let peak_memory = meter.peak.max(reaped_peak);
+    let oom_killed = kept.cgroup.as_ref().is_some_and(RunCgroup::oom_killed);
     let stdout_bytes = std::fs::metadata(&spec.stdout).map_or(0, |m| m.len());
     Ok(Some(RunResult {
         termination,
@@ -112,6 +118,7 @@ fn run(spec: &RunSpec) -> Result<Option<RunResult>, String> {
         stderr_bytes,
         killed_for: match verdict {
             Watch::Killed(kind) => Some(kind),
+            Watch::Exited if oom_killed => Some(LimitKind::Memory),
             Watch::Exited | Watch::HarnessGone => None,
         },
     }))
@@ -125,26 +132,110 @@ enum Watch {
 }
 
 /// Waits until the leader ends, a limit is crossed, or the harness goes away.
-fn watch(pid: libc::pid_t, spec: &RunSpec, start: Instant) -> Watch {
+fn watch(leader: libc::pid_t, spec: &RunSpec, start: Instant, meter: &mut Meter) -> Watch {
     let limits = &spec.limits;
-    let pidfd = pidfd_open(pid);
+    let pidfd = pidfd_open(leader);
     loop {
-        if process::peek_exit(pid).is_some() {
+        if process::peek_exit(leader).is_some() {
             return Watch::Exited;
         }
         let elapsed = start.elapsed();
         if elapsed >= limits.wall {
             return Watch::Killed(LimitKind::Wall);
         }
-        if ProcStat::read(pid).is_some_and(|s| s.cpu > limits.cpu) {
+        let (cpu, memory) = meter.sample();
+        if cpu.is_some_and(|cpu| cpu > limits.cpu) {
             return Watch::Killed(LimitKind::Cpu);
         }
-        if process::peak_rss(pid).is_some_and(|m| m > limits.memory) {
+        if memory > limits.memory {
             return Watch::Killed(LimitKind::Memory);
         }
         let timeout = TICK.min(limits.wall - elapsed);
         if wait_for_events(pidfd.as_ref(), timeout) == Event::HarnessGone {
             return Watch::HarnessGone;
+        }
+    }
+}
+
+/// Reads how much CPU time and memory the run has used so far: from its cgroup, which counts every process and
+/// thread, and from the program's own process, whose peak resident memory the kernel keeps.
+struct Meter<'a> {
+    cgroup: Option<&'a RunCgroup>,
+    program: Program,
+    /// The highest memory seen so far.
+    peak: Bytes,
+}
+
+impl<'a> Meter<'a> {
+    fn new(leader: libc::pid_t, kept: &'a Kept) -> Self {
+        Meter {
+            cgroup: kept.cgroup.as_ref(),
+            program: if kept.nested {
+                Program::below(leader)
+            } else {
+                Program::Leader(leader)
+            },
+            peak: Bytes(0),
+        }
+    }
+
+    fn sample(&mut self) -> (Option<Duration>, Bytes) {
+        let own = self.program.stat();
+        let cpu = self
+            .cgroup
+            .and_then(RunCgroup::cpu)
+            .or(own.as_ref().map(|s| s.cpu));
+        let tree = self.cgroup.and_then(RunCgroup::memory).unwrap_or_default();
+        let program = self.program.peak_rss().unwrap_or_default();
+        self.peak = self.peak.max(tree).max(program);
+        (cpu, tree.max(program))
+    }
+
+    /// The CPU time of the whole run, where a cgroup counted it.
+    fn cpu_total(&self) -> Option<Duration> {
+        self.cgroup.and_then(RunCgroup::cpu)
+    }
+}
+
+/// The process that runs the program: our child, or the grandchild of our child when it runs in namespaces.
+enum Program {
+    Leader(libc::pid_t),
+    /// PID and parent; the parent is checked on every read, so a PID reused after the program ended is never
+    /// mistaken for it.
+    Nested(libc::pid_t, libc::pid_t),
+    Gone,
+}
+
+impl Program {
+    /// Finds the program two levels below the relay (see `namespace`). It has already exec'd by now, since the
+    /// spawn returns only then; if it cannot be found, it has already ended.
+    fn below(relay: libc::pid_t) -> Program {
+        let init = process::children_of(relay).first().copied();
+        let program =
+            init.and_then(|init| Some((process::children_of(init).first().copied()?, init)));
+        match program {
+            Some((pid, init)) => Program::Nested(pid, init),
+            None => Program::Gone,
+        }
+    }
+
+    fn stat(&self) -> Option<ProcStat> {
+        match *self {
+            Program::Leader(pid) => ProcStat::read(pid),
+            Program::Nested(pid, parent) => ProcStat::read(pid).filter(|s| s.ppid == parent),
+            Program::Gone => None,
+        }
+    }
+
+    fn peak_rss(&self) -> Option<Bytes> {
+        match *self {
+            Program::Leader(pid) => process::peak_rss(pid),
+            Program::Nested(pid, _) => {
+                let peak = process::peak_rss(pid);
+                // Read the parent after the memory: if it still matches, the memory was the program's.
+                self.stat().and(peak)
+            }
+            Program::Gone => None,
         }
     }
 }

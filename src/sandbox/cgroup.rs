@@ -1,0 +1,389 @@
+//! A cgroup per run, on cgroup v2 or on the v1 hierarchy: memory of the whole process tree with swap off, a limit
+//! on processes, CPU time of every thread, and a way to kill everything in the run at once.
+//!
+//! The supervisor makes the run's cgroup below its own (so limits set above it still hold), the program joins it
+//! between fork and exec, and the supervisor removes it once the run is over.
+
+use super::Limits;
+use crate::units::Bytes;
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::os::fd::{AsRawFd, RawFd};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Processes and threads a run may have at once: plenty for a JVM or a thread pool, few enough to stop a fork
+/// bomb early.
+pub(crate) const MAX_TASKS: u32 = 128;
+
+/// How far above the memory limit the kernel's hard limit sits. The supervisor stops the run as soon as its
+/// resident memory passes the limit itself; the kernel's limit only has to catch what grows faster than that, and
+/// leave room for the page cache of the run's own output, which the kernel charges to it but can always reclaim.
+const HARD_LIMIT_HEADROOM: u64 = 64 * Bytes::MIB;
+
+/// Where run cgroups are made: one folder per controller on v1, one folder on v2.
+#[derive(Debug, Clone)]
+enum Hierarchy {
+    V1 {
+        memory: PathBuf,
+        pids: PathBuf,
+        cpuacct: PathBuf,
+        swap_accounted: bool,
+    },
+    V2 {
+        parent: PathBuf,
+    },
+}
+
+/// Checks that run cgroups can be made here, by making one; returns what the layer does on this machine.
+pub(crate) fn probe() -> Result<String, String> {
+    let hierarchy = Hierarchy::find()?;
+    let limits = Limits {
+        cpu: Duration::from_secs(1),
+        wall: Duration::from_secs(1),
+        memory: Bytes::mib(64),
+        output: Bytes::mib(1),
+        stack: Bytes::mib(8),
+        cap_address_space: true,
+    };
+    drop(RunCgroup::create(&hierarchy, &limits).map_err(|e| e.to_string())?);
+    Ok(match hierarchy {
+        Hierarchy::V1 { swap_accounted, .. } => format!(
+            "cgroup v1: memory of the whole run ({}), at most {MAX_TASKS} tasks, CPU time of every thread",
+            if swap_accounted {
+                "swap off"
+            } else {
+                "swap not accounted by this kernel"
+            }
+        ),
+        Hierarchy::V2 { .. } => format!(
+            "cgroup v2: memory of the whole run (swap off), at most {MAX_TASKS} tasks, CPU time of every thread"
+        ),
+    })
+}
+
+impl Hierarchy {
+    /// The cgroups this process is in, from /proc/self/cgroup and /proc/self/mountinfo.
+    fn find() -> Result<Hierarchy, String> {
+        let own = fs::read_to_string("/proc/self/cgroup")
+            .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
+        let mounts = fs::read_to_string("/proc/self/mountinfo")
+            .map_err(|e| format!("cannot read /proc/self/mountinfo: {e}"))?;
+        let mounts: Vec<Mount> = mounts.lines().filter_map(Mount::parse).collect();
+        // The folder of our own cgroup in the hierarchy that has `controller` (None: the v2 hierarchy).
+        let folder = |controller: Option<&str>| -> Option<PathBuf> {
+            let path = own.lines().find_map(|line| {
+                let mut parts = line.splitn(3, ':');
+                let (_, list, path) = (parts.next()?, parts.next()?, parts.next()?);
+                let matches = match controller {
+                    Some(c) => list.split(',').any(|l| l == c),
+                    None => list.is_empty(),
+                };
+                matches.then_some(path)
+            })?;
+            let mount = mounts.iter().find(|m| match controller {
+                Some(c) => m.fstype == "cgroup" && m.options.split(',').any(|o| o == c),
+                None => m.fstype == "cgroup2",
+            })?;
+            let inside = Path::new(path).strip_prefix(&mount.root).ok()?;
+            Some(mount.point.join(inside))
+        };
+        if let (Some(memory), Some(pids), Some(cpuacct)) = (
+            folder(Some("memory")),
+            folder(Some("pids")),
+            folder(Some("cpuacct")),
+        ) {
+            let swap_accounted = memory.join("memory.memsw.limit_in_bytes").exists();
+            return Ok(Hierarchy::V1 {
+                memory,
+                pids,
+                cpuacct,
+                swap_accounted,
+            });
+        }
+        let parent = folder(None)
+            .ok_or("no cgroup v1 memory, pids and cpuacct controllers, and no cgroup v2")?;
+        let controllers = fs::read_to_string(parent.join("cgroup.controllers")).unwrap_or_default();
+        for needed in ["memory", "pids", "cpu"] {
+            if !controllers.split_whitespace().any(|c| c == needed) {
+                return Err(format!(
+                    "the {needed} controller is not available in {} (delegate it to this cgroup)",
+                    parent.display()
+                ));
+            }
+        }
+        // Controllers reach the runs' cgroups only if enabled here; the kernel refuses while this cgroup holds
+        // processes of its own, so cpjudge then needs a delegated cgroup with an empty parent.
+        write(
+            &parent.join("cgroup.subtree_control"),
+            "+memory +pids +cpu",
+        )
+        .map_err(|e| {
+            format!(
+                "cannot enable the memory, pids and cpu controllers below {} ({e}); run cpjudge in a \
+                 delegated cgroup of its own",
+                parent.display()
+            )
+        })?;
+        Ok(Hierarchy::V2 { parent })
+    }
+
+    /// Removes run cgroups left behind by supervisors that were killed before they could clean up.
+    fn remove_stale(&self) {
+        for parent in self.parents() {
+            let Ok(entries) = fs::read_dir(parent) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(PREFIX)) else {
+                    continue;
+                };
+                if !Path::new("/proc").join(pid).exists() {
+                    let _ = fs::remove_dir(entry.path());
+                }
+            }
+        }
+    }
+
+    fn parents(&self) -> Vec<&Path> {
+        match self {
+            Hierarchy::V1 {
+                memory,
+                pids,
+                cpuacct,
+                ..
+            } => vec![memory, pids, cpuacct],
+            Hierarchy::V2 { parent } => vec![parent],
+        }
+    }
+}
+
+const PREFIX: &str = "cpjudge-";
+
+/// One line of /proc/self/mountinfo, as far as cgroups need it.
+struct Mount {
+    root: PathBuf,
+    point: PathBuf,
+    fstype: String,
+    options: String,
+}
+
+impl Mount {
+    fn parse(line: &str) -> Option<Mount> {
+        let (before, after) = line.split_once(" - ")?;
+        let fields: Vec<&str> = before.split(' ').collect();
+        let mut after = after.split(' ');
+        let fstype = after.next()?.to_owned();
+        let _source = after.next()?;
+        Some(Mount {
+            root: PathBuf::from(fields.get(3)?),
+            point: PathBuf::from(fields.get(4)?),
+            fstype,
+            options: after.next()?.to_owned(),
+        })
+    }
+}
+
+/// The cgroup of one run. Dropping it kills whatever is still in it and removes it.
+pub(crate) struct RunCgroup {
+    hierarchy: Hierarchy,
+    /// The run's folder in each hierarchy (three on v1, one on v2).
+    dirs: Vec<PathBuf>,
+    /// `cgroup.procs` of each folder, opened before fork: the child joins by writing "0" to each.
+    procs: Vec<File>,
+}
+
+impl RunCgroup {
+    /// Makes the cgroup of a run of this supervisor, with the run's limits.
+    pub fn new(limits: &Limits) -> io::Result<RunCgroup> {
+        let hierarchy = Hierarchy::find().map_err(io::Error::other)?;
+        RunCgroup::create(&hierarchy, limits)
+    }
+
+    fn create(hierarchy: &Hierarchy, limits: &Limits) -> io::Result<RunCgroup> {
+        hierarchy.remove_stale();
+        let name = format!("{PREFIX}{}", std::process::id());
+        let mut cgroup = RunCgroup {
+            hierarchy: hierarchy.clone(),
+            dirs: Vec::new(),
+            procs: Vec::new(),
+        };
+        for parent in hierarchy.parents() {
+            let dir = parent.join(&name);
+            match fs::create_dir(&dir) {
+                Ok(()) => {}
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(annotate(e, "create", &dir)),
+            }
+            cgroup.dirs.push(dir);
+        }
+        let hard = limits
+            .memory
+            .0
+            .saturating_add(HARD_LIMIT_HEADROOM)
+            .to_string();
+        match hierarchy {
+            Hierarchy::V1 { swap_accounted, .. } => {
+                cgroup.set(0, "memory.limit_in_bytes", &hard)?;
+                if *swap_accounted {
+                    // Memory plus swap equal to memory: no swap at all.
+                    cgroup.set(0, "memory.memsw.limit_in_bytes", &hard)?;
+                } else {
+                    cgroup.set(0, "memory.swappiness", "0")?;
+                }
+                cgroup.set(1, "pids.max", &MAX_TASKS.to_string())?;
+            }
+            Hierarchy::V2 { .. } => {
+                cgroup.set(0, "memory.max", &hard)?;
+                cgroup.set(0, "memory.swap.max", "0")?;
+                cgroup.set(0, "pids.max", &MAX_TASKS.to_string())?;
+            }
+        }
+        for dir in &cgroup.dirs {
+            let path = dir.join("cgroup.procs");
+            let file = File::options()
+                .write(true)
+                .open(&path)
+                .map_err(|e| annotate(e, "open", &path))?;
+            cgroup.procs.push(file);
+        }
+        Ok(cgroup)
+    }
+
+    fn set(&self, dir: usize, file: &str, value: &str) -> io::Result<()> {
+        let path = self.dirs[dir].join(file);
+        write(&path, value).map_err(|e| annotate(e, "write", &path))
+    }
+
+    fn read(&self, dir: usize, file: &str) -> Option<String> {
+        fs::read_to_string(self.dirs[dir].join(file)).ok()
+    }
+
+    /// The descriptors the child writes "0" to, between fork and exec, to join the run's cgroup.
+    pub fn join_fds(&self) -> Vec<RawFd> {
+        self.procs.iter().map(|f| f.as_raw_fd()).collect()
+    }
+
+    /// CPU time of every thread that ever ran in the cgroup.
+    pub fn cpu(&self) -> Option<Duration> {
+        match self.hierarchy {
+            Hierarchy::V1 { .. } => {
+                let nanos = self.read(2, "cpuacct.usage")?.trim().parse().ok()?;
+                Some(Duration::from_nanos(nanos))
+            }
+            Hierarchy::V2 { .. } => {
+                let micros = stat_field(&self.read(0, "cpu.stat")?, "usage_usec")?;
+                Some(Duration::from_micros(micros))
+            }
+        }
+    }
+
+    /// Anonymous memory of the whole run now: heaps and stacks of every process, not the page cache.
+    pub fn memory(&self) -> Option<Bytes> {
+        let (field, stat) = match self.hierarchy {
+            Hierarchy::V1 { .. } => ("rss", self.read(0, "memory.stat")?),
+            Hierarchy::V2 { .. } => ("anon", self.read(0, "memory.stat")?),
+        };
+        stat_field(&stat, field).map(Bytes)
+    }
+
+    /// Whether the kernel killed a process of the run for going over the hard memory limit.
+    pub fn oom_killed(&self) -> bool {
+        let events = match self.hierarchy {
+            Hierarchy::V1 { .. } => self.read(0, "memory.oom_control"),
+            Hierarchy::V2 { .. } => self.read(0, "memory.events"),
+        };
+        events
+            .and_then(|e| stat_field(&e, "oom_kill"))
+            .is_some_and(|n| n > 0)
+    }
+
+    /// Kills every process in the cgroup, until none is left (processes forked meanwhile included).
+    pub fn kill_all(&self) {
+        let procs = self.dirs[0].join("cgroup.procs");
+        if let Hierarchy::V2 { .. } = self.hierarchy {
+            let _ = write(&self.dirs[0].join("cgroup.kill"), "1");
+        }
+        for _ in 0..1000 {
+            let Ok(listed) = fs::read_to_string(&procs) else {
+                return;
+            };
+            let pids: Vec<libc::pid_t> = listed.lines().filter_map(|l| l.parse().ok()).collect();
+            if pids.is_empty() {
+                return;
+            }
+            for pid in pids {
+                // SAFETY: kill takes plain integers. Only processes of this run are in its cgroup.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+}
+
+impl Drop for RunCgroup {
+    fn drop(&mut self) {
+        self.kill_all();
+        self.procs.clear();
+        for dir in self.dirs.iter().rev() {
+            // A killed process leaves its cgroup a moment after it is reaped.
+            for _ in 0..100 {
+                if fs::remove_dir(dir).is_ok() || !dir.exists() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+    }
+}
+
+/// Writes "0" to each descriptor: moves the calling process into the run's cgroup. Only makes system calls, so it
+/// is safe between fork and exec.
+pub(crate) fn join(fds: &[RawFd]) -> io::Result<()> {
+    for &fd in fds {
+        // SAFETY: writes one byte from a static buffer to a descriptor we own.
+        if unsafe { libc::write(fd, b"0".as_ptr().cast(), 1) } != 1 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+fn write(path: &Path, value: &str) -> io::Result<()> {
+    let mut file = File::options().write(true).open(path)?;
+    file.write_all(value.as_bytes())
+}
+
+fn annotate(e: io::Error, what: &str, path: &Path) -> io::Error {
+    io::Error::new(e.kind(), format!("cannot {what} {}: {e}", path.display()))
+}
+
+/// The number after `name` in a "name value" per line file such as memory.stat.
+fn stat_field(text: &str, name: &str) -> Option<u64> {
+    text.lines().find_map(|line| {
+        let (key, value) = line.split_once(' ')?;
+        (key == name).then(|| value.trim().parse().ok())?
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_fields_of_stat_files() {
+        let stat = "cache 4096\nrss 1234\nrss_huge 0\n";
+        assert_eq!(stat_field(stat, "rss"), Some(1234));
+        assert_eq!(stat_field(stat, "swap"), None);
+    }
+
+    #[test]
+    fn parses_mountinfo_lines() {
+        let line = "33 31 0:30 / /sys/fs/cgroup/cpuacct rw,relatime - cgroup cgroup rw,cpuacct";
+        let mount = Mount::parse(line).unwrap();
+        assert_eq!(mount.point, Path::new("/sys/fs/cgroup/cpuacct"));
+        assert_eq!(mount.fstype, "cgroup");
+        assert!(mount.options.split(',').any(|o| o == "cpuacct"));
+    }
+}

@@ -1,0 +1,93 @@
+//! Confining one run: everything is prepared in the supervisor before fork, so that between fork and exec the
+//! child only makes system calls, in this order: join the run's cgroup, take its own process group, set the
+//! rlimits, enter the namespaces, restrict the file system, install the system-call filter.
+//!
+//! The supervisor is single-threaded until the program has started (its stderr reader is started after), which
+//! is what makes the few allocations of the Landlock crate safe in the child.
+
+use super::cgroup::{self, RunCgroup};
+use super::filesystem::FsRules;
+use super::isolation::Layer;
+use super::limits::RlimitSet;
+use super::namespace::Namespaces;
+use super::spec::{Request, Trust};
+use super::syscalls::SyscallFilter;
+use std::io;
+use std::os::fd::RawFd;
+use std::path::PathBuf;
+
+/// The parts of a run's confinement the child enters.
+pub(crate) struct Confinement {
+    cgroup_fds: Vec<RawFd>,
+    rlimits: RlimitSet,
+    namespaces: Option<Namespaces>,
+    files: Option<FsRules>,
+    syscalls: Option<SyscallFilter>,
+}
+
+/// The part the supervisor keeps: the cgroup, read while the run goes on and removed when it ends.
+pub(crate) struct Kept {
+    pub cgroup: Option<RunCgroup>,
+    /// Whether the program runs below a relay and an init (see `namespace`), rather than as our own child.
+    pub nested: bool,
+}
+
+/// Prepares the layers `request` asks for. Any failure is an error of the run: the harness only asks for layers
+/// that its probe found working, so one that fails now must not be skipped quietly.
+pub(crate) fn prepare(request: &Request) -> Result<(Confinement, Kept), String> {
+    let spec = &request.spec;
+    let wants = |layer| request.layers.contains(layer);
+    let cgroup = wants(Layer::Cgroup)
+        .then(|| RunCgroup::new(&spec.limits))
+        .transpose()
+        .map_err(|e| format!("cannot set up the run's cgroup: {e}"))?;
+    let files = if wants(Layer::Landlock) {
+        let (hidden, readable): (&[PathBuf], &[PathBuf]) = match &spec.trust {
+            Trust::Tool => (&[], &[]),
+            Trust::Solution { readable } => (&request.hidden, readable),
+        };
+        Some(FsRules::new(&spec.workdir, hidden, readable)?)
+    } else {
+        None
+    };
+    let syscalls = wants(Layer::Seccomp).then(SyscallFilter::new).transpose()?;
+    let confinement = Confinement {
+        cgroup_fds: cgroup.as_ref().map(RunCgroup::join_fds).unwrap_or_default(),
+        rlimits: RlimitSet::for_limits(&spec.limits),
+        namespaces: wants(Layer::Namespaces).then(Namespaces::new),
+        files,
+        syscalls,
+    };
+    let kept = Kept {
+        cgroup,
+        nested: confinement.namespaces.is_some(),
+    };
+    Ok((confinement, kept))
+}
+
+impl Confinement {
+    /// Enters every layer. Returns in the process that is to exec the program.
+    ///
+    /// # Safety
+    /// Must be called between fork and exec, in the child of a single-threaded process.
+    pub unsafe fn enter(&mut self) -> io::Result<()> {
+        cgroup::join(&self.cgroup_fds)?;
+        // Its own process group, so the whole run can be signalled at once.
+        // SAFETY: setpgid takes plain integers.
+        if unsafe { libc::setpgid(0, 0) } == -1 {
+            return Err(io::Error::last_os_error());
+        }
+        self.rlimits.apply()?;
+        if let Some(namespaces) = &self.namespaces {
+            // SAFETY: as required of our caller.
+            unsafe { namespaces.enter()? };
+        }
+        if let Some(files) = &mut self.files {
+            files.restrict()?;
+        }
+        if let Some(syscalls) = &self.syscalls {
+            syscalls.apply()?;
+        }
+        Ok(())
+    }
+}

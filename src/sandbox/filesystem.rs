@@ -1,0 +1,168 @@
+//! Landlock rules for a run: what it may read, where it may write, and that it may neither use TCP nor signal
+//! processes outside the run.
+//!
+//! Landlock grants rather than denies, so "everything but the hidden folders" is spelled out: every folder of the
+//! file system that does not lead to a hidden one is readable as a whole, and the folders that do are opened up
+//! one entry at a time. Writes are allowed in the run's working directory only (and to /dev/null).
+
+use landlock::{
+    ABI, Access, AccessFs, AccessNet, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr,
+    RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope,
+};
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// The Landlock features asked for; on an older kernel, whatever it supports of them is used.
+const ABI_WANTED: ABI = ABI::V6;
+
+/// The rules of one run, made before fork; the child only adds /proc and enforces them.
+pub(crate) struct FsRules {
+    ruleset: Option<RulesetCreated>,
+}
+
+impl FsRules {
+    /// Rules for a program working in `workdir` that must not read `hidden`, except `readable` inside it.
+    pub fn new(
+        workdir: &Path,
+        hidden: &[PathBuf],
+        readable: &[PathBuf],
+    ) -> Result<FsRules, String> {
+        let fail = |e: landlock::RulesetError| format!("cannot build the Landlock rules: {e}");
+        let read = AccessFs::from_read(ABI_WANTED);
+        let mut allowed = Vec::new();
+        readable_around(Path::new("/"), hidden, &mut allowed);
+        allowed.extend(readable.iter().cloned());
+        let mut ruleset = Ruleset::default()
+            .handle_access(AccessFs::from_all(ABI_WANTED))
+            .and_then(|r| r.handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp))
+            .and_then(|r| r.scope(Scope::Signal | Scope::AbstractUnixSocket))
+            .and_then(|r| r.create())
+            .map_err(fail)?;
+        for path in &allowed {
+            // Something may vanish between listing and opening; it is then simply not readable.
+            if let Ok(fd) = PathFd::new(path) {
+                ruleset = ruleset.add_rule(PathBeneath::new(fd, read)).map_err(fail)?;
+            }
+        }
+        let everything = AccessFs::from_all(ABI_WANTED);
+        let workdir =
+            PathFd::new(workdir).map_err(|e| format!("cannot open {}: {e}", workdir.display()))?;
+        ruleset = ruleset
+            .add_rule(PathBeneath::new(workdir, everything))
+            .map_err(fail)?;
+        if let Ok(null) = PathFd::new("/dev/null") {
+            let file: BitFlags<AccessFs> = AccessFs::ReadFile | AccessFs::WriteFile;
+            ruleset = ruleset
+                .add_rule(PathBeneath::new(null, file))
+                .map_err(fail)?;
+        }
+        Ok(FsRules {
+            ruleset: Some(ruleset),
+        })
+    }
+
+    /// Enforces the rules on the calling process and everything it starts. Runs between fork and exec, after the
+    /// run's own /proc is mounted (a new file system, which rules made before fork cannot name).
+    pub fn restrict(&mut self) -> io::Result<()> {
+        let ruleset = self
+            .ruleset
+            .take()
+            .ok_or_else(|| io::Error::other("Landlock rules used twice"))?;
+        let proc = PathFd::new("/proc").map_err(io::Error::other)?;
+        let status = ruleset
+            .add_rule(PathBeneath::new(proc, AccessFs::from_read(ABI_WANTED)))
+            .and_then(|r| r.restrict_self())
+            .map_err(io::Error::other)?;
+        if status.ruleset == RulesetStatus::NotEnforced {
+            return Err(io::Error::other("Landlock is not enforced by this kernel"));
+        }
+        Ok(())
+    }
+}
+
+/// Adds to `allowed` the largest folders and files under `dir` that neither are hidden nor hold anything hidden.
+fn readable_around(dir: &Path, hidden: &[PathBuf], allowed: &mut Vec<PathBuf>) {
+    if hidden.iter().any(|h| h == dir) {
+        return;
+    }
+    if !hidden.iter().any(|h| h.starts_with(dir)) {
+        allowed.push(dir.to_owned());
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        // A symbolic link is followed to where it points, which is judged on its own.
+        if entry.file_type().is_ok_and(|t| !t.is_symlink()) {
+            readable_around(&entry.path(), hidden, allowed);
+        }
+    }
+}
+
+/// The Landlock ABI version of the running kernel, 0 where there is none.
+fn kernel_abi() -> i64 {
+    // SAFETY: landlock_create_ruleset with a null attribute and the VERSION flag only returns a number.
+    let version = unsafe {
+        libc::syscall(
+            libc::SYS_landlock_create_ruleset,
+            std::ptr::null::<u8>(),
+            0usize,
+            1u32, // LANDLOCK_CREATE_RULESET_VERSION
+        )
+    };
+    version.max(0)
+}
+
+/// Checks that the kernel enforces Landlock rules, in a throwaway child.
+pub(crate) fn probe() -> Result<String, String> {
+    let abi = kernel_abi();
+    if abi == 0 {
+        return Err(
+            "the kernel has no Landlock (Linux 5.13 or later, with landlock in the lsm= list)"
+                .into(),
+        );
+    }
+    let dir = std::env::temp_dir();
+    let mut rules = FsRules::new(&dir, &[], &[])?;
+    super::namespace::in_child(|| rules.restrict())
+        .map_err(|e| format!("cannot enforce Landlock rules: {e}"))?;
+    let mut detail = format!(
+        "ABI {abi}: no reads of tests, answers, builds or other runs; writes only in the run's folder"
+    );
+    if abi >= 4 {
+        detail.push_str("; no TCP");
+    }
+    if abi >= 6 {
+        detail.push_str("; no signals to processes outside the run");
+    }
+    Ok(detail)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn everything_readable_but_the_hidden_folders() {
+        let root = tempfile::tempdir().unwrap();
+        for dir in [
+            "project/problems/p",
+            "project/testdata/p",
+            "project/src",
+            "other",
+        ] {
+            std::fs::create_dir_all(root.path().join(dir)).unwrap();
+        }
+        std::fs::write(root.path().join("project/README.md"), "").unwrap();
+        let hidden = [
+            root.path().join("project/problems"),
+            root.path().join("project/testdata"),
+        ];
+        let mut allowed = Vec::new();
+        readable_around(root.path(), &hidden, &mut allowed);
+        allowed.sort();
+        let expected = ["other", "project/README.md", "project/src"].map(|p| root.path().join(p));
+        assert_eq!(allowed, expected);
+    }
+}

@@ -1,0 +1,350 @@
+//! The optional isolation layers: which ones a run asks for, and which ones this machine can give.
+//!
+//! The basics (a process group, a subreaper, rlimits, a fresh working directory) are always on. The layers here
+//! depend on the kernel and on privileges, so they are probed once at start-up; a layer that is asked for and
+//! does not work is reported loudly and left off, unless the caller insists on every layer (`--strict`).
+
+use super::{cgroup, filesystem, namespace, syscalls};
+use crate::units::Bytes;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// One optional layer of isolation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Layer {
+    /// A cgroup per run: memory of the whole tree (swap off), a process limit, CPU time of every thread.
+    Cgroup,
+    /// User, PID, network, mount, IPC and UTS namespaces.
+    Namespaces,
+    /// Landlock: which files a run may read and write, no TCP, no signals out of the run.
+    Landlock,
+    /// A seccomp denylist of system calls a solution never needs.
+    Seccomp,
+}
+
+impl Layer {
+    pub const ALL: [Layer; 4] = [
+        Layer::Cgroup,
+        Layer::Namespaces,
+        Layer::Landlock,
+        Layer::Seccomp,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Layer::Cgroup => "cgroup",
+            Layer::Namespaces => "namespaces",
+            Layer::Landlock => "landlock",
+            Layer::Seccomp => "seccomp",
+        }
+    }
+
+    /// What the layer keeps a hostile program from doing.
+    pub fn guards(self) -> &'static str {
+        match self {
+            Layer::Cgroup => {
+                "memory and CPU time summed over every process of a run; fork bombs (process limit)"
+            }
+            Layer::Namespaces => {
+                "seeing or signalling other processes; the network; leftovers (all die with the run)"
+            }
+            Layer::Landlock => {
+                "reading tests, answers, other builds and runs; writing outside the run's folder; TCP"
+            }
+            Layer::Seccomp => {
+                "ptrace, mount, new namespaces, kernel modules, bpf, io_uring and the like"
+            }
+        }
+    }
+
+    fn probe(self) -> Result<String, String> {
+        match self {
+            Layer::Cgroup => cgroup::probe(),
+            Layer::Namespaces => namespace::probe(),
+            Layer::Landlock => filesystem::probe(),
+            Layer::Seccomp => syscalls::probe(),
+        }
+    }
+}
+
+impl fmt::Display for Layer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A set of layers, as given on the command line: `all`, `none`, or names separated by commas.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layers(Vec<Layer>);
+
+impl Layers {
+    pub fn all() -> Self {
+        Layers(Layer::ALL.to_vec())
+    }
+
+    pub fn none() -> Self {
+        Layers(Vec::new())
+    }
+
+    pub fn contains(&self, layer: Layer) -> bool {
+        self.0.contains(&layer)
+    }
+
+    fn insert(&mut self, layer: Layer) {
+        if !self.contains(layer) {
+            self.0.push(layer);
+            self.0.sort();
+        }
+    }
+}
+
+impl FromStr for Layers {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text.trim() {
+            "all" => return Ok(Layers::all()),
+            "none" | "" => return Ok(Layers::none()),
+            _ => {}
+        }
+        let mut layers = Layers::none();
+        for name in text.split(',').map(str::trim) {
+            let layer = Layer::ALL
+                .into_iter()
+                .find(|l| l.name() == name)
+                .ok_or_else(|| {
+                    format!(
+                        "unknown isolation layer `{name}` (known: all, none, {})",
+                        Layer::ALL.map(Layer::name).join(", ")
+                    )
+                })?;
+            layers.insert(layer);
+        }
+        Ok(layers)
+    }
+}
+
+/// Whether one layer is in use, and why or why not.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayerStatus {
+    pub active: bool,
+    /// What the layer does here when active; why it is off otherwise.
+    pub detail: String,
+}
+
+/// The layers this machine gives, among those asked for: the answer of the start-up probe.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Isolation {
+    pub cgroup: LayerStatus,
+    pub namespaces: LayerStatus,
+    pub landlock: LayerStatus,
+    pub seccomp: LayerStatus,
+}
+
+impl Isolation {
+    /// Tries each wanted layer for real (in a throwaway child where it changes the process).
+    pub fn probe(wanted: &Layers) -> Isolation {
+        let status = |layer: Layer| {
+            if !wanted.contains(layer) {
+                return LayerStatus {
+                    active: false,
+                    detail: "switched off (--layers / CPJUDGE_LAYERS)".into(),
+                };
+            }
+            match layer.probe() {
+                Ok(detail) => LayerStatus {
+                    active: true,
+                    detail,
+                },
+                Err(reason) => LayerStatus {
+                    active: false,
+                    detail: format!("unavailable: {reason}"),
+                },
+            }
+        };
+        Isolation {
+            cgroup: status(Layer::Cgroup),
+            namespaces: status(Layer::Namespaces),
+            landlock: status(Layer::Landlock),
+            seccomp: status(Layer::Seccomp),
+        }
+    }
+
+    /// No optional layer at all.
+    pub fn off() -> Isolation {
+        Isolation::probe(&Layers::none())
+    }
+
+    pub fn status(&self, layer: Layer) -> &LayerStatus {
+        match layer {
+            Layer::Cgroup => &self.cgroup,
+            Layer::Namespaces => &self.namespaces,
+            Layer::Landlock => &self.landlock,
+            Layer::Seccomp => &self.seccomp,
+        }
+    }
+
+    /// The layers that are in use.
+    pub fn active(&self) -> Layers {
+        Layers(
+            Layer::ALL
+                .into_iter()
+                .filter(|&l| self.status(l).active)
+                .collect(),
+        )
+    }
+
+    /// The layers that are not in use, for whatever reason.
+    pub fn inactive(&self) -> Vec<Layer> {
+        Layer::ALL
+            .into_iter()
+            .filter(|&l| !self.status(l).active)
+            .collect()
+    }
+
+    /// The layers that were asked for but could not be set up.
+    pub fn unavailable(&self, wanted: &Layers) -> Vec<Layer> {
+        Layer::ALL
+            .into_iter()
+            .filter(|&l| wanted.contains(l) && !self.status(l).active)
+            .collect()
+    }
+}
+
+/// How one kind of limit or protection is really enforced on this machine, given the active layers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Enforcement {
+    pub what: &'static str,
+    pub how: String,
+}
+
+impl Isolation {
+    /// What is enforced, and by what, with the layers that are active.
+    pub fn enforcement(&self) -> Vec<Enforcement> {
+        let on = |layer| self.status(layer).active;
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        let rule = |what, how: String| Enforcement { what, how };
+        vec![
+            rule(
+                "wall time",
+                "always: the supervisor kills the run (2 x the time limit + 1 s for solutions)".into(),
+            ),
+            rule(
+                "CPU time",
+                if on(Layer::Cgroup) {
+                    "every thread of every process of the run (cgroup), checked every 10 ms; a per-process \
+                     kernel limit 2 s above as a backstop"
+                        .into()
+                } else {
+                    "the program's main process and the children it waited for, checked every 10 ms; other \
+                     processes only by the per-process kernel limit (2 s above) and the wall time"
+                        .into()
+                },
+            ),
+            rule(
+                "memory",
+                if on(Layer::Cgroup) {
+                    format!(
+                        "resident memory of the whole run, swap off (cgroup), checked every 10 ms; the kernel's \
+                         hard limit {} above",
+                        Bytes(64 * Bytes::MIB)
+                    )
+                } else {
+                    "peak resident memory of the main process, checked every 10 ms; address space capped \
+                     per process at the limit + 4 GiB (not for the JVM)"
+                        .into()
+                },
+            ),
+            rule(
+                "processes",
+                if on(Layer::Cgroup) {
+                    format!("at most {} processes and threads per run (cgroup)", super::cgroup::MAX_TASKS)
+                } else if root {
+                    "NOT LIMITED: RLIMIT_NPROC does not apply to root, so a fork bomb is stopped only by the \
+                     wall time"
+                        .into()
+                } else {
+                    "not limited per run".into()
+                },
+            ),
+            rule(
+                "output",
+                "always: every file the run writes, standard output included, up to the output limit \
+                 (RLIMIT_FSIZE); standard error is read as it comes, its first 64 KiB kept"
+                    .into(),
+            ),
+            rule(
+                "stack, files",
+                "always: stack up to the memory limit, 256 open files, no core files".into(),
+            ),
+            rule(
+                "file system",
+                if on(Layer::Landlock) {
+                    "solutions and their compilers read anything but the tests, problems, build cache and \
+                     temporary folders (Landlock); every run writes only in its own folder"
+                        .into()
+                } else {
+                    "only Unix permissions: a run has the judge's user's rights, and may read the tests".into()
+                },
+            ),
+            rule(
+                "network",
+                if on(Layer::Namespaces) {
+                    "none: an empty network namespace".into()
+                } else if on(Layer::Landlock) {
+                    "no TCP (Landlock); UDP and Unix sockets open".into()
+                } else {
+                    "OPEN: a run can reach the network".into()
+                },
+            ),
+            rule(
+                "other processes",
+                if on(Layer::Namespaces) {
+                    "invisible: a PID namespace and /proc of the run's own".into()
+                } else if on(Layer::Landlock) {
+                    "visible in /proc, but cannot be signalled (Landlock)".into()
+                } else {
+                    "visible, and can be signalled with the judge's user's rights".into()
+                },
+            ),
+            rule(
+                "leftover processes",
+                if on(Layer::Namespaces) {
+                    "all killed when the program ends (PID namespace), and found again by the subreaper".into()
+                } else {
+                    "found by the subreaper and the process group and killed when the program ends".into()
+                },
+            ),
+        ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_layer_lists() {
+        assert_eq!("all".parse::<Layers>().unwrap(), Layers::all());
+        assert_eq!("none".parse::<Layers>().unwrap(), Layers::none());
+        let some: Layers = "seccomp, cgroup".parse().unwrap();
+        assert!(some.contains(Layer::Cgroup) && some.contains(Layer::Seccomp));
+        assert!(!some.contains(Layer::Landlock));
+        let error = "cgroups".parse::<Layers>().unwrap_err();
+        assert!(
+            error.contains("`cgroups`") && error.contains("namespaces"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn layers_not_wanted_are_off_and_say_so() {
+        let isolation = Isolation::off();
+        assert_eq!(isolation.active(), Layers::none());
+        assert!(isolation.seccomp.detail.contains("switched off"));
+        assert!(isolation.unavailable(&Layers::none()).is_empty());
+    }
+}

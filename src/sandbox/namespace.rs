@@ -1,0 +1,255 @@
+//! User, PID, network, mount, IPC and UTS namespaces for a run.
+//!
+//! Between fork and exec, the child unshares every namespace at once (the user namespace makes this work without
+//! privileges) and forks twice more, so that a run is three processes deep:
+//!
+//! - the *relay*, still in the supervisor's PID namespace: the supervisor's direct child, which ends exactly as
+//!   the program ended, so the supervisor reads the program's exit code or signal from it;
+//! - the *init*, PID 1 of the new PID namespace, with a fresh /proc: it reaps whatever is orphaned in the run and,
+//!   once the program has ended, exits, and the kernel kills everything left in the namespace;
+//! - the *program*, PID 2, which goes on to exec. Being PID 2 rather than PID 1, it gets the ordinary signal
+//!   semantics: abort() and raise() work as they do anywhere.
+//!
+//! The new network namespace has only a loopback interface, and it is down: no network at all.
+
+use std::ffi::CString;
+use std::io;
+use std::os::fd::RawFd;
+
+const NAMESPACES: libc::c_int = libc::CLONE_NEWUSER
+    | libc::CLONE_NEWPID
+    | libc::CLONE_NEWNS
+    | libc::CLONE_NEWNET
+    | libc::CLONE_NEWIPC
+    | libc::CLONE_NEWUTS;
+
+/// Everything the child needs to enter the namespaces, prepared before fork so that the child only makes system
+/// calls.
+pub(crate) struct Namespaces {
+    uid_map: CString,
+    gid_map: CString,
+}
+
+impl Namespaces {
+    /// The run is root inside its user namespace and the supervisor's own user outside: it gains no privilege
+    /// over anything outside, and files it creates belong to the user running the judge.
+    pub fn new() -> Namespaces {
+        // SAFETY: geteuid and getegid have no preconditions.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        Namespaces {
+            uid_map: CString::new(format!("0 {uid} 1")).expect("no NUL"),
+            gid_map: CString::new(format!("0 {gid} 1")).expect("no NUL"),
+        }
+    }
+
+    /// Enters the namespaces. Returns only in the program's process (PID 2 of the new PID namespace); the relay
+    /// and the init above it never return.
+    ///
+    /// # Safety
+    /// Must be called in a single-threaded child between fork and exec.
+    pub unsafe fn enter(&self) -> io::Result<()> {
+        // SAFETY: plain system calls on values prepared before fork.
+        unsafe {
+            self.unshare()?;
+            let (read, write) = status_pipe()?;
+            match checked(libc::fork())? {
+                0 => {
+                    libc::close(read);
+                    self.become_init(write)
+                }
+                init => {
+                    close_all_but(read);
+                    relay(init, read)
+                }
+            }
+        }
+    }
+
+    /// Unshares every namespace and maps root inside to our own user outside.
+    unsafe fn unshare(&self) -> io::Result<()> {
+        // SAFETY: plain system calls.
+        unsafe {
+            checked(libc::unshare(NAMESPACES))?;
+            write_file(c"/proc/self/setgroups", c"deny")?;
+            write_file(c"/proc/self/uid_map", &self.uid_map)?;
+            write_file(c"/proc/self/gid_map", &self.gid_map)?;
+        }
+        Ok(())
+    }
+
+    /// In PID 1: mounts /proc for the new PID namespace, then forks the program and waits for it.
+    unsafe fn become_init(&self, status: RawFd) -> io::Result<()> {
+        // SAFETY: plain system calls with static C strings.
+        unsafe {
+            // Nothing mounted here may reach the supervisor's mount namespace.
+            checked(libc::mount(
+                std::ptr::null(),
+                c"/".as_ptr(),
+                std::ptr::null(),
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null(),
+            ))?;
+            // A /proc that shows the run's processes only.
+            checked(libc::mount(
+                c"proc".as_ptr(),
+                c"/proc".as_ptr(),
+                c"proc".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                std::ptr::null(),
+            ))?;
+            match checked(libc::fork())? {
+                0 => {
+                    libc::close(status);
+                    Ok(())
+                }
+                program => {
+                    close_all_but(status);
+                    init(program, status)
+                }
+            }
+        }
+    }
+}
+
+/// PID 1: reaps every process of the run that ends; when the program ends, hands its wait status to the relay and
+/// exits, which kills the rest of the namespace.
+unsafe fn init(program: libc::pid_t, status_pipe: RawFd) -> ! {
+    // SAFETY: plain system calls.
+    unsafe {
+        loop {
+            let mut status = 0;
+            let pid = libc::waitpid(-1, &mut status, libc::__WALL);
+            if pid == program {
+                let bytes = status.to_ne_bytes();
+                libc::write(status_pipe, bytes.as_ptr().cast(), bytes.len());
+                libc::_exit(0);
+            }
+            if pid == -1 && *libc::__errno_location() != libc::EINTR {
+                libc::_exit(0);
+            }
+        }
+    }
+}
+
+/// The relay: waits for the program's wait status from the init, then ends the same way.
+unsafe fn relay(init: libc::pid_t, status_pipe: RawFd) -> ! {
+    // SAFETY: plain system calls.
+    unsafe {
+        let mut bytes = [0u8; 4];
+        let mut got = 0;
+        while got < bytes.len() {
+            let n = libc::read(
+                status_pipe,
+                bytes[got..].as_mut_ptr().cast(),
+                bytes.len() - got,
+            );
+            if n > 0 {
+                got += n as usize;
+            } else if n == 0 || *libc::__errno_location() != libc::EINTR {
+                break;
+            }
+        }
+        let mut init_status = 0;
+        while libc::waitpid(init, &mut init_status, 0) == -1
+            && *libc::__errno_location() == libc::EINTR
+        {}
+        // Without the program's status, the init itself was killed (by the supervisor): end as it did.
+        let status = if got == bytes.len() {
+            i32::from_ne_bytes(bytes)
+        } else {
+            init_status
+        };
+        if libc::WIFSIGNALED(status) {
+            let signal = libc::WTERMSIG(status);
+            libc::signal(signal, libc::SIG_DFL);
+            let mut all: libc::sigset_t = std::mem::zeroed();
+            libc::sigfillset(&mut all);
+            libc::sigprocmask(libc::SIG_UNBLOCK, &all, std::ptr::null_mut());
+            libc::kill(libc::getpid(), signal);
+            libc::_exit(128 + signal);
+        }
+        libc::_exit(libc::WEXITSTATUS(status))
+    }
+}
+
+/// A pipe whose ends are closed on exec.
+unsafe fn status_pipe() -> io::Result<(RawFd, RawFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 writes two descriptors into `fds`.
+    checked(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) })?;
+    Ok((fds[0], fds[1]))
+}
+
+/// Closes every descriptor but `keep`: the relay and the init must not hold the program's output, its stderr
+/// pipe, or the pipe through which the standard library learns that exec succeeded.
+unsafe fn close_all_but(keep: RawFd) {
+    // SAFETY: close_range takes plain integers.
+    unsafe {
+        if keep > 0 {
+            libc::syscall(libc::SYS_close_range, 0u32, (keep - 1) as u32, 0u32);
+        }
+        libc::syscall(libc::SYS_close_range, (keep + 1) as u32, u32::MAX, 0u32);
+    }
+}
+
+unsafe fn write_file(path: &std::ffi::CStr, contents: &std::ffi::CStr) -> io::Result<()> {
+    // SAFETY: plain system calls on NUL-terminated strings.
+    unsafe {
+        let fd = checked(libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC))?;
+        let bytes = contents.to_bytes();
+        let written = libc::write(fd, bytes.as_ptr().cast(), bytes.len());
+        let error = io::Error::last_os_error();
+        libc::close(fd);
+        if written != bytes.len() as isize {
+            return Err(error);
+        }
+    }
+    Ok(())
+}
+
+fn checked(ret: libc::c_int) -> io::Result<libc::c_int> {
+    if ret == -1 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(ret)
+    }
+}
+
+/// Runs `f` in a throwaway child process and reports how it went: for probing what the kernel allows without
+/// changing this process. `f` must only make system calls.
+pub(crate) fn in_child(f: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
+    // SAFETY: the child only runs `f`, which makes system calls, and exits without unwinding.
+    let pid = checked(unsafe { libc::fork() })?;
+    if pid == 0 {
+        let code = match f() {
+            Ok(()) => 0,
+            Err(e) => e.raw_os_error().unwrap_or(libc::EINVAL),
+        };
+        // SAFETY: _exit ends the child at once.
+        unsafe { libc::_exit(code) };
+    }
+    let mut status = 0;
+    // SAFETY: waitpid writes only to `status`.
+    while unsafe { libc::waitpid(pid, &mut status, 0) } == -1 {
+        let e = io::Error::last_os_error();
+        if e.raw_os_error() != Some(libc::EINTR) {
+            return Err(e);
+        }
+    }
+    match libc::WEXITSTATUS(status) {
+        _ if !libc::WIFEXITED(status) => Err(io::Error::other("the probe crashed")),
+        0 => Ok(()),
+        code => Err(io::Error::from_raw_os_error(code)),
+    }
+}
+
+/// Checks that a child can enter every namespace.
+pub(crate) fn probe() -> Result<String, String> {
+    let namespaces = Namespaces::new();
+    // SAFETY: the probe child is single-threaded (fork copies only the calling thread) and only makes calls.
+    in_child(|| unsafe { namespaces.unshare() })
+        .map_err(|e| format!("cannot create user, PID, network and mount namespaces: {e}"))?;
+    Ok("user (root inside, the judge's own user outside), PID with its own /proc, network (none), mount, \
+        IPC, UTS"
+        .into())
+}
