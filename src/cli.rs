@@ -1,5 +1,6 @@
 //! Command-line arguments (clap derive types only).
 
+use crate::sandbox::Layers;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
@@ -20,6 +21,17 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR", env = "CPJUDGE_CACHE_DIR")]
     pub cache_dir: Option<PathBuf>,
 
+    /// The optional isolation layers to use where the machine allows: `all`, `none`, or a comma list of
+    /// cgroup, namespaces, landlock, seccomp. `cpjudge doctor` shows what each one guards against.
+    #[arg(
+        long,
+        global = true,
+        value_name = "LIST",
+        env = "CPJUDGE_LAYERS",
+        default_value = "all"
+    )]
+    pub layers: Layers,
+
     #[command(subcommand)]
     pub command: Command,
 }
@@ -30,6 +42,8 @@ pub enum Command {
     Judge(JudgeArgs),
     /// List the problems with their limits and numbers of tests and solutions.
     List(ListArgs),
+    /// Show which isolation layers work on this machine and which limits are really enforced.
+    Doctor(DoctorArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -62,6 +76,17 @@ pub struct JudgeArgs {
     /// Also write a JUnit XML report to FILE.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+
+    /// Refuse to judge unless every isolation layer is on.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct DoctorArgs {
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, clap::Args)]

@@ -48,7 +48,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         None => root.join("target").join("cpjudge"),
     };
     let outcome = match &cli.command {
-        Command::Judge(args) => commands::judge(&catalog, cache, args).map(|ok| {
+        Command::Judge(args) => commands::judge(&catalog, cache, &cli.layers, args).map(|ok| {
             if ok {
                 Outcome::AsExpected
             } else {
@@ -56,6 +56,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
             }
         }),
         Command::List(args) => commands::list(&catalog, args).map(|()| Outcome::AsExpected),
+        Command::Doctor(args) => commands::doctor(&cli.layers, args).map(|()| Outcome::AsExpected),
     };
     sandbox::kill_orphans();
     outcome

@@ -6,13 +6,13 @@ use crate::judge::{Judge, JudgeOptions};
 use crate::language::Language;
 use crate::problem::{Catalog, Solution, find_tests};
 use crate::report::{self, Progress, Style};
-use crate::sandbox::Sandbox;
+use crate::sandbox::{Isolation, Layers, Sandbox, own_peak_memory};
 use crate::verdict::Verdict;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 /// Judges and reports; returns whether every solution got its expected verdict.
-pub fn judge(catalog: &Catalog, cache: PathBuf, args: &JudgeArgs) -> Result<bool> {
+pub fn judge(catalog: &Catalog, cache: PathBuf, layers: &Layers, args: &JudgeArgs) -> Result<bool> {
     let problem = catalog.load(&args.problem)?;
     let solutions = if args.submissions.is_empty() {
         problem.solutions.clone()
@@ -28,7 +28,21 @@ pub fn judge(catalog: &Catalog, cache: PathBuf, args: &JudgeArgs) -> Result<bool
         .unwrap_or_else(|| catalog.testdata_dir(&problem.name));
     let tests = find_tests(&tests_dir)?;
 
-    let sandbox = Sandbox::from_current_exe()?;
+    let isolation = Isolation::probe(layers);
+    report::warn_unavailable(&isolation, layers);
+    if args.strict {
+        let off = isolation.inactive();
+        if !off.is_empty() {
+            let off: Vec<&str> = off.iter().map(|l| l.name()).collect();
+            return Err(Error::Sandbox(format!(
+                "--strict: refusing to judge with isolation layers off: {} (see `cpjudge doctor`)",
+                off.join(", ")
+            )));
+        }
+    }
+    let mut hidden = catalog.private_dirs();
+    hidden.extend([tests_dir, cache.clone(), std::env::temp_dir()]);
+    let sandbox = Sandbox::from_current_exe()?.isolated(isolation.active(), hidden);
     let options = JudgeOptions {
         all_tests: args.all,
         jobs: usize::from(args.jobs),
@@ -44,7 +58,11 @@ pub fn judge(catalog: &Catalog, cache: PathBuf, args: &JudgeArgs) -> Result<bool
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let written = if args.json {
-        report::write_json(&report, &mut out)
+        let about = report::AboutJudge {
+            isolation: &isolation,
+            harness_peak_memory: own_peak_memory(),
+        };
+        report::write_json(&report, &about, &mut out)
     } else {
         report::write_table(&report, terminal_style(), &mut out)
     };

@@ -23,6 +23,11 @@ impl Catalog {
         self.root.join("problems")
     }
 
+    /// The folders no solution may read: every problem's statement, solutions and tools, and every test.
+    pub fn private_dirs(&self) -> Vec<PathBuf> {
+        vec![self.problems_dir(), self.root.join("testdata")]
+    }
+
     /// The folder of a problem's bundled tests.
     pub fn testdata_dir(&self, name: &str) -> PathBuf {
         self.root.join("testdata").join(name)

@@ -2,7 +2,8 @@
 //! and kept stable: fields may be added, never renamed or removed.
 
 use crate::judge::{JudgeReport, SolutionReport, TestResult};
-use crate::units::millis;
+use crate::sandbox::Isolation;
+use crate::units::{Bytes, millis};
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -13,6 +14,21 @@ struct JsonReport<'a> {
     memory_limit_kib: u64,
     ok: bool,
     solutions: Vec<JsonSolution<'a>>,
+    isolation: &'a Isolation,
+    harness: JsonHarness,
+}
+
+/// The judge itself, beside the verdicts.
+#[derive(Serialize)]
+struct JsonHarness {
+    /// The harness process's own peak resident memory, in bytes.
+    peak_memory: u64,
+}
+
+/// What a report says about the judge that produced it.
+pub struct AboutJudge<'a> {
+    pub isolation: &'a Isolation,
+    pub harness_peak_memory: Bytes,
 }
 
 #[derive(Serialize)]
@@ -75,13 +91,17 @@ fn test(t: &TestResult) -> JsonTest<'_> {
 }
 
 /// Writes the report as one JSON object and a newline.
-pub fn write_json(report: &JudgeReport, out: &mut dyn Write) -> io::Result<()> {
+pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write) -> io::Result<()> {
     let json = JsonReport {
         problem: &report.problem,
         time_limit_ms: millis(report.time_limit),
         memory_limit_kib: report.memory_limit.kib(),
         ok: report.all_as_expected(),
         solutions: report.solutions.iter().map(solution).collect(),
+        isolation: about.isolation,
+        harness: JsonHarness {
+            peak_memory: about.harness_peak_memory.0,
+        },
     };
     serde_json::to_writer_pretty(&mut *out, &json)?;
     writeln!(out)
@@ -109,7 +129,6 @@ pub(crate) mod tests {
     use super::*;
     use crate::compile::CompileOutcome;
     use crate::language::Language;
-    use crate::units::Bytes;
     use crate::verdict::Verdict;
     use std::time::Duration;
 
@@ -181,7 +200,12 @@ pub(crate) mod tests {
     #[test]
     fn json_report_schema() {
         let mut out = Vec::new();
-        write_json(&sample_report(), &mut out).unwrap();
+        let isolation = Isolation::off();
+        let about = AboutJudge {
+            isolation: &isolation,
+            harness_peak_memory: Bytes::mib(12),
+        };
+        write_json(&sample_report(), &about, &mut out).unwrap();
         insta::assert_snapshot!(String::from_utf8(out).unwrap());
     }
 }

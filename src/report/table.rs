@@ -16,7 +16,7 @@ pub struct Style {
 }
 
 impl Style {
-    fn paint(&self, text: &str, style: console::Style) -> String {
+    pub(super) fn paint(&self, text: &str, style: console::Style) -> String {
         style.force_styling(self.color).apply_to(text).to_string()
     }
 

@@ -16,6 +16,9 @@ fn json_report_matches_the_schema() {
         ".solutions[].tests[].time_ms" => "[ms]",
         ".solutions[].tests[].wall_ms" => "[ms]",
         ".solutions[].tests[].memory_kib" => "[kib]",
+        ".isolation.*.active" => "[bool]",
+        ".isolation.*.detail" => "[text]",
+        ".harness.peak_memory" => "[bytes]",
     });
 }
 

@@ -1,0 +1,37 @@
+//! `cpjudge doctor`: which isolation layers work here, what is really enforced, and which toolchains are found.
+
+use crate::cli::DoctorArgs;
+use crate::error::{Error, Result};
+use crate::language::TABLE;
+use crate::report::{self, DoctorReport, ToolchainStatus};
+use crate::sandbox::{Isolation, Layers};
+use crate::toolchain::Toolchain;
+
+pub fn doctor(layers: &Layers, args: &DoctorArgs) -> Result<()> {
+    let isolation = Isolation::probe(layers);
+    let toolchain = Toolchain::default();
+    let toolchains = TABLE
+        .iter()
+        .map(|spec| {
+            let found = toolchain
+                .resolve(spec.compile.tool, spec.language)
+                .and_then(|path| Ok((path, toolchain.version(spec.language)?)));
+            ToolchainStatus {
+                language: spec.name,
+                found: found.map_err(|e| e.to_string()),
+            }
+        })
+        .collect();
+    let doctor = DoctorReport {
+        enforced: isolation.enforcement(),
+        isolation,
+        toolchains,
+    };
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        report::write_doctor_json(&doctor, &mut out)
+    } else {
+        report::write_doctor(&doctor, super::judge::terminal_style(), &mut out)
+    }
+    .map_err(|e| Error::io("write", "standard output", e))
+}

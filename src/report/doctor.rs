@@ -1,0 +1,125 @@
+//! What `cpjudge doctor` prints, and the warning every judge prints when a layer it wanted is unavailable.
+
+use super::Style;
+use crate::sandbox::{Enforcement, Isolation, Layer, Layers};
+use serde::Serialize;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+/// Everything `cpjudge doctor` found out.
+#[derive(Debug, Serialize)]
+pub struct DoctorReport {
+    pub isolation: Isolation,
+    pub enforced: Vec<Enforcement>,
+    pub toolchains: Vec<ToolchainStatus>,
+}
+
+/// Whether a language's compiler (or interpreter) was found: its path and version, or why not.
+#[derive(Debug)]
+pub struct ToolchainStatus {
+    pub language: &'static str,
+    pub found: Result<(PathBuf, String), String>,
+}
+
+impl Serialize for ToolchainStatus {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Json<'a> {
+            language: &'a str,
+            path: Option<&'a PathBuf>,
+            version: Option<&'a str>,
+            error: Option<&'a str>,
+        }
+        let (path, version, error) = match &self.found {
+            Ok((path, version)) => (Some(path), Some(version.as_str()), None),
+            Err(e) => (None, None, Some(e.as_str())),
+        };
+        Json {
+            language: self.language,
+            path,
+            version,
+            error,
+        }
+        .serialize(serializer)
+    }
+}
+
+pub fn write_doctor(doctor: &DoctorReport, style: Style, out: &mut dyn Write) -> io::Result<()> {
+    let width = style.width.max(60);
+    let on = console::Style::new().green().bold();
+    let off = console::Style::new().red().bold();
+    writeln!(out, "isolation layers")?;
+    for layer in Layer::ALL {
+        let status = doctor.isolation.status(layer);
+        let mark = if status.active {
+            style.paint("on ", on.clone())
+        } else {
+            style.paint("off", off.clone())
+        };
+        writeln!(out, "  {:<11} {mark}  {}", layer.name(), status.detail)?;
+        let guards = format!("guards against: {}", layer.guards());
+        for line in textwrap::wrap(
+            &guards,
+            textwrap::Options::new(width)
+                .initial_indent("                   ")
+                .subsequent_indent("                   "),
+        ) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    writeln!(out, "\nlimits as enforced here")?;
+    for rule in &doctor.enforced {
+        let options = textwrap::Options::new(width)
+            .initial_indent("")
+            .subsequent_indent("                     ");
+        let text = format!("{:<18} {}", rule.what, rule.how);
+        for line in textwrap::wrap(&text, options) {
+            writeln!(out, "  {line}")?;
+        }
+    }
+    writeln!(out, "\ntoolchains")?;
+    for tool in &doctor.toolchains {
+        match &tool.found {
+            Ok((path, version)) => writeln!(
+                out,
+                "  {:<11} {version} ({})",
+                tool.language,
+                path.display()
+            )?,
+            Err(e) => writeln!(
+                out,
+                "  {:<11} {}",
+                tool.language,
+                style.paint(e, off.clone())
+            )?,
+        }
+    }
+    let inactive = doctor.isolation.inactive();
+    if !inactive.is_empty() {
+        let names: Vec<&str> = inactive.iter().map(|l| l.name()).collect();
+        writeln!(
+            out,
+            "\n{} layer(s) off: {}; `judge --strict` refuses to run like this",
+            inactive.len(),
+            names.join(", ")
+        )?;
+    }
+    Ok(())
+}
+
+pub fn write_doctor_json(doctor: &DoctorReport, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, doctor)?;
+    writeln!(out)
+}
+
+/// Warns on stderr about each layer that was asked for and does not work here, so that running with weaker
+/// isolation is never silent.
+pub fn warn_unavailable(isolation: &Isolation, wanted: &Layers) {
+    for layer in isolation.unavailable(wanted) {
+        eprintln!(
+            "warning: isolation layer {layer} is off: {} (guards against: {}; see `cpjudge doctor`)",
+            isolation.status(layer).detail,
+            layer.guards()
+        );
+    }
+}
