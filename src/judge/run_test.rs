@@ -28,8 +28,10 @@ impl TestRunner<'_> {
             wall: self.limits.time * 2 + Duration::from_secs(1),
             memory: self.limits.memory,
             output: self.limits.output,
-            // The stack may grow as far as memory allows, so deep recursion that fits in memory runs.
-            stack: self.limits.memory,
+            // The stack may grow almost as far as memory allows, so deep recursion that fits in memory runs; it
+            // stops an eighth short, so that endless recursion ends as the stack overflow it is (RE) before the
+            // memory it takes is measured as MLE.
+            stack: Bytes(self.limits.memory.0 - self.limits.memory.0 / 8),
             cap_address_space,
         }
     }
