@@ -49,6 +49,17 @@ pub fn write_doctor(doctor: &DoctorReport, style: Style, out: &mut dyn Write) ->
     let on = console::Style::new().green().bold();
     let off = console::Style::new().red().bold();
     writeln!(out, "isolation layers")?;
+    // Text after the layer's name and mark starts in this column, and so do its continuation lines.
+    const INDENT: &str = "                   ";
+    let wrap = |text: &str| {
+        textwrap::wrap(
+            text,
+            textwrap::Options::new(width).subsequent_indent(INDENT),
+        )
+        .into_iter()
+        .map(|line| line.into_owned())
+        .collect::<Vec<_>>()
+    };
     for layer in Layer::ALL {
         let status = doctor.isolation.status(layer);
         let mark = if status.active {
@@ -56,14 +67,16 @@ pub fn write_doctor(doctor: &DoctorReport, style: Style, out: &mut dyn Write) ->
         } else {
             style.paint("off", off.clone())
         };
-        writeln!(out, "  {:<11} {mark}  {}", layer.name(), status.detail)?;
-        let guards = format!("guards against: {}", layer.guards());
-        for line in textwrap::wrap(
-            &guards,
-            textwrap::Options::new(width)
-                .initial_indent("                   ")
-                .subsequent_indent("                   "),
-        ) {
+        // Wrapped as plain text with a placeholder of the mark's width, which colour codes would upset.
+        let text = format!("  {:<11} {}  {}", layer.name(), "...", status.detail);
+        for (i, line) in wrap(&text).iter().enumerate() {
+            if i == 0 {
+                writeln!(out, "{}{mark}{}", &line[..14], &line[17..])?;
+            } else {
+                writeln!(out, "{line}")?;
+            }
+        }
+        for line in wrap(&format!("{INDENT}guards against: {}", layer.guards())) {
             writeln!(out, "{line}")?;
         }
     }

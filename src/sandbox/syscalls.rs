@@ -92,10 +92,8 @@ impl SyscallFilter {
                 .try_into()
                 .map_err(|e: seccompiler::BackendError| e.to_string())
         };
-        let mut denied: BTreeMap<i64, Vec<SeccompRule>> = DENIED
-            .iter()
-            .map(|&(_, nr)| (nr, Vec::new()))
-            .collect();
+        let mut denied: BTreeMap<i64, Vec<SeccompRule>> =
+            DENIED.iter().map(|&(_, nr)| (nr, Vec::new())).collect();
         let clone_rules = NAMESPACE_FLAGS
             .iter()
             .map(|&flag| {
