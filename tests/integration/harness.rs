@@ -23,6 +23,8 @@ pub struct Judge {
     args: Vec<String>,
     cache: PathBuf,
     env: Vec<(String, String)>,
+    env_removed: Vec<String>,
+    timeout: Duration,
 }
 
 impl Judge {
@@ -38,6 +40,8 @@ impl Judge {
             args: Vec::new(),
             cache: shared_cache(),
             env: Vec::new(),
+            env_removed: Vec::new(),
+            timeout: Duration::from_secs(600),
         }
     }
 
@@ -48,6 +52,24 @@ impl Judge {
 
     pub fn env(mut self, key: &str, value: &str) -> Self {
         self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Runs the judge without this variable, whatever the environment of the tests holds.
+    pub fn env_remove(mut self, key: &str) -> Self {
+        self.env_removed.push(key.into());
+        self
+    }
+
+    /// Uses this folder as the build cache.
+    pub fn cache(mut self, dir: &Path) -> Self {
+        self.cache = dir.to_owned();
+        self
+    }
+
+    /// Kills the judge if it has not ended after this long (by default 10 minutes); `Run::code` then panics.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
         self
     }
 
@@ -82,7 +104,10 @@ impl Judge {
             .arg(&self.cache)
             .args(&self.args)
             .env_remove("NO_COLOR")
-            .timeout(Duration::from_secs(600));
+            .timeout(self.timeout);
+        for k in &self.env_removed {
+            command.env_remove(k);
+        }
         for (k, v) in &self.env {
             command.env(k, v);
         }
@@ -137,6 +162,13 @@ pub fn solution<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json
         .unwrap_or_else(|| panic!("no solution {name} in {report:#}"))
 }
 
+/// Says on the terminal that a test skipped and why. Written to stderr directly rather than with `eprintln!`, which
+/// the test runner captures and shows only for failing tests.
+pub fn skip(reason: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "skipped: {reason}");
+}
+
 /// Copies a folder's contents into another, creating folders as needed.
 pub fn copy_dir(from: &Path, to: &Path) {
     for entry in walkdir::WalkDir::new(from) {
@@ -163,6 +195,30 @@ pub fn processes_with(marker: &str) -> Vec<String> {
                 "{}: {cmdline}",
                 entry.file_name().to_string_lossy()
             ));
+        }
+    }
+    found
+}
+
+/// Processes whose executable or command line lies under the folder `dir` (a build cache, say), other than this
+/// test's own: the pid with its executable and command line.
+pub fn processes_under(dir: &Path) -> Vec<String> {
+    let marker = format!("{}/", dir.display());
+    let me = std::process::id().to_string();
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let pid = entry.file_name().to_string_lossy().into_owned();
+        if pid == me || !pid.bytes().all(|b| b.is_ascii_digit()) {
+            continue;
+        }
+        let exe = std::fs::read_link(entry.path().join("exe"))
+            .map(|p| p.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let cmdline = std::fs::read(entry.path().join("cmdline"))
+            .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+            .unwrap_or_default();
+        if exe.contains(&marker) || cmdline.contains(&marker) {
+            found.push(format!("{pid}: {exe}: {}", cmdline.trim_end()));
         }
     }
     found

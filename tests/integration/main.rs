@@ -2,6 +2,7 @@
 
 mod bundled;
 mod harness;
+mod hostile;
 mod judging;
 mod mistakes;
 mod reports;
