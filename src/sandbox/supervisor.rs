@@ -104,7 +104,7 @@ fn run(request: &Request) -> Result<Option<RunResult>, String> {
         return Ok(None);
     }
     let (reaped_cpu, reaped_peak) = process::children_usage();
-    let cpu = meter.cpu_total().map_or(reaped_cpu, |c| c.max(reaped_cpu));
+    let cpu = meter.cpu_total().max(reaped_cpu);
     let peak_memory = meter.peak.max(reaped_peak);
     let oom_killed = kept.cgroup.as_ref().is_some_and(RunCgroup::oom_killed);
     let stdout_bytes = std::fs::metadata(&spec.stdout).map_or(0, |m| m.len());
@@ -164,6 +164,9 @@ struct Meter<'a> {
     program: Program,
     /// The highest memory seen so far.
     peak: Bytes,
+    /// The most CPU time seen so far: a run killed in namespaces dies with its init, whose reaping of the program
+    /// the kernel's accounting does not always reach us through.
+    cpu_seen: Duration,
 }
 
 impl<'a> Meter<'a> {
@@ -176,6 +179,7 @@ impl<'a> Meter<'a> {
                 Program::Leader(leader)
             },
             peak: Bytes(0),
+            cpu_seen: Duration::ZERO,
         }
     }
 
@@ -188,12 +192,14 @@ impl<'a> Meter<'a> {
         let tree = self.cgroup.and_then(RunCgroup::memory).unwrap_or_default();
         let program = self.program.peak_rss().unwrap_or_default();
         self.peak = self.peak.max(tree).max(program);
+        self.cpu_seen = self.cpu_seen.max(cpu.unwrap_or_default());
         (cpu, tree.max(program))
     }
 
-    /// The CPU time of the whole run, where a cgroup counted it.
-    fn cpu_total(&self) -> Option<Duration> {
-        self.cgroup.and_then(RunCgroup::cpu)
+    /// The CPU time of the run as far as it was seen, counted by the cgroup at the end where there is one.
+    fn cpu_total(&self) -> Duration {
+        let counted = self.cgroup.and_then(RunCgroup::cpu).unwrap_or_default();
+        self.cpu_seen.max(counted)
     }
 }
 

@@ -258,3 +258,55 @@ fn tests_from_another_folder() {
     assert_eq!(ac["verdict"], "WA");
     assert_eq!(ac["tests"][0]["name"], "big");
 }
+
+/// Each layer on its own still measures a busy loop's CPU time: with namespaces the program runs two levels below
+/// the supervisor, and a killed run's time must not get lost on the way.
+#[test]
+fn cpu_time_of_a_killed_run_with_each_layer_alone() {
+    for layer in ["cgroup", "namespaces", "landlock", "seccomp"] {
+        let doctor = Judge::fixture("basic")
+            .args(&["--layers", layer, "doctor", "--json"])
+            .run()
+            .expect_code(0)
+            .json();
+        if doctor["isolation"][layer]["active"] != true {
+            crate::harness::skip(&format!(
+                "the {layer} layer is off here: {}",
+                doctor["isolation"][layer]["detail"]
+            ));
+            continue;
+        }
+        let run = Judge::fixture("basic")
+            .args(&["--layers", layer, "judge", "sum", "--json"])
+            .args(&["--submission", "problems/sum/solutions/tle_busy.c"])
+            .run()
+            .expect_code(1);
+        let report = run.json();
+        let test = &solution(&report, "tle_busy.c")["tests"][0];
+        assert_eq!(test["verdict"], "TLE", "{layer}: {test:#}");
+        assert!(
+            test["time_ms"].as_u64().unwrap() >= 500,
+            "{layer}: {test:#}"
+        );
+    }
+}
+
+/// `--strict` refuses to judge with a layer off, naming it.
+#[test]
+fn strict_refuses_without_every_layer() {
+    let run = Judge::fixture("basic")
+        .args(&[
+            "--layers",
+            "cgroup,landlock,seccomp",
+            "judge",
+            "sum",
+            "--strict",
+        ])
+        .run()
+        .expect_code(2);
+    assert!(
+        run.stderr().contains("--strict") && run.stderr().contains("namespaces"),
+        "{}",
+        run.stderr()
+    );
+}
