@@ -301,9 +301,13 @@ impl RunCgroup {
 
     /// Kills every process in the cgroup, until none is left (processes forked meanwhile included).
     pub fn kill_all(&self) {
-        let procs = self.dirs[0].join("cgroup.procs");
+        // Half made (its creation failed): nothing can have joined it.
+        let Some(first) = self.dirs.first() else {
+            return;
+        };
+        let procs = first.join("cgroup.procs");
         if let Hierarchy::V2 { .. } = self.hierarchy {
-            let _ = write(&self.dirs[0].join("cgroup.kill"), "1");
+            let _ = write(&first.join("cgroup.kill"), "1");
         }
         for _ in 0..1000 {
             let Ok(listed) = fs::read_to_string(&procs) else {

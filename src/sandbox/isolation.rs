@@ -278,7 +278,7 @@ impl Isolation {
             ),
             rule(
                 "stack, files",
-                "always: stack up to the memory limit, 256 open files, no core files".into(),
+                "always: stack up to 7/8 of the memory limit, 256 open files, no core files".into(),
             ),
             rule(
                 "file system",

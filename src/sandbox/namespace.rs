@@ -246,8 +246,10 @@ pub(crate) fn in_child(f: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
 /// Checks that a child can enter every namespace.
 pub(crate) fn probe() -> Result<String, String> {
     let namespaces = Namespaces::new();
+    // The whole way a run goes, /proc included: the child becomes a relay and returns as the program, which
+    // exits at once, and the relay ends as it did.
     // SAFETY: the probe child is single-threaded (fork copies only the calling thread) and only makes calls.
-    in_child(|| unsafe { namespaces.unshare() })
+    in_child(|| unsafe { namespaces.enter() })
         .map_err(|e| format!("cannot create user, PID, network and mount namespaces: {e}"))?;
     Ok("user (root inside, the judge's own user outside), PID with its own /proc, network (none), mount, \
         IPC, UTS"
