@@ -82,9 +82,9 @@ pub fn write_doctor(doctor: &DoctorReport, style: Style, out: &mut dyn Write) ->
     }
     writeln!(out, "\nlimits as enforced here")?;
     for rule in &doctor.enforced {
-        let options = textwrap::Options::new(width)
+        let options = textwrap::Options::new(width - 2)
             .initial_indent("")
-            .subsequent_indent("                     ");
+            .subsequent_indent("                   ");
         let text = format!("{:<18} {}", rule.what, rule.how);
         for line in textwrap::wrap(&text, options) {
             writeln!(out, "  {line}")?;
