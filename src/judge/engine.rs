@@ -12,7 +12,7 @@ use crate::sandbox::Runner;
 use crate::units::Bytes;
 use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
 #[derive(Debug, Clone, Copy)]
@@ -180,24 +180,31 @@ impl<'a> Judge<'a> {
     ) -> Result<Vec<TestResult>> {
         let next = AtomicUsize::new(0);
         let first_failure = AtomicUsize::new(usize::MAX);
+        // Set when the harness itself fails (a run that could not be carried out): nothing more is started.
+        let broken = AtomicBool::new(false);
         let all = self.options.all_tests;
         let (sender, receiver) = mpsc::channel();
         let mut results: Vec<Option<TestResult>> = vec![None; tests.len()];
         std::thread::scope(|scope| -> Result<()> {
             for _ in 0..self.options.jobs.clamp(1, tests.len().max(1)) {
                 let sender = sender.clone();
-                let (next, first_failure) = (&next, &first_failure);
+                let (next, first_failure, broken) = (&next, &first_failure, &broken);
                 scope.spawn(move || {
                     loop {
                         let index = next.fetch_add(1, Ordering::SeqCst);
                         if index >= tests.len()
                             || (!all && index > first_failure.load(Ordering::SeqCst))
+                            || broken.load(Ordering::SeqCst)
                         {
                             break;
                         }
                         let result = runner.run(program, &tests[index]);
-                        if result.as_ref().is_ok_and(|r| !r.verdict.is_accepted()) {
-                            first_failure.fetch_min(index, Ordering::SeqCst);
+                        match &result {
+                            Ok(r) if !r.verdict.is_accepted() => {
+                                first_failure.fetch_min(index, Ordering::SeqCst);
+                            }
+                            Ok(_) => {}
+                            Err(_) => broken.store(true, Ordering::SeqCst),
                         }
                         if sender.send((index, result)).is_err() {
                             break;
