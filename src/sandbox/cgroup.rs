@@ -128,7 +128,8 @@ impl Hierarchy {
         Ok(Hierarchy::V2 { parent })
     }
 
-    /// Removes run cgroups left behind by supervisors that were killed before they could clean up.
+    /// Removes run cgroups left behind by supervisors that were killed before they could clean up, killing whatever
+    /// of their runs is still in them.
     fn remove_stale(&self) {
         for parent in self.parents() {
             let Ok(entries) = fs::read_dir(parent) else {
@@ -140,6 +141,7 @@ impl Hierarchy {
                     continue;
                 };
                 if !Path::new("/proc").join(pid).exists() {
+                    kill_members(&entry.path());
                     let _ = fs::remove_dir(entry.path());
                 }
             }
@@ -305,24 +307,10 @@ impl RunCgroup {
         let Some(first) = self.dirs.first() else {
             return;
         };
-        let procs = first.join("cgroup.procs");
         if let Hierarchy::V2 { .. } = self.hierarchy {
             let _ = write(&first.join("cgroup.kill"), "1");
         }
-        for _ in 0..1000 {
-            let Ok(listed) = fs::read_to_string(&procs) else {
-                return;
-            };
-            let pids: Vec<libc::pid_t> = listed.lines().filter_map(|l| l.parse().ok()).collect();
-            if pids.is_empty() {
-                return;
-            }
-            for pid in pids {
-                // SAFETY: kill takes plain integers. Only processes of this run are in its cgroup.
-                unsafe { libc::kill(pid, libc::SIGKILL) };
-            }
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        kill_members(first);
     }
 }
 
@@ -339,6 +327,26 @@ impl Drop for RunCgroup {
                 std::thread::sleep(Duration::from_millis(1));
             }
         }
+    }
+}
+
+/// Kills every process in the cgroup folder `dir` until none is left (processes forked meanwhile included; the
+/// task limit bounds how many there can be).
+fn kill_members(dir: &Path) {
+    let procs = dir.join("cgroup.procs");
+    for _ in 0..1000 {
+        let Ok(listed) = fs::read_to_string(&procs) else {
+            return;
+        };
+        let pids: Vec<libc::pid_t> = listed.lines().filter_map(|l| l.parse().ok()).collect();
+        if pids.is_empty() {
+            return;
+        }
+        for pid in pids {
+            // SAFETY: kill takes plain integers. Only processes of one run are in a run's cgroup.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+        std::thread::sleep(Duration::from_millis(1));
     }
 }
 

@@ -18,11 +18,28 @@ use std::path::PathBuf;
 
 /// The parts of a run's confinement the child enters.
 pub(crate) struct Confinement {
+    supervisor: libc::pid_t,
     cgroup_fds: Vec<RawFd>,
     rlimits: RlimitSet,
     namespaces: Option<Namespaces>,
     files: Option<FsRules>,
     syscalls: Option<SyscallFilter>,
+}
+
+/// Has the kernel kill the calling process when its parent dies, so that a run never outlives a supervisor that
+/// was killed outright. The parent is checked afterwards where it can be (`expected`), in case it died before.
+/// Only makes system calls.
+pub(crate) fn die_with_parent(expected: Option<libc::pid_t>) -> io::Result<()> {
+    // SAFETY: prctl and getppid take and return plain integers.
+    unsafe {
+        if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) == -1 {
+            return Err(io::Error::last_os_error());
+        }
+        if expected.is_some_and(|parent| libc::getppid() != parent) {
+            libc::_exit(127);
+        }
+    }
+    Ok(())
 }
 
 /// The part the supervisor keeps: the cgroup, read while the run goes on and removed when it ends.
@@ -52,6 +69,7 @@ pub(crate) fn prepare(request: &Request) -> Result<(Confinement, Kept), String> 
     };
     let syscalls = wants(Layer::Seccomp).then(SyscallFilter::new).transpose()?;
     let confinement = Confinement {
+        supervisor: std::process::id() as libc::pid_t,
         cgroup_fds: cgroup.as_ref().map(RunCgroup::join_fds).unwrap_or_default(),
         rlimits: RlimitSet::for_limits(&spec.limits),
         namespaces: wants(Layer::Namespaces).then(Namespaces::new),
@@ -78,6 +96,7 @@ impl Confinement {
             return Err(io::Error::last_os_error());
         }
         self.rlimits.apply()?;
+        die_with_parent(Some(self.supervisor))?;
         if let Some(namespaces) = &self.namespaces {
             // SAFETY: as required of our caller.
             unsafe { namespaces.enter()? };

@@ -55,6 +55,10 @@ impl Namespaces {
             match checked(libc::fork())? {
                 0 => {
                     libc::close(read);
+                    // When the relay dies, so does the init, and with it the whole namespace. The relay is
+                    // outside the namespace, so getppid() says 0 whether it lives or not and cannot be checked:
+                    // if it died in the instant since fork, the harness kills the orphans on its way out.
+                    super::confine::die_with_parent(None)?;
                     self.become_init(write)
                 }
                 init => {
