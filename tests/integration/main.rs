@@ -4,6 +4,7 @@ mod bundled;
 mod harness;
 mod hostile;
 mod judging;
+mod killed_judge;
 mod mistakes;
 mod reports;
 mod tour_checker;

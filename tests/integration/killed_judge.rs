@@ -1,0 +1,156 @@
+//! A judge killed outright, or a supervisor killed under it, still takes every process of the run with it.
+
+use crate::harness::{fixtures, processes_under, shared_cache};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Starts `cpjudge judge` on a sleeper submission in a copy of the basic fixture, and waits until the run's two
+/// processes are up.
+fn start_sleeper(project: &Path, cache: &Path, layers: &str) -> Child {
+    crate::harness::copy_dir(&fixtures().join("basic"), project);
+    std::fs::copy(
+        fixtures().join("submissions/sleepers.c"),
+        project.join("sleepers.c"),
+    )
+    .unwrap();
+    let judge = Command::new(env!("CARGO_BIN_EXE_cpjudge"))
+        .current_dir(project)
+        .args(["--cache-dir"])
+        .arg(cache)
+        .args([
+            "--layers",
+            layers,
+            "judge",
+            "sum",
+            "--submission",
+            "sleepers.c",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_for(Duration::from_secs(60), || sleepers(cache) >= 2)
+        .unwrap_or_else(|| panic!("the sleepers never started: {:?}", processes_under(cache)));
+    judge
+}
+
+/// How many processes run the built sleeper (the compiler's processes are under the cache too).
+fn sleepers(cache: &Path) -> usize {
+    processes_under(cache)
+        .iter()
+        .filter(|p| {
+            p.split(": ")
+                .nth(1)
+                .is_some_and(|exe| exe.ends_with("/main"))
+        })
+        .count()
+}
+
+fn wait_for(limit: Duration, mut done: impl FnMut() -> bool) -> Option<()> {
+    let deadline = Instant::now() + limit;
+    while Instant::now() < deadline {
+        if done() {
+            return Some(());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    done().then_some(())
+}
+
+/// The supervisors started by the judge `parent`.
+fn supervisors_of(parent: u32) -> Vec<i32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| {
+            let pid: i32 = entry.file_name().to_str()?.parse().ok()?;
+            let stat = std::fs::read_to_string(entry.path().join("stat")).ok()?;
+            let ppid: u32 = stat[stat.rfind(')')? + 2..]
+                .split(' ')
+                .nth(1)?
+                .parse()
+                .ok()?;
+            let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
+            (ppid == parent && String::from_utf8_lossy(&cmdline).contains("__supervise"))
+                .then_some(pid)
+        })
+        .collect()
+}
+
+fn kill(pid: i32) {
+    // SAFETY: kill takes plain integers; the pid is a child of ours or of our child, alive a moment ago.
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+}
+
+fn assert_nothing_left(cache: &Path, what: &str) {
+    let left = wait_for(Duration::from_secs(5), || processes_under(cache).is_empty());
+    assert!(
+        left.is_some(),
+        "{what}: still alive: {:?}",
+        processes_under(cache)
+    );
+}
+
+fn cache_for(case: &str) -> std::path::PathBuf {
+    // Its own cache, so that the run's processes can be told apart by path; the build is shared by the cases.
+    let cache = shared_cache().with_file_name(format!("cpjudge-killed-{case}"));
+    let _ = std::fs::create_dir_all(&cache);
+    cache
+}
+
+#[test]
+fn killing_the_supervisor_kills_the_run() {
+    for layers in ["all", "none"] {
+        let project = tempfile::tempdir().unwrap();
+        let cache = cache_for(&format!("supervisor-{layers}"));
+        let mut judge = start_sleeper(project.path(), &cache, layers);
+        let supervisors = supervisors_of(judge.id());
+        assert_eq!(supervisors.len(), 1, "{supervisors:?}");
+        kill(supervisors[0]);
+        // The judge reports that the run could not be carried out, and starts no other.
+        let status = judge.wait().unwrap();
+        assert_eq!(status.code(), Some(2), "layers {layers}");
+        assert_nothing_left(&cache, &format!("layers {layers}, supervisor killed"));
+    }
+}
+
+/// With both gone at once, nobody is left to clean up: the run must die with its supervisor by itself. The run's
+/// own processes do (they die with their parent), but a child that escaped with setsid is only caught by the PID
+/// namespace, which dies with the run's init: without that layer it would outlive the judge, so this needs it.
+#[test]
+fn killing_the_supervisor_and_the_judge_kills_the_run() {
+    let doctor = Command::new(env!("CARGO_BIN_EXE_cpjudge"))
+        .args(["--layers", "namespaces", "doctor", "--json"])
+        .output()
+        .unwrap();
+    let doctor: serde_json::Value = serde_json::from_slice(&doctor.stdout).unwrap();
+    if doctor["isolation"]["namespaces"]["active"] != true {
+        crate::harness::skip(&format!(
+            "killing the supervisor and the judge at once needs the namespaces layer, which is off ({})",
+            doctor["isolation"]["namespaces"]["detail"]
+        ));
+        return;
+    }
+    let project = tempfile::tempdir().unwrap();
+    let cache = cache_for("both");
+    let mut judge = start_sleeper(project.path(), &cache, "namespaces");
+    let supervisors = supervisors_of(judge.id());
+    assert_eq!(supervisors.len(), 1, "{supervisors:?}");
+    kill(judge.id() as i32);
+    kill(supervisors[0]);
+    judge.wait().unwrap();
+    assert_nothing_left(&cache, "supervisor and judge killed");
+}
+
+#[test]
+fn killing_the_judge_kills_the_run() {
+    for layers in ["all", "none"] {
+        let project = tempfile::tempdir().unwrap();
+        let cache = cache_for(&format!("judge-{layers}"));
+        let mut judge = start_sleeper(project.path(), &cache, layers);
+        kill(judge.id() as i32);
+        judge.wait().unwrap();
+        assert_nothing_left(&cache, &format!("layers {layers}, judge killed"));
+    }
+}
