@@ -368,6 +368,34 @@ fn digest(root: &Path) -> String {
         .collect()
 }
 
+/// Where the machine is known to have every layer (`CPJUDGE_TEST_REQUIRE_LAYERS=all`, as `.ci/run` sets on our
+/// CI machines, or a comma list), a layer that fails its probe is a failure, not a reason to skip cases.
+#[test]
+fn required_layers_are_on() {
+    let Ok(required) = std::env::var("CPJUDGE_TEST_REQUIRE_LAYERS") else {
+        crate::harness::skip(
+            "CPJUDGE_TEST_REQUIRE_LAYERS is not set, so layers that are off only skip the cases that need them",
+        );
+        return;
+    };
+    let required: Vec<&str> = match required.trim() {
+        "all" => LAYERS.to_vec(),
+        list => list.split(',').map(str::trim).collect(),
+    };
+    let isolation = &doctor(Mode::LayersOn)["isolation"];
+    for layer in required {
+        assert!(
+            LAYERS.contains(&layer),
+            "unknown layer {layer} in CPJUDGE_TEST_REQUIRE_LAYERS"
+        );
+        assert_eq!(
+            isolation[layer]["active"], true,
+            "the {layer} layer is required here but off: {}",
+            isolation[layer]["detail"]
+        );
+    }
+}
+
 /// The fork bomb would take the machine down without a limit on processes: it must never run without the cgroup
 /// layer.
 #[test]
