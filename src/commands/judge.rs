@@ -40,6 +40,8 @@ pub fn judge(catalog: &Catalog, cache: PathBuf, layers: &Layers, args: &JudgeArg
             )));
         }
     }
+    // The cache must exist before its real path is known; solutions may read only their own build in it.
+    std::fs::create_dir_all(&cache).map_err(|e| Error::io("create", &cache, e))?;
     let mut hidden = catalog.private_dirs();
     hidden.extend([tests_dir, cache.clone(), std::env::temp_dir()]);
     let sandbox = Sandbox::from_current_exe()?.isolated(isolation.active(), hidden);

@@ -23,9 +23,19 @@ impl Catalog {
         self.root.join("problems")
     }
 
-    /// The folders no solution may read: every problem's statement, solutions and tools, and every test.
+    /// The folders no solution may read: the whole project, which holds every problem's statement, solutions and
+    /// tools, every test, and whatever else may give them away (its history, backups, fixtures, builds). A project
+    /// at the file system's root or in a home folder itself, where compilers may live too, hides only the parts
+    /// that are the project's own.
     pub fn private_dirs(&self) -> Vec<PathBuf> {
-        vec![self.problems_dir(), self.root.join("testdata")]
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        if self.root.parent().is_none() || home.as_deref() == Some(self.root.as_path()) {
+            ["problems", "testdata", ".git", "target"]
+                .map(|dir| self.root.join(dir))
+                .to_vec()
+        } else {
+            vec![self.root.clone()]
+        }
     }
 
     /// The folder of a problem's bundled tests.

@@ -4,7 +4,7 @@ use super::isolation::Layers;
 use super::spec::{Request, RunResult, RunSpec};
 use crate::error::{Error, Result};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// Runs programs under limits. A trait so that the engine can be driven by a fake in tests.
@@ -37,11 +37,9 @@ impl Sandbox {
     /// Uses the given layers (those a probe found working), and keeps solutions out of `hidden`.
     pub fn isolated(mut self, layers: Layers, hidden: Vec<PathBuf>) -> Self {
         self.layers = layers;
-        // Landlock works on the real file hierarchy: links are resolved, and folders that do not exist are none.
-        self.hidden = hidden
-            .iter()
-            .filter_map(|p| std::fs::canonicalize(p).ok())
-            .collect();
+        // Landlock works on the real file hierarchy, so links are resolved; a folder that does not exist yet stays
+        // hidden when it is made.
+        self.hidden = hidden.iter().map(|p| real_path(p)).collect();
         self
     }
 
@@ -50,6 +48,24 @@ impl Sandbox {
         let exe = std::env::current_exe()
             .map_err(|e| Error::Sandbox(format!("cannot find the running executable: {e}")))?;
         Ok(Self::with_supervisor(exe))
+    }
+}
+
+/// The path with every link resolved, as far as it exists: the rest is appended as it is.
+fn real_path(path: &Path) -> PathBuf {
+    let mut existing = path;
+    let mut rest = Vec::new();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            return rest.iter().rev().fold(real, |p, name| p.join(name));
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_owned());
+                existing = parent;
+            }
+            _ => return path.to_owned(),
+        }
     }
 }
 
