@@ -130,14 +130,20 @@ impl Hierarchy {
 
     /// Removes run cgroups left behind by supervisors that were killed before they could clean up, killing whatever
     /// of their runs is still in them.
+    /// Only cgroups made in this PID namespace are looked at, since only there does a missing PID mean a dead
+    /// supervisor.
     fn remove_stale(&self) {
+        let mine = format!("{PREFIX}{}-", pid_namespace());
         for parent in self.parents() {
             let Ok(entries) = fs::read_dir(parent) else {
                 continue;
             };
             for entry in entries.flatten() {
                 let name = entry.file_name();
-                let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(PREFIX)) else {
+                let Some(pid) = name
+                    .to_str()
+                    .and_then(|n| n.strip_prefix(&mine)?.split('-').next())
+                else {
                     continue;
                 };
                 if !Path::new("/proc").join(pid).exists() {
@@ -162,6 +168,17 @@ impl Hierarchy {
 }
 
 const PREFIX: &str = "cpjudge-";
+
+/// This process's PID namespace, as the number of its /proc/self/ns/pid link ("pid:[4026531836]").
+fn pid_namespace() -> String {
+    fs::read_link("/proc/self/ns/pid")
+        .ok()
+        .and_then(|link| {
+            let link = link.to_string_lossy().into_owned();
+            Some(link.strip_prefix("pid:[")?.strip_suffix(']')?.to_owned())
+        })
+        .unwrap_or_else(|| "0".into())
+}
 
 /// One line of /proc/self/mountinfo, as far as cgroups need it.
 struct Mount {
@@ -205,7 +222,13 @@ impl RunCgroup {
 
     fn create(hierarchy: &Hierarchy, limits: &Limits) -> io::Result<RunCgroup> {
         hierarchy.remove_stale();
-        let name = format!("{PREFIX}{}", std::process::id());
+        // Unique even among judges in other PID namespaces that share the hierarchy: a cgroup is never reused,
+        // with another run's counters in it.
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos();
+        let name = format!("{PREFIX}{}-{}-{nanos}", pid_namespace(), std::process::id());
         let mut cgroup = RunCgroup {
             hierarchy: hierarchy.clone(),
             dirs: Vec::new(),
@@ -213,11 +236,7 @@ impl RunCgroup {
         };
         for parent in hierarchy.parents() {
             let dir = parent.join(&name);
-            match fs::create_dir(&dir) {
-                Ok(()) => {}
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-                Err(e) => return Err(annotate(e, "create", &dir)),
-            }
+            fs::create_dir(&dir).map_err(|e| annotate(e, "create", &dir))?;
             cgroup.dirs.push(dir);
         }
         let hard = limits
@@ -281,13 +300,18 @@ impl RunCgroup {
         }
     }
 
-    /// Anonymous memory of the whole run now: heaps and stacks of every process, not the page cache.
+    /// Memory of the whole run now: heaps and stacks of every process, and shared memory (memfd, /dev/shm), which
+    /// stays charged even when no process maps it; not the page cache of the files it reads and writes, which the
+    /// kernel can always reclaim.
     pub fn memory(&self) -> Option<Bytes> {
-        let (field, stat) = match self.hierarchy {
-            Hierarchy::V1 { .. } => ("rss", self.read(0, "memory.stat")?),
-            Hierarchy::V2 { .. } => ("anon", self.read(0, "memory.stat")?),
+        let stat = self.read(0, "memory.stat")?;
+        let anonymous = match self.hierarchy {
+            Hierarchy::V1 { .. } => "rss",
+            Hierarchy::V2 { .. } => "anon",
         };
-        stat_field(&stat, field).map(Bytes)
+        Some(Bytes(
+            stat_field(&stat, anonymous)? + stat_field(&stat, "shmem").unwrap_or(0),
+        ))
     }
 
     /// Whether the kernel killed a process of the run for going over the hard memory limit.
