@@ -39,6 +39,18 @@ pub(crate) fn clip(text: &str, chars: usize) -> String {
     shown
 }
 
+/// One line made safe for a terminal: control characters (escape sequences, carriage returns, bells) are shown
+/// escaped instead of acting on it; a tab becomes a space.
+pub(crate) fn printable(line: &str) -> String {
+    line.chars()
+        .map(|c| match c {
+            '\t' => " ".to_owned(),
+            c if c.is_control() => c.escape_debug().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}
+
 /// As [`clip`], with control characters and the like escaped, for text that may hold anything.
 pub(crate) fn clip_escaped(text: &str, chars: usize) -> String {
     clip(text, chars).escape_debug().to_string()
@@ -54,6 +66,7 @@ mod tests {
         assert_eq!(clip("abc", 3), "abc");
         assert_eq!(clip("éééé", 2), "éé...");
         assert_eq!(clip_escaped("a\0b\ncd", 4), "a\\0b\\n...");
+        assert_eq!(printable("\x1b[2Jok\tgo\r"), "\\u{1b}[2Jok go\\r");
     }
 
     #[test]

@@ -20,7 +20,9 @@ impl Style {
         style.force_styling(self.color).apply_to(text).to_string()
     }
 
+    /// A line of text from a program, made printable and cut to the width.
     fn cut(&self, line: &str, indent: usize) -> String {
+        let line = &crate::text::printable(line);
         let room = self.width.saturating_sub(indent).max(20);
         if line.chars().count() <= room {
             line.to_owned()

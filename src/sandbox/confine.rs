@@ -1,6 +1,6 @@
 //! Confining one run: everything is prepared in the supervisor before fork, so that between fork and exec the
-//! child only makes system calls, in this order: join the run's cgroup, take its own process group, set the
-//! rlimits, enter the namespaces, restrict the file system, install the system-call filter.
+//! child only makes system calls, in this order: join the run's cgroup, take its own session, set the rlimits, ask
+//! to die with the supervisor, enter the namespaces, restrict the file system, install the system-call filter.
 //!
 //! The supervisor is single-threaded until the program has started (its stderr reader is started after), which
 //! is what makes the few allocations of the Landlock crate safe in the child.
@@ -90,9 +90,10 @@ impl Confinement {
     /// Must be called between fork and exec, in the child of a single-threaded process.
     pub unsafe fn enter(&mut self) -> io::Result<()> {
         cgroup::join(&self.cgroup_fds)?;
-        // Its own process group, so the whole run can be signalled at once.
-        // SAFETY: setpgid takes plain integers.
-        if unsafe { libc::setpgid(0, 0) } == -1 {
+        // Its own session, and so its own process group, so the whole run can be signalled at once, and without a
+        // controlling terminal, so it can neither read from nor type into the judge's.
+        // SAFETY: setsid has no preconditions.
+        if unsafe { libc::setsid() } == -1 {
             return Err(io::Error::last_os_error());
         }
         self.rlimits.apply()?;

@@ -7,7 +7,7 @@
 
 use landlock::{
     ABI, Access, AccessFs, AccessNet, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr,
-    RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope,
+    RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope, make_bitflags,
 };
 use std::io;
 use std::path::{Path, PathBuf};
@@ -30,7 +30,13 @@ impl FsRules {
         let fail = |e: landlock::RulesetError| format!("cannot build the Landlock rules: {e}");
         let read = AccessFs::from_read(ABI_WANTED);
         let mut allowed = Vec::new();
-        readable_around(Path::new("/"), hidden, &mut allowed);
+        // /dev is out of reach for every run but for the few harmless devices below.
+        let hidden: Vec<PathBuf> = hidden
+            .iter()
+            .cloned()
+            .chain([PathBuf::from("/dev")])
+            .collect();
+        readable_around(Path::new("/"), &hidden, &mut allowed);
         allowed.extend(readable.iter().cloned());
         let mut ruleset = Ruleset::default()
             .handle_access(AccessFs::from_all(ABI_WANTED))
@@ -44,17 +50,19 @@ impl FsRules {
                 ruleset = ruleset.add_rule(PathBeneath::new(fd, read)).map_err(fail)?;
             }
         }
-        let everything = AccessFs::from_all(ABI_WANTED);
+        // Anything in its own folder but making device nodes.
+        let own = AccessFs::from_all(ABI_WANTED) & !(AccessFs::MakeChar | AccessFs::MakeBlock);
         let workdir =
             PathFd::new(workdir).map_err(|e| format!("cannot open {}: {e}", workdir.display()))?;
         ruleset = ruleset
-            .add_rule(PathBeneath::new(workdir, everything))
+            .add_rule(PathBeneath::new(workdir, own))
             .map_err(fail)?;
-        if let Ok(null) = PathFd::new("/dev/null") {
-            let file: BitFlags<AccessFs> = AccessFs::ReadFile | AccessFs::WriteFile;
-            ruleset = ruleset
-                .add_rule(PathBeneath::new(null, file))
-                .map_err(fail)?;
+        for (device, access) in DEVICES {
+            if let Ok(fd) = PathFd::new(device) {
+                ruleset = ruleset
+                    .add_rule(PathBeneath::new(fd, *access))
+                    .map_err(fail)?;
+            }
         }
         Ok(FsRules {
             ruleset: Some(ruleset),
@@ -79,6 +87,21 @@ impl FsRules {
         Ok(())
     }
 }
+
+/// The only devices a run may open: the rest of /dev, raw disks and terminals included, is out of its reach.
+const DEVICES: &[(&str, BitFlags<AccessFs>)] = &[
+    (
+        "/dev/null",
+        make_bitflags!(AccessFs::{ReadFile | WriteFile}),
+    ),
+    ("/dev/zero", make_bitflags!(AccessFs::{ReadFile})),
+    (
+        "/dev/full",
+        make_bitflags!(AccessFs::{ReadFile | WriteFile}),
+    ),
+    ("/dev/random", make_bitflags!(AccessFs::{ReadFile})),
+    ("/dev/urandom", make_bitflags!(AccessFs::{ReadFile})),
+];
 
 /// Adds to `allowed` the largest folders and files under `dir` that neither are hidden nor hold anything hidden.
 fn readable_around(dir: &Path, hidden: &[PathBuf], allowed: &mut Vec<PathBuf>) {

@@ -1,4 +1,4 @@
-//! User, PID, network, mount, IPC and UTS namespaces for a run.
+//! User, PID, network, mount, IPC, UTS and cgroup namespaces for a run.
 //!
 //! Between fork and exec, the child unshares every namespace at once (the user namespace makes this work without
 //! privileges) and forks twice more, so that a run is three processes deep:
@@ -17,6 +17,7 @@ use std::io;
 use std::os::fd::RawFd;
 
 const NAMESPACES: libc::c_int = libc::CLONE_NEWUSER
+    | libc::CLONE_NEWCGROUP
     | libc::CLONE_NEWPID
     | libc::CLONE_NEWNS
     | libc::CLONE_NEWNET
@@ -256,6 +257,6 @@ pub(crate) fn probe() -> Result<String, String> {
     in_child(|| unsafe { namespaces.enter() })
         .map_err(|e| format!("cannot create user, PID, network and mount namespaces: {e}"))?;
     Ok("user (root inside, the judge's own user outside), PID with its own /proc, network (none), mount, \
-        IPC, UTS"
+        IPC, UTS, cgroup"
         .into())
 }

@@ -76,6 +76,95 @@ const NAMESPACE_FLAGS: &[u64] = &[
     libc::CLONE_NEWCGROUP as u64,
 ];
 
+/// One way a system call is denied only with some arguments: argument `arg` compared with `value`.
+#[derive(Clone)]
+struct When {
+    arg: u8,
+    op: SeccompCmpOp,
+    value: u64,
+}
+
+/// `arg` is not 0: the call is aimed at another process than the caller.
+const AT_OTHERS: When = When {
+    arg: 0,
+    op: SeccompCmpOp::Ne,
+    value: 0,
+};
+
+/// Denied with some arguments only: each entry denies the call when any one of its conditions holds.
+fn conditional() -> Vec<(&'static str, libc::c_long, Vec<When>)> {
+    let who = |arg| When {
+        arg,
+        op: SeccompCmpOp::Ne,
+        value: 0,
+    };
+    let device = |arg| {
+        [libc::S_IFCHR, libc::S_IFBLK].map(|kind| When {
+            arg,
+            op: SeccompCmpOp::MaskedEq(libc::S_IFMT as u64),
+            value: kind as u64,
+        })
+    };
+    let mut list = vec![
+        (
+            "clone",
+            libc::SYS_clone,
+            NAMESPACE_FLAGS
+                .iter()
+                .map(|&flag| When {
+                    arg: 0,
+                    op: SeccompCmpOp::MaskedEq(flag),
+                    value: flag,
+                })
+                .collect(),
+        ),
+        // Unix sockets reach every daemon on the machine, as the judge's user; nothing a solution does needs one
+        // (socketpair, which connects nowhere, stays allowed).
+        (
+            "socket",
+            libc::SYS_socket,
+            vec![When {
+                arg: 0,
+                op: SeccompCmpOp::Eq,
+                value: libc::AF_UNIX as u64,
+            }],
+        ),
+        // Limits, priorities and scheduling of other processes (its own stay its business).
+        ("prlimit64", libc::SYS_prlimit64, vec![AT_OTHERS]),
+        ("setpriority", libc::SYS_setpriority, vec![who(1)]),
+        ("ioprio_set", libc::SYS_ioprio_set, vec![who(1)]),
+        (
+            "sched_setscheduler",
+            libc::SYS_sched_setscheduler,
+            vec![AT_OTHERS],
+        ),
+        ("sched_setparam", libc::SYS_sched_setparam, vec![AT_OTHERS]),
+        ("sched_setattr", libc::SYS_sched_setattr, vec![AT_OTHERS]),
+        (
+            "sched_setaffinity",
+            libc::SYS_sched_setaffinity,
+            vec![AT_OTHERS],
+        ),
+        // Typing into a terminal.
+        (
+            "ioctl",
+            libc::SYS_ioctl,
+            [libc::TIOCSTI, libc::TIOCLINUX]
+                .map(|request| When {
+                    arg: 1,
+                    op: SeccompCmpOp::Eq,
+                    value: request as u64,
+                })
+                .to_vec(),
+        ),
+        // Device nodes.
+        ("mknodat", libc::SYS_mknodat, device(2).to_vec()),
+    ];
+    #[cfg(target_arch = "x86_64")]
+    list.push(("mknod", libc::SYS_mknod, device(1).to_vec()));
+    list
+}
+
 /// The denylist, compiled for this machine's architecture before fork.
 pub(crate) struct SyscallFilter {
     programs: Vec<BpfProgram>,
@@ -94,31 +183,35 @@ impl SyscallFilter {
         };
         let mut denied: BTreeMap<i64, Vec<SeccompRule>> =
             DENIED.iter().map(|&(_, nr)| (nr, Vec::new())).collect();
-        let clone_rules = NAMESPACE_FLAGS
-            .iter()
-            .map(|&flag| {
-                let condition = SeccompCondition::new(
-                    0,
-                    SeccompCmpArgLen::Qword,
-                    SeccompCmpOp::MaskedEq(flag),
-                    flag,
-                )
-                .map_err(|e| e.to_string())?;
-                SeccompRule::new(vec![condition]).map_err(|e| e.to_string())
-            })
-            .collect::<Result<Vec<_>, String>>()?;
-        denied.insert(libc::SYS_clone, clone_rules);
+        for (_, nr, conditions) in conditional() {
+            let rules = conditions
+                .into_iter()
+                .map(|when| {
+                    // Every argument here is an int or a flag word: compare all 64 bits of those that are
+                    // unsigned longs, the low 32 of the rest.
+                    let len = if nr == libc::SYS_clone {
+                        SeccompCmpArgLen::Qword
+                    } else {
+                        SeccompCmpArgLen::Dword
+                    };
+                    let condition = SeccompCondition::new(when.arg, len, when.op, when.value)
+                        .map_err(|e| e.to_string())?;
+                    SeccompRule::new(vec![condition]).map_err(|e| e.to_string())
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            denied.insert(nr, rules);
+        }
         let eperm = compile(denied, SeccompAction::Errno(libc::EPERM as u32))?;
         let clone3 = BTreeMap::from([(libc::SYS_clone3, Vec::new())]);
         let enosys = compile(clone3, SeccompAction::Errno(libc::ENOSYS as u32))?;
-        Ok(SyscallFilter {
-            programs: vec![eperm, enosys],
-        })
+        let mut programs = vec![eperm, enosys];
+        programs.extend(x32_guard());
+        Ok(SyscallFilter { programs })
     }
 
-    /// How many system calls are denied (clone counted once, for its namespace flags).
+    /// How many system calls are denied, outright or with some arguments.
     pub fn denied_count() -> usize {
-        DENIED.len() + 2
+        DENIED.len() + conditional().len() + 1
     }
 
     /// Installs the filters on the calling process. Only makes system calls: safe between fork and exec.
@@ -130,13 +223,46 @@ impl SyscallFilter {
     }
 }
 
+/// On x86_64, the x32 system calls carry the same architecture but numbers with bit 30 set, which no rule above
+/// names: they are refused outright (a kernel built without x32 refuses them anyway).
+#[cfg(target_arch = "x86_64")]
+fn x32_guard() -> Option<BpfProgram> {
+    use seccompiler::sock_filter;
+    const X32_SYSCALL_BIT: u32 = 0x4000_0000;
+    let op = |code: u32, jt: u8, jf: u8, k: u32| sock_filter {
+        code: code as u16,
+        jt,
+        jf,
+        k,
+    };
+    let errno = libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32;
+    Some(vec![
+        // The syscall number is the first field of struct seccomp_data.
+        op(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, 0, 0, 0),
+        op(
+            libc::BPF_JMP | libc::BPF_JGE | libc::BPF_K,
+            0,
+            1,
+            X32_SYSCALL_BIT,
+        ),
+        op(libc::BPF_RET | libc::BPF_K, 0, 0, errno),
+        op(libc::BPF_RET | libc::BPF_K, 0, 0, libc::SECCOMP_RET_ALLOW),
+    ])
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn x32_guard() -> Option<BpfProgram> {
+    None
+}
+
 /// Checks that the filter compiles and that the kernel takes it, in a throwaway child.
 pub(crate) fn probe() -> Result<String, String> {
     let filter = SyscallFilter::new()?;
     super::namespace::in_child(|| filter.apply())
         .map_err(|e| format!("the kernel refuses seccomp filters: {e}"))?;
     Ok(format!(
-        "denylist of {} system calls ({}, ...) and clone with namespace flags",
+        "denylist of {} system calls ({}, ...; clone with namespace flags, Unix sockets, other processes' \
+         limits and priorities, device nodes, typing into terminals)",
         SyscallFilter::denied_count(),
         DENIED[..4]
             .iter()
