@@ -65,6 +65,7 @@ hostile! {
 
     // Memory and stack.
     heap_hog: "heap_hog.cpp" => [MLE];
+    memfd_hog: "memfd_hog.c" => [MLE] needs [cgroup];
     huge_alloc: "huge_alloc.c" => [MLE, RE];
     deep_recursion: "deep_recursion.c" => [AC];
     unbounded_recursion: "unbounded_recursion.rs" => [RE];
@@ -109,6 +110,12 @@ hostile! {
     ptrace: "ptrace.c" => [AC] needs [seccomp];
     unshare: "unshare.c" => [AC] needs [seccomp];
     kill_others: "kill_others.c" => [AC] needs [namespaces];
+    others_limits: "others_limits.c" => [AC] needs [seccomp];
+    unix_socket: "unix_socket.py" => [AC] needs [seccomp];
+
+    // Reaching the machine's devices.
+    device_node: "device_node.c" => [AC] needs [seccomp | landlock];
+    raw_devices: "raw_devices.cpp" => [AC] needs [landlock];
 }
 
 /// One hostile submission and what the judge must make of it.
