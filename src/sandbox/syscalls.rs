@@ -153,6 +153,8 @@ fn conditional() -> Vec<(&'static str, libc::c_long, Vec<When>)> {
                 .map(|request| When {
                     arg: 1,
                     op: SeccompCmpOp::Eq,
+                    // The request's type differs between C libraries.
+                    #[allow(clippy::unnecessary_cast)]
                     value: request as u64,
                 })
                 .to_vec(),
