@@ -3,9 +3,11 @@
 use super::isolation::Layers;
 use super::spec::{Request, RunResult, RunSpec};
 use crate::error::{Error, Result};
-use std::io::Write;
+use std::io::{Read, Write};
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// Runs programs under limits. A trait so that the engine can be driven by a fake in tests.
 pub trait Runner: Sync {
@@ -97,18 +99,81 @@ impl Runner for Sandbox {
         stdin
             .write_all(&line)
             .map_err(|e| failed("failed to send the run to the supervisor", &e))?;
-        let output = child
-            .wait_with_output()
+        let deadline = Instant::now() + spec.limits.wall + SUPERVISOR_GRACE;
+        let errors = child.stderr.take().expect("stderr was piped");
+        let errors = std::thread::spawn(move || read_tail(errors, Some(deadline)));
+        let stdout = child.stdout.take().expect("stdout was piped");
+        let reply = read_tail(stdout, Some(deadline));
+        if reply.is_none() {
+            // Stuck: it is killed, and the run with it (each run dies with its supervisor).
+            let _ = child.kill();
+        }
+        let status = child
+            .wait()
             .map_err(|e| failed("failed to wait for the supervisor", &e))?;
         drop(stdin);
-        let reply: std::result::Result<RunResult, String> = serde_json::from_slice(&output.stdout)
-            .map_err(|_| {
+        let errors = errors.join().unwrap_or_default().unwrap_or_default();
+        let Some(reply) = reply else {
+            return Err(Error::Sandbox(format!(
+                "the supervisor did not finish within {} of the run's start, and was killed",
+                crate::units::format_time(spec.limits.wall + SUPERVISOR_GRACE)
+            )));
+        };
+        // The reply is the last line: the supervisor writes it once every process of the run is gone, so nothing
+        // a run may have slipped into the pipe before can pass for it.
+        let last = reply
+            .split(|&b| b == b'\n')
+            .rfind(|line| !line.is_empty())
+            .unwrap_or_default();
+        let reply: std::result::Result<RunResult, String> =
+            serde_json::from_slice(last).map_err(|_| {
                 Error::Sandbox(format!(
-                    "the supervisor gave no result ({}): {}",
-                    output.status,
-                    String::from_utf8_lossy(&output.stderr).trim()
+                    "the supervisor gave no result ({status}): {}",
+                    String::from_utf8_lossy(&errors).trim()
                 ))
             })?;
         reply.map_err(Error::Sandbox)
+    }
+}
+
+/// How long after a run's wall-time limit its supervisor may take to kill, reap and report it.
+const SUPERVISOR_GRACE: Duration = Duration::from_secs(10);
+
+/// The most kept of what a supervisor writes: far more than any reply, and a bound on what a run that writes into
+/// its supervisor's pipes can make the harness hold.
+const KEPT: usize = 1 << 20;
+
+/// Reads a pipe to its end, keeping the last [`KEPT`] bytes. With a deadline, gives up then: None.
+fn read_tail(mut pipe: impl Read + AsRawFd, deadline: Option<Instant>) -> Option<Vec<u8>> {
+    let mut kept = Vec::new();
+    let mut buf = [0u8; 64 * 1024];
+    loop {
+        if let Some(deadline) = deadline {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return None;
+            }
+            let mut fd = libc::pollfd {
+                fd: pipe.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd.
+            let ready = unsafe { libc::poll(&mut fd, 1, left.as_millis().min(1000) as i32) };
+            if ready <= 0 {
+                continue;
+            }
+        }
+        match pipe.read(&mut buf) {
+            Ok(0) => return Some(kept),
+            Ok(n) => {
+                kept.extend_from_slice(&buf[..n]);
+                if kept.len() > 2 * KEPT {
+                    kept.drain(..kept.len() - KEPT);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return Some(kept),
+        }
     }
 }

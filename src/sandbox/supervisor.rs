@@ -9,7 +9,10 @@ use std::fs::File;
 use std::io::{self, BufRead, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::CommandExt;
+use std::process::ChildStderr;
 use std::process::{Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -78,7 +81,11 @@ fn run(request: &Request) -> Result<Option<RunResult>, String> {
         .spawn()
         .map_err(|e| format!("failed to start {}: {e}", program.to_string_lossy()))?;
     let leader = child.id() as libc::pid_t;
-    let stderr = child.stderr.take().map(drain);
+    let run_over = Arc::new(AtomicBool::new(false));
+    let stderr = child
+        .stderr
+        .take()
+        .map(|pipe| drain(pipe, run_over.clone()));
 
     let mut meter = Meter::new(leader, &kept);
     let verdict = watch(leader, spec, start, &mut meter);
@@ -97,6 +104,7 @@ fn run(request: &Request) -> Result<Option<RunResult>, String> {
     // The leader is still a zombie here, so neither its PID nor its process group can be reused while the rest of
     // the tree is killed.
     process::kill_and_reap_all(Some(leader));
+    run_over.store(true, Ordering::SeqCst);
     let (stderr, stderr_bytes) = stderr
         .map(|h| h.join().unwrap_or_default())
         .unwrap_or_default();
@@ -300,14 +308,35 @@ fn wait_exit(pid: libc::pid_t) -> Termination {
     }
 }
 
-/// Reads the program's stderr to its end on its own thread, so the program never blocks on a full pipe, keeping
-/// only the beginning.
-fn drain(mut pipe: impl Read + Send + 'static) -> thread::JoinHandle<(Vec<u8>, u64)> {
+/// How long stderr is still read once every process of the run is gone: whatever they wrote is in the pipe by
+/// then. Only a process outside the run can hold the pipe open any longer (it can be handed one over a socket).
+const DRAIN_GRACE: Duration = Duration::from_millis(100);
+
+/// Reads the program's stderr on its own thread, so the program never blocks on a full pipe, keeping only the
+/// beginning. It reads to the end, or until [`DRAIN_GRACE`] after `over` is set.
+fn drain(pipe: ChildStderr, over: Arc<AtomicBool>) -> thread::JoinHandle<(Vec<u8>, u64)> {
     thread::spawn(move || {
+        let mut pipe = pipe;
         let mut kept = Vec::new();
         let mut total = 0u64;
         let mut buf = [0u8; 64 * 1024];
+        let mut deadline = None;
         loop {
+            if over.load(Ordering::SeqCst) {
+                let deadline = *deadline.get_or_insert_with(|| Instant::now() + DRAIN_GRACE);
+                if Instant::now() >= deadline {
+                    break;
+                }
+            }
+            let mut fd = libc::pollfd {
+                fd: pipe.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: one valid pollfd.
+            if unsafe { libc::poll(&mut fd, 1, TICK.as_millis() as i32) } <= 0 {
+                continue;
+            }
             match pipe.read(&mut buf) {
                 Ok(0) => break,
                 Ok(n) => {
