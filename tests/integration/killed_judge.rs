@@ -1,4 +1,5 @@
-//! A judge killed outright, or a supervisor killed under it, still takes every process of the run with it.
+//! The judge against the worst: killed outright, or its supervisor killed under it, it still takes every process
+//! of the run with it; and a run that hands its stderr to someone outside cannot make it wait forever.
 
 use crate::harness::{fixtures, processes_under, shared_cache};
 use std::path::Path;
@@ -153,4 +154,41 @@ fn killing_the_judge_kills_the_run() {
         judge.wait().unwrap();
         assert_nothing_left(&cache, &format!("layers {layers}, judge killed"));
     }
+}
+
+/// A run that hands its stderr pipe to a process outside the run (any daemon listening on a Unix socket, here this
+/// test) keeps the pipe from ever ending; the judge must report all the same. Run without layers, since seccomp
+/// refuses the Unix socket to begin with.
+#[test]
+fn stderr_held_outside_the_run_does_not_hang_the_judge() {
+    use std::os::unix::net::UnixListener;
+    let dir = tempfile::tempdir().unwrap();
+    let socket = dir.path().join("daemon.sock");
+    let listener = UnixListener::bind(&socket).unwrap();
+    // The daemon accepts connections and holds them, never reading what was sent.
+    let held = std::thread::spawn(move || {
+        let mut connections = Vec::new();
+        for connection in listener.incoming().take(1) {
+            connections.push(connection.unwrap());
+        }
+        std::thread::sleep(Duration::from_secs(30));
+        drop(connections);
+    });
+    let source = std::fs::read_to_string(fixtures().join("submissions/hand_over_stderr.c"))
+        .unwrap()
+        .replace("SOCKET_PATH", &socket.display().to_string());
+    let run = crate::harness::Judge::fixture("basic")
+        .write("sub/hand_over_stderr.c", &source)
+        .timeout(Duration::from_secs(20))
+        .args(&["--layers", "none", "judge", "sum", "--json"])
+        .args(&["--submission", "sub/hand_over_stderr.c", "--all"])
+        .run();
+    let code = run.output.status.code();
+    assert_eq!(code, Some(0), "the judge hung or failed:\n{}", run.stderr());
+    let report = run.json();
+    assert_eq!(
+        crate::harness::solution(&report, "hand_over_stderr.c")["verdict"],
+        "AC"
+    );
+    drop(held);
 }
