@@ -72,7 +72,10 @@ pub(crate) fn prepare(request: &Request) -> Result<(Confinement, Kept), String> 
         supervisor: std::process::id() as libc::pid_t,
         cgroup_fds: cgroup.as_ref().map(RunCgroup::join_fds).unwrap_or_default(),
         rlimits: RlimitSet::for_limits(&spec.limits),
-        namespaces: wants(Layer::Namespaces).then(Namespaces::new),
+        namespaces: wants(Layer::Namespaces)
+            .then(|| Namespaces::new(&spec.workdir))
+            .transpose()
+            .map_err(|e| format!("bad working directory: {e}"))?,
         files,
         syscalls,
     };

@@ -12,9 +12,11 @@
 //!
 //! The new network namespace has only a loopback interface, and it is down: no network at all.
 
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::io;
 use std::os::fd::RawFd;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
 
 const NAMESPACES: libc::c_int = libc::CLONE_NEWUSER
     | libc::CLONE_NEWCGROUP
@@ -29,18 +31,21 @@ const NAMESPACES: libc::c_int = libc::CLONE_NEWUSER
 pub(crate) struct Namespaces {
     uid_map: CString,
     gid_map: CString,
+    /// The run's working directory: the one place left writable in its mount namespace.
+    workdir: CString,
 }
 
 impl Namespaces {
     /// The run is root inside its user namespace and the supervisor's own user outside: it gains no privilege
     /// over anything outside, and files it creates belong to the user running the judge.
-    pub fn new() -> Namespaces {
+    pub fn new(workdir: &Path) -> io::Result<Namespaces> {
         // SAFETY: geteuid and getegid have no preconditions.
         let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
-        Namespaces {
+        Ok(Namespaces {
             uid_map: CString::new(format!("0 {uid} 1")).expect("no NUL"),
             gid_map: CString::new(format!("0 {gid} 1")).expect("no NUL"),
-        }
+            workdir: CString::new(workdir.as_os_str().as_bytes())?,
+        })
     }
 
     /// Enters the namespaces. Returns only in the program's process (PID 2 of the new PID namespace); the relay
@@ -82,26 +87,25 @@ impl Namespaces {
         Ok(())
     }
 
-    /// In PID 1: mounts /proc for the new PID namespace, then forks the program and waits for it.
+    /// In PID 1: makes the file system read-only but for the working directory, mounts /proc for the new PID
+    /// namespace, then forks the program and waits for it.
     unsafe fn become_init(&self, status: RawFd) -> io::Result<()> {
-        // SAFETY: plain system calls with static C strings.
+        // SAFETY: plain system calls with C strings prepared before fork.
         unsafe {
             // Nothing mounted here may reach the supervisor's mount namespace.
-            checked(libc::mount(
-                std::ptr::null(),
-                c"/".as_ptr(),
-                std::ptr::null(),
-                libc::MS_REC | libc::MS_PRIVATE,
-                std::ptr::null(),
-            ))?;
-            // A /proc that shows the run's processes only.
-            checked(libc::mount(
-                c"proc".as_ptr(),
-                c"/proc".as_ptr(),
-                c"proc".as_ptr(),
-                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
-                std::ptr::null(),
-            ))?;
+            mount(None, c"/", None, libc::MS_REC | libc::MS_PRIVATE)?;
+            // Every mount read-only, then the working directory (bound onto itself first, to be a mount of its
+            // own) writable again; cd into it anew, since the old working directory is the one underneath.
+            let workdir = self.workdir.as_c_str();
+            mount(Some(workdir), workdir, None, libc::MS_BIND | libc::MS_REC)?;
+            set_read_only(c"/", true, true)?;
+            set_read_only(workdir, false, false)?;
+            checked(libc::chdir(workdir.as_ptr()))?;
+            // A /proc that shows the run's processes only, with the kernel's settings in it read-only.
+            let proc_flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+            mount(Some(c"proc"), c"/proc", Some(c"proc"), proc_flags)?;
+            mount(Some(c"/proc/sys"), c"/proc/sys", None, libc::MS_BIND)?;
+            set_read_only(c"/proc/sys", false, true)?;
             match checked(libc::fork())? {
                 0 => {
                     libc::close(status);
@@ -114,6 +118,50 @@ impl Namespaces {
             }
         }
     }
+}
+
+unsafe fn mount(
+    source: Option<&CStr>,
+    target: &CStr,
+    fstype: Option<&CStr>,
+    flags: libc::c_ulong,
+) -> io::Result<()> {
+    let ptr = |s: Option<&CStr>| s.map_or(std::ptr::null(), CStr::as_ptr);
+    // SAFETY: NUL-terminated strings or null pointers, as mount(2) takes them.
+    checked(unsafe {
+        libc::mount(
+            ptr(source),
+            target.as_ptr(),
+            ptr(fstype),
+            flags,
+            std::ptr::null(),
+        )
+    })?;
+    Ok(())
+}
+
+/// Sets or clears read-only on the mount at `path` (and every mount below it with `recursive`).
+unsafe fn set_read_only(path: &CStr, recursive: bool, read_only: bool) -> io::Result<()> {
+    let mut attr: libc::mount_attr = unsafe { std::mem::zeroed() };
+    if read_only {
+        attr.attr_set = libc::MOUNT_ATTR_RDONLY;
+    } else {
+        attr.attr_clr = libc::MOUNT_ATTR_RDONLY;
+    }
+    let flags = if recursive { libc::AT_RECURSIVE } else { 0 };
+    // SAFETY: mount_setattr reads `attr`, of the size given.
+    let ret = unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            libc::AT_FDCWD,
+            path.as_ptr(),
+            flags as libc::c_uint,
+            &attr as *const libc::mount_attr,
+            std::mem::size_of::<libc::mount_attr>(),
+        )
+    };
+    checked(ret as libc::c_int)?;
+    Ok(())
 }
 
 /// PID 1: reaps every process of the run that ends; when the program ends, hands its wait status to the relay and
@@ -250,7 +298,7 @@ pub(crate) fn in_child(f: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
 
 /// Checks that a child can enter every namespace.
 pub(crate) fn probe() -> Result<String, String> {
-    let namespaces = Namespaces::new();
+    let namespaces = Namespaces::new(&std::env::temp_dir()).map_err(|e| e.to_string())?;
     // The whole way a run goes, /proc included: the child becomes a relay and returns as the program, which
     // exits at once, and the relay ends as it did.
     // SAFETY: the probe child is single-threaded (fork copies only the calling thread) and only makes calls.
