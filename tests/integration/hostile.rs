@@ -76,6 +76,7 @@ hostile! {
     answer_then_spaces: "answer_then_spaces.cpp" => [OLE];
     sparse_file: "sparse_file.c" => [RE, OLE];
     rewrite_input: "rewrite_input.c" => [AC];
+    write_outside: "write_outside.c" => [AC] needs [namespaces | landlock];
     tmpdir_leftover: "tmpdir_leftover.py" => [AC];
 
     // Looking for the answers instead of computing them. The namespaces give a run its own /proc, but the file
