@@ -30,9 +30,14 @@ pub struct Judge {
 impl Judge {
     /// A fresh copy of the fixture project `name`.
     pub fn fixture(name: &str) -> Self {
+        Self::fixture_in(name, &std::env::temp_dir())
+    }
+
+    /// A fresh copy of the fixture project `name`, in a new folder under `parent`.
+    pub fn fixture_in(name: &str, parent: &Path) -> Self {
         let project = tempfile::Builder::new()
             .prefix("cpjudge-project-")
-            .tempdir()
+            .tempdir_in(parent)
             .unwrap();
         copy_dir(&fixtures().join(name), project.path());
         Judge {

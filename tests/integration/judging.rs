@@ -310,3 +310,40 @@ fn strict_refuses_without_every_layer() {
         run.stderr()
     );
 }
+
+/// With Landlock, a solution reads nothing of the project, not only its problems and tests (its history, notes and
+/// builds would give answers away too): here a file at the project's top, whose path the submission knows. The
+/// project lies outside the temporary folder, which is hidden on its own.
+#[test]
+fn solutions_read_nothing_of_the_project() {
+    let doctor = Judge::fixture("basic")
+        .args(&["doctor", "--json"])
+        .run()
+        .expect_code(0)
+        .json();
+    if doctor["isolation"]["landlock"]["active"] != true {
+        crate::harness::skip(&format!(
+            "keeping solutions out of the project needs the landlock layer, which is off ({})",
+            doctor["isolation"]["landlock"]["detail"]
+        ));
+        return;
+    }
+    let judge = Judge::fixture_in("basic", std::path::Path::new(env!("CARGO_TARGET_TMPDIR")))
+        .private_cache()
+        .write("notes.txt", "the answers are 6, 3 and 0\n");
+    let notes = judge.root().join("notes.txt");
+    let submission = format!(
+        "import sys\n\
+         n, *xs = map(int, sys.stdin.read().split())\n\
+         try:\n    open({notes:?}).read()\n    leaked = 1\n\
+         except OSError:\n    leaked = 0\n\
+         print(sum(xs[:n]) + leaked)\n",
+        notes = notes.display().to_string()
+    );
+    let run = judge
+        .write("sub/peek.py", &submission)
+        .args(&["judge", "sum", "--submission", "sub/peek.py", "--json"])
+        .run()
+        .expect_code(0);
+    assert_eq!(solution(&run.json(), "peek.py")["verdict"], "AC");
+}
