@@ -153,11 +153,24 @@ pub(crate) fn probe() -> Result<String, String> {
     let mut detail = format!(
         "ABI {abi}: no reads of tests, answers, builds or other runs; writes only in the run's folder"
     );
-    if abi >= 4 {
-        detail.push_str("; no TCP");
+    // What each later ABI adds, said either way, so an older kernel's gaps are never silent.
+    let features = [
+        (3, "truncating files"),
+        (4, "TCP"),
+        (5, "device ioctls"),
+        (6, "signals to processes outside the run"),
+    ];
+    let (stopped, open): (Vec<_>, Vec<_>) = features.iter().partition(|(since, _)| abi >= *since);
+    if !stopped.is_empty() {
+        let names: Vec<&str> = stopped.iter().map(|(_, name)| *name).collect();
+        detail.push_str(&format!("; no {}", names.join(", no ")));
     }
-    if abi >= 6 {
-        detail.push_str("; no signals to processes outside the run");
+    if !open.is_empty() {
+        let names: Vec<String> = open
+            .iter()
+            .map(|(since, name)| format!("{name} (ABI {since})"))
+            .collect();
+        detail.push_str(&format!("; NOT stopped on this kernel: {}", names.join(", ")));
     }
     Ok(detail)
 }
