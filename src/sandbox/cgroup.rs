@@ -101,10 +101,19 @@ impl Hierarchy {
                 swap_accounted,
             });
         }
-        let parent = folder(None)
+        let own = folder(None)
             .ok_or("no cgroup v1 memory, pids and cpuacct controllers, and no cgroup v2")?;
+        // Once the judge has moved into a leaf of its own (below), its supervisors start there, and the runs'
+        // cgroups go beside it.
+        let moved = own
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().ends_with(HARNESS_SUFFIX));
+        let parent = match (moved, own.parent()) {
+            (true, Some(parent)) => parent.to_owned(),
+            _ => own.clone(),
+        };
         let controllers = fs::read_to_string(parent.join("cgroup.controllers")).unwrap_or_default();
-        for needed in ["memory", "pids", "cpu"] {
+        for needed in ["memory", "pids"] {
             if !controllers.split_whitespace().any(|c| c == needed) {
                 return Err(format!(
                     "the {needed} controller is not available in {} (delegate it to this cgroup)",
@@ -112,19 +121,24 @@ impl Hierarchy {
                 ));
             }
         }
-        // Controllers reach the runs' cgroups only if enabled here; the kernel refuses while this cgroup holds
-        // processes of its own, so cpjudge then needs a delegated cgroup with an empty parent.
-        write(
-            &parent.join("cgroup.subtree_control"),
-            "+memory +pids +cpu",
-        )
-        .map_err(|e| {
-            format!(
-                "cannot enable the memory, pids and cpu controllers below {} ({e}); run cpjudge in a \
-                 delegated cgroup of its own",
-                parent.display()
-            )
-        })?;
+        // Controllers reach the runs' cgroups only if enabled here, which the kernel refuses while this cgroup
+        // holds processes of its own: the judge first moves itself into a leaf, and if anything else is still
+        // here, cpjudge needs a delegated cgroup of its own.
+        let enable = || write(&parent.join("cgroup.subtree_control"), "+memory +pids");
+        if let Err(first) = enable() {
+            if moved || first.raw_os_error() != Some(libc::EBUSY) {
+                return Err(cannot_enable(&parent, &first));
+            }
+            let leaf = parent.join(format!(
+                "{PREFIX}{}-{}{HARNESS_SUFFIX}",
+                pid_namespace(),
+                std::process::id()
+            ));
+            fs::create_dir(&leaf)
+                .and_then(|()| write(&leaf.join("cgroup.procs"), &std::process::id().to_string()))
+                .map_err(|e| cannot_enable(&parent, &e))?;
+            enable().map_err(|e| cannot_enable(&parent, &e))?;
+        }
         Ok(Hierarchy::V2 { parent })
     }
 
@@ -168,6 +182,17 @@ impl Hierarchy {
 }
 
 const PREFIX: &str = "cpjudge-";
+
+/// The end of the name of the leaf cgroup the judge moves into on cgroup v2.
+const HARNESS_SUFFIX: &str = "-harness";
+
+fn cannot_enable(parent: &Path, e: &io::Error) -> String {
+    format!(
+        "cannot enable the memory and pids controllers below {} ({e}); run cpjudge in a delegated cgroup of its \
+         own, e.g. `systemd-run --user --scope -p Delegate=yes cpjudge ...`",
+        parent.display()
+    )
+}
 
 /// This process's PID namespace, as the number of its /proc/self/ns/pid link ("pid:[4026531836]").
 fn pid_namespace() -> String {
@@ -257,7 +282,10 @@ impl RunCgroup {
             }
             Hierarchy::V2 { .. } => {
                 cgroup.set(0, "memory.max", &hard)?;
-                cgroup.set(0, "memory.swap.max", "0")?;
+                // No swap; without swap accounting the file is missing, and there is no swap to count.
+                if cgroup.dirs[0].join("memory.swap.max").exists() {
+                    cgroup.set(0, "memory.swap.max", "0")?;
+                }
                 cgroup.set(0, "pids.max", &MAX_TASKS.to_string())?;
             }
         }

@@ -170,7 +170,10 @@ pub(crate) fn probe() -> Result<String, String> {
             .iter()
             .map(|(since, name)| format!("{name} (ABI {since})"))
             .collect();
-        detail.push_str(&format!("; NOT stopped on this kernel: {}", names.join(", ")));
+        detail.push_str(&format!(
+            "; NOT stopped on this kernel: {}",
+            names.join(", ")
+        ));
     }
     Ok(detail)
 }
