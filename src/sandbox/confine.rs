@@ -1,6 +1,7 @@
 //! Confining one run: everything is prepared in the supervisor before fork, so that between fork and exec the
 //! child only makes system calls, in this order: join the run's cgroup, take its own session, set the rlimits, ask
-//! to die with the supervisor, enter the namespaces, restrict the file system, install the system-call filter.
+//! to die with the supervisor, enter the namespaces, restrict the file system, drop every capability, install the
+//! system-call filter.
 //!
 //! The supervisor is single-threaded until the program has started (its stderr reader is started after), which
 //! is what makes the few allocations of the Landlock crate safe in the child.
@@ -39,6 +40,34 @@ pub(crate) fn die_with_parent(expected: Option<libc::pid_t>) -> io::Result<()> {
             libc::_exit(127);
         }
     }
+    Ok(())
+}
+
+/// Empties the capability bounding set, so that the program starts with no capabilities even as root (in its user
+/// namespace or, without one, on the host): it can then neither raise its hard limits again nor override file
+/// permissions. Without privileges there is nothing to drop (and no right to), which is fine.
+fn drop_capabilities() -> io::Result<()> {
+    for capability in 0..64 {
+        // SAFETY: prctl takes plain integers.
+        if unsafe { libc::prctl(libc::PR_CAPBSET_DROP, capability, 0, 0, 0) } == -1 {
+            match io::Error::last_os_error().raw_os_error() {
+                // Past the last capability this kernel knows.
+                Some(libc::EINVAL) => break,
+                Some(libc::EPERM) => return Ok(()),
+                _ => return Err(io::Error::last_os_error()),
+            }
+        }
+    }
+    // SAFETY: as above. Ambient capabilities would survive exec: none are wanted.
+    unsafe {
+        libc::prctl(
+            libc::PR_CAP_AMBIENT,
+            libc::PR_CAP_AMBIENT_CLEAR_ALL,
+            0,
+            0,
+            0,
+        )
+    };
     Ok(())
 }
 
@@ -108,6 +137,7 @@ impl Confinement {
         if let Some(files) = &mut self.files {
             files.restrict()?;
         }
+        drop_capabilities()?;
         if let Some(syscalls) = &self.syscalls {
             syscalls.apply()?;
         }
