@@ -54,6 +54,7 @@ hostile! {
     pause: "pause.c" => [TLE];
     sigstop_self: "sigstop_self.c" => [TLE];
     sigxcpu_busy: "sigxcpu_busy.c" => [TLE];
+    raise_limits: "raise_limits.c" => [AC];
     busy_threads: "busy_threads.rs" => [TLE];
     endless_stderr: "endless_stderr.rs" => [TLE];
 
