@@ -48,13 +48,16 @@ impl Layer {
                 "memory and CPU time summed over every process of a run; fork bombs (process limit)"
             }
             Layer::Namespaces => {
-                "seeing or signalling other processes; the network; leftovers (all die with the run)"
+                "seeing or signalling other processes; the network; writing anywhere but the run's folder; \
+                 leftovers (all die with the run)"
             }
             Layer::Landlock => {
-                "reading tests, answers, other builds and runs; writing outside the run's folder; TCP"
+                "reading the project (tests, answers, its history), other builds and runs, or devices; \
+                 writing outside the run's folder; TCP"
             }
             Layer::Seccomp => {
-                "ptrace, mount, new namespaces, kernel modules, bpf, io_uring and the like"
+                "ptrace, mount, new namespaces, Unix sockets to daemons, other processes' limits, kernel \
+                 modules, bpf, io_uring and the like"
             }
         }
     }
@@ -248,8 +251,8 @@ impl Isolation {
                 "memory",
                 if on(Layer::Cgroup) {
                     format!(
-                        "resident memory of the whole run, swap off (cgroup), checked every 10 ms; the kernel's \
-                         hard limit {} above",
+                        "resident and shared memory of the whole run, swap off (cgroup), checked every 10 ms; \
+                         the kernel's hard limit {} above",
                         Bytes(64 * Bytes::MIB)
                     )
                 } else {
@@ -281,10 +284,19 @@ impl Isolation {
                 "always: stack up to 7/8 of the memory limit, 256 open files, no core files".into(),
             ),
             rule(
+                "privileges",
+                "always: no capabilities, its own session (no terminal), dies with its supervisor".into(),
+            ),
+            rule(
                 "file system",
                 if on(Layer::Landlock) {
-                    "solutions and their compilers read anything but the tests, problems, build cache and \
-                     temporary folders (Landlock); every run writes only in its own folder"
+                    "solutions and their compilers read anything but the project, the build cache and the \
+                     temporary folder (Landlock); devices only /dev/null, zero, full, random, urandom; every \
+                     run writes only in its own folder"
+                        .into()
+                } else if on(Layer::Namespaces) {
+                    "read-only but for the run's own folder (mount namespace); a run reads with the judge's \
+                     user's rights, the tests included"
                         .into()
                 } else {
                     "only Unix permissions: a run has the judge's user's rights, and may read the tests".into()
@@ -292,13 +304,21 @@ impl Isolation {
             ),
             rule(
                 "network",
-                if on(Layer::Namespaces) {
-                    "none: an empty network namespace".into()
-                } else if on(Layer::Landlock) {
-                    "no TCP (Landlock); UDP and Unix sockets open".into()
-                } else {
-                    "OPEN: a run can reach the network".into()
-                },
+                format!(
+                    "{}; {}",
+                    if on(Layer::Namespaces) {
+                        "none: an empty network namespace"
+                    } else if on(Layer::Landlock) {
+                        "no TCP (Landlock), UDP OPEN"
+                    } else {
+                        "OPEN: a run can reach the network"
+                    },
+                    if on(Layer::Seccomp) {
+                        "no Unix sockets (seccomp)"
+                    } else {
+                        "Unix sockets to the machine's daemons OPEN"
+                    }
+                ),
             ),
             rule(
                 "other processes",
