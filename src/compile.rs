@@ -181,6 +181,7 @@ impl<'a> Compiler<'a> {
             trust: Trust::Solution {
                 readable: vec![dir.to_owned()],
             },
+            scratch: None,
         })?;
         let mut message = result.stderr_text();
         message.push_str(&String::from_utf8_lossy(&crate::text::read_head(

@@ -51,6 +51,7 @@ impl Checker {
                 ..CHECKER_LIMITS
             },
             trust: Trust::Tool,
+            scratch: None,
         })?;
         let said = crate::text::bound(result.stderr_text().trim(), MESSAGE_LIMIT);
         let judge_error = |why: String| CheckOutcome {

@@ -61,6 +61,8 @@ impl TestRunner<'_> {
             trust: Trust::Solution {
                 readable: vec![program.dir.clone()],
             },
+            // Files it writes count as memory: never more than the memory limit in all.
+            scratch: Some(self.limits.memory),
         })?;
         let mut result = TestResult {
             name: test.name.clone(),

@@ -38,6 +38,7 @@ pub(crate) fn validate(
                 ..TOOL_LIMITS
             },
             trust: Trust::Tool,
+            scratch: None,
         })?;
         let said = run.stderr_text().trim().to_owned();
         let failure = match (run.killed_for, run.termination) {

@@ -102,7 +102,7 @@ pub(crate) fn prepare(request: &Request) -> Result<(Confinement, Kept), String> 
         cgroup_fds: cgroup.as_ref().map(RunCgroup::join_fds).unwrap_or_default(),
         rlimits: RlimitSet::for_limits(&spec.limits),
         namespaces: wants(Layer::Namespaces)
-            .then(|| Namespaces::new(&spec.workdir))
+            .then(|| Namespaces::new(&spec.workdir, spec.scratch))
             .transpose()
             .map_err(|e| format!("bad working directory: {e}"))?,
         files,

@@ -50,12 +50,10 @@ impl FsRules {
                 ruleset = ruleset.add_rule(PathBeneath::new(fd, read)).map_err(fail)?;
             }
         }
-        // Anything in its own folder but making device nodes.
-        let own = AccessFs::from_all(ABI_WANTED) & !(AccessFs::MakeChar | AccessFs::MakeBlock);
         let workdir =
             PathFd::new(workdir).map_err(|e| format!("cannot open {}: {e}", workdir.display()))?;
         ruleset = ruleset
-            .add_rule(PathBeneath::new(workdir, own))
+            .add_rule(PathBeneath::new(workdir, own_folder()))
             .map_err(fail)?;
         for (device, access) in DEVICES {
             if let Ok(fd) = PathFd::new(device) {
@@ -69,16 +67,19 @@ impl FsRules {
         })
     }
 
-    /// Enforces the rules on the calling process and everything it starts. Runs between fork and exec, after the
-    /// run's own /proc is mounted (a new file system, which rules made before fork cannot name).
+    /// Enforces the rules on the calling process and everything it starts. Runs between fork and exec in the
+    /// working directory, after the namespaces are entered: the run's own /proc and its scratch space are new file
+    /// systems, which rules made before fork cannot name.
     pub fn restrict(&mut self) -> io::Result<()> {
         let ruleset = self
             .ruleset
             .take()
             .ok_or_else(|| io::Error::other("Landlock rules used twice"))?;
         let proc = PathFd::new("/proc").map_err(io::Error::other)?;
+        let workdir = PathFd::new(".").map_err(io::Error::other)?;
         let status = ruleset
             .add_rule(PathBeneath::new(proc, AccessFs::from_read(ABI_WANTED)))
+            .and_then(|r| r.add_rule(PathBeneath::new(workdir, own_folder())))
             .and_then(|r| r.restrict_self())
             .map_err(io::Error::other)?;
         if status.ruleset == RulesetStatus::NotEnforced {
@@ -86,6 +87,11 @@ impl FsRules {
         }
         Ok(())
     }
+}
+
+/// What a run may do in its own folder: anything but making device nodes.
+fn own_folder() -> BitFlags<AccessFs> {
+    AccessFs::from_all(ABI_WANTED) & !(AccessFs::MakeChar | AccessFs::MakeBlock)
 }
 
 /// The only devices a run may open: the rest of /dev, raw disks and terminals included, is out of its reach.

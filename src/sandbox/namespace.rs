@@ -12,6 +12,7 @@
 //!
 //! The new network namespace has only a loopback interface, and it is down: no network at all.
 
+use crate::units::Bytes;
 use std::ffi::{CStr, CString};
 use std::io;
 use std::os::fd::RawFd;
@@ -33,18 +34,22 @@ pub(crate) struct Namespaces {
     gid_map: CString,
     /// The run's working directory: the one place left writable in its mount namespace.
     workdir: CString,
+    /// Mount options of the in-memory file system that replaces the working directory, if it is scratch space.
+    scratch: Option<CString>,
 }
 
 impl Namespaces {
     /// The run is root inside its user namespace and the supervisor's own user outside: it gains no privilege
     /// over anything outside, and files it creates belong to the user running the judge.
-    pub fn new(workdir: &Path) -> io::Result<Namespaces> {
+    pub fn new(workdir: &Path, scratch: Option<Bytes>) -> io::Result<Namespaces> {
         // SAFETY: geteuid and getegid have no preconditions.
         let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
         Ok(Namespaces {
             uid_map: CString::new(format!("0 {uid} 1")).expect("no NUL"),
             gid_map: CString::new(format!("0 {gid} 1")).expect("no NUL"),
             workdir: CString::new(workdir.as_os_str().as_bytes())?,
+            scratch: scratch
+                .map(|size| CString::new(format!("size={},mode=0700", size.0)).expect("no NUL")),
         })
     }
 
@@ -94,10 +99,20 @@ impl Namespaces {
         unsafe {
             // Nothing mounted here may reach the supervisor's mount namespace.
             mount(None, c"/", None, libc::MS_REC | libc::MS_PRIVATE)?;
-            // Every mount read-only, then the working directory (bound onto itself first, to be a mount of its
-            // own) writable again; cd into it anew, since the old working directory is the one underneath.
+            // Every mount read-only, then the working directory (a mount of its own: scratch space in memory, or
+            // itself bound onto itself) writable again; cd into it anew, since the old working directory is the
+            // one underneath.
             let workdir = self.workdir.as_c_str();
-            mount(Some(workdir), workdir, None, libc::MS_BIND | libc::MS_REC)?;
+            match &self.scratch {
+                Some(options) => mount_with(
+                    Some(c"tmpfs"),
+                    workdir,
+                    Some(c"tmpfs"),
+                    libc::MS_NOSUID | libc::MS_NODEV,
+                    options,
+                )?,
+                None => mount(Some(workdir), workdir, None, libc::MS_BIND | libc::MS_REC)?,
+            }
             set_read_only(c"/", true, true)?;
             set_read_only(workdir, false, false)?;
             checked(libc::chdir(workdir.as_ptr()))?;
@@ -126,17 +141,25 @@ unsafe fn mount(
     fstype: Option<&CStr>,
     flags: libc::c_ulong,
 ) -> io::Result<()> {
+    // SAFETY: as required of our caller.
+    unsafe { mount_with(source, target, fstype, flags, c"") }
+}
+
+unsafe fn mount_with(
+    source: Option<&CStr>,
+    target: &CStr,
+    fstype: Option<&CStr>,
+    flags: libc::c_ulong,
+    options: &CStr,
+) -> io::Result<()> {
     let ptr = |s: Option<&CStr>| s.map_or(std::ptr::null(), CStr::as_ptr);
+    let data = if options.is_empty() {
+        std::ptr::null()
+    } else {
+        options.as_ptr().cast()
+    };
     // SAFETY: NUL-terminated strings or null pointers, as mount(2) takes them.
-    checked(unsafe {
-        libc::mount(
-            ptr(source),
-            target.as_ptr(),
-            ptr(fstype),
-            flags,
-            std::ptr::null(),
-        )
-    })?;
+    checked(unsafe { libc::mount(ptr(source), target.as_ptr(), ptr(fstype), flags, data) })?;
     Ok(())
 }
 
@@ -298,7 +321,8 @@ pub(crate) fn in_child(f: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
 
 /// Checks that a child can enter every namespace.
 pub(crate) fn probe() -> Result<String, String> {
-    let namespaces = Namespaces::new(&std::env::temp_dir()).map_err(|e| e.to_string())?;
+    let scratch = Some(Bytes::mib(1));
+    let namespaces = Namespaces::new(&std::env::temp_dir(), scratch).map_err(|e| e.to_string())?;
     // The whole way a run goes, /proc included: the child becomes a relay and returns as the program, which
     // exits at once, and the relay ends as it did.
     // SAFETY: the probe child is single-threaded (fork copies only the calling thread) and only makes calls.

@@ -56,6 +56,10 @@ pub struct RunSpec {
     pub limits: Limits,
     /// What the program may read, where Landlock is on.
     pub trust: Trust,
+    /// Whether the working directory is scratch space, thrown away after the run: where the namespaces are on,
+    /// it is then a fresh in-memory file system of this size, so that what the run writes counts as its memory
+    /// and can never fill the disk.
+    pub scratch: Option<Bytes>,
 }
 
 /// Who a program is, which decides what it may read where Landlock is on. Whoever it is, it writes only in its
