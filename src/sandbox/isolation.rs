@@ -303,6 +303,18 @@ impl Isolation {
                 },
             ),
             rule(
+                "disk",
+                if on(Layer::Namespaces) {
+                    "a solution's folder is an in-memory file system as large as its memory limit (mount \
+                     namespace), gone with the run"
+                        .into()
+                } else {
+                    "each file up to the output limit, but not how many: only the wall time bounds what a run \
+                     writes to disk"
+                        .into()
+                },
+            ),
+            rule(
                 "network",
                 format!(
                     "{}; {}",
