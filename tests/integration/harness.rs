@@ -167,6 +167,24 @@ pub fn solution<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json
         .unwrap_or_else(|| panic!("no solution {name} in {report:#}"))
 }
 
+/// Whether `cpjudge doctor` finds the isolation layer `layer` working here, when asked for it alone; if not, says
+/// on the terminal that `what` is skipped, with the reason doctor gives.
+pub fn layer_works(layer: &str, what: &str) -> bool {
+    let doctor = Judge::fixture("basic")
+        .args(&["--layers", layer, "doctor", "--json"])
+        .run()
+        .expect_code(0)
+        .json();
+    let status = &doctor["isolation"][layer];
+    if status["active"] != true {
+        skip(&format!(
+            "{what} needs the {layer} layer, which is off ({})",
+            status["detail"]
+        ));
+    }
+    status["active"] == true
+}
+
 /// Says on the terminal that a test skipped and why. Written to stderr directly rather than with `eprintln!`, which
 /// the test runner captures and shows only for failing tests.
 pub fn skip(reason: &str) {

@@ -264,16 +264,7 @@ fn tests_from_another_folder() {
 #[test]
 fn cpu_time_of_a_killed_run_with_each_layer_alone() {
     for layer in ["cgroup", "namespaces", "landlock", "seccomp"] {
-        let doctor = Judge::fixture("basic")
-            .args(&["--layers", layer, "doctor", "--json"])
-            .run()
-            .expect_code(0)
-            .json();
-        if doctor["isolation"][layer]["active"] != true {
-            crate::harness::skip(&format!(
-                "the {layer} layer is off here: {}",
-                doctor["isolation"][layer]["detail"]
-            ));
+        if !crate::harness::layer_works(layer, "measuring CPU time with one layer") {
             continue;
         }
         let run = Judge::fixture("basic")
@@ -316,16 +307,7 @@ fn strict_refuses_without_every_layer() {
 /// project lies outside the temporary folder, which is hidden on its own.
 #[test]
 fn solutions_read_nothing_of_the_project() {
-    let doctor = Judge::fixture("basic")
-        .args(&["doctor", "--json"])
-        .run()
-        .expect_code(0)
-        .json();
-    if doctor["isolation"]["landlock"]["active"] != true {
-        crate::harness::skip(&format!(
-            "keeping solutions out of the project needs the landlock layer, which is off ({})",
-            doctor["isolation"]["landlock"]["detail"]
-        ));
+    if !crate::harness::layer_works("landlock", "keeping solutions out of the project") {
         return;
     }
     let judge = Judge::fixture_in("basic", std::path::Path::new(env!("CARGO_TARGET_TMPDIR")))

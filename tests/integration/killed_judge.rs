@@ -121,16 +121,7 @@ fn killing_the_supervisor_kills_the_run() {
 /// namespace, which dies with the run's init: without that layer it would outlive the judge, so this needs it.
 #[test]
 fn killing_the_supervisor_and_the_judge_kills_the_run() {
-    let doctor = Command::new(env!("CARGO_BIN_EXE_cpjudge"))
-        .args(["--layers", "namespaces", "doctor", "--json"])
-        .output()
-        .unwrap();
-    let doctor: serde_json::Value = serde_json::from_slice(&doctor.stdout).unwrap();
-    if doctor["isolation"]["namespaces"]["active"] != true {
-        crate::harness::skip(&format!(
-            "killing the supervisor and the judge at once needs the namespaces layer, which is off ({})",
-            doctor["isolation"]["namespaces"]["detail"]
-        ));
+    if !crate::harness::layer_works("namespaces", "killing the supervisor and the judge at once") {
         return;
     }
     let project = tempfile::tempdir().unwrap();
