@@ -147,7 +147,8 @@ pub struct Isolation {
 }
 
 impl Isolation {
-    /// Tries each wanted layer for real (in a throwaway child where it changes the process).
+    /// Tries each wanted layer for real (in a throwaway child where it changes the process). Call it before
+    /// starting any thread: the children are forked from this process and run Rust code until they exit.
     pub fn probe(wanted: &Layers) -> Isolation {
         let status = |layer: Layer| {
             if !wanted.contains(layer) {
