@@ -62,6 +62,11 @@ fn list_or_none(items: &[String]) -> String {
 }
 
 impl Error {
+    /// Whether this is a write to a pipe whose reader has gone.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+
     pub fn io(action: &'static str, path: impl AsRef<Path>, source: std::io::Error) -> Self {
         Error::Io {
             action,

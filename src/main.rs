@@ -12,6 +12,8 @@ fn main() -> ExitCode {
     match cpjudge::run(cli) {
         Ok(cpjudge::Outcome::AsExpected) => ExitCode::SUCCESS,
         Ok(cpjudge::Outcome::NotAsExpected) => ExitCode::from(1),
+        // The reader of our output went away (`cpjudge doctor | head`): nothing to say, and no one to say it to.
+        Err(e) if e.is_broken_pipe() => ExitCode::from(e.exit_code()),
         Err(e) => {
             eprintln!("error: {e}");
             ExitCode::from(e.exit_code())
