@@ -114,6 +114,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn broken_pipe_is_told_apart() {
+        let pipe = Error::io(
+            "write",
+            "standard output",
+            std::io::ErrorKind::BrokenPipe.into(),
+        );
+        let full = Error::io(
+            "write",
+            "standard output",
+            std::io::ErrorKind::StorageFull.into(),
+        );
+        assert!(pipe.is_broken_pipe());
+        assert!(!full.is_broken_pipe());
+    }
+
+    #[test]
     fn positions_are_one_based() {
         let text = "a = 1\nbb = 2\n";
         assert_eq!(line_column(text, 0), (1, 1));
