@@ -84,26 +84,24 @@ struct When {
     value: u64,
 }
 
-/// `arg` is not 0: the call is aimed at another process than the caller.
-const AT_OTHERS: When = When {
-    arg: 0,
-    op: SeccompCmpOp::Ne,
-    value: 0,
-};
+fn when(arg: u8, op: SeccompCmpOp, value: u64) -> When {
+    When { arg, op, value }
+}
 
-/// Denied with some arguments only: each entry denies the call when any one of its conditions holds.
-fn conditional() -> Vec<(&'static str, libc::c_long, Vec<When>)> {
-    let who = |arg| When {
-        arg,
-        op: SeccompCmpOp::Ne,
-        value: 0,
-    };
+/// A call is denied when all the conditions of any one of its rules hold.
+type Rule = Vec<When>;
+
+/// Denied with some arguments only.
+fn conditional() -> Vec<(&'static str, libc::c_long, Vec<Rule>)> {
+    use SeccompCmpOp::{Eq, MaskedEq, Ne};
+    // Aimed at another process than the caller (argument `arg` is a PID, 0 for "myself").
+    let at_others = |arg| vec![vec![when(arg, Ne, 0)]];
+    // Aimed at anything but the caller: `which` is not "a process", or `who` is not "myself".
+    let not_just_me = |process: u64| vec![vec![when(0, Ne, process)], vec![when(1, Ne, 0)]];
     let device = |arg| {
-        [libc::S_IFCHR, libc::S_IFBLK].map(|kind| When {
-            arg,
-            op: SeccompCmpOp::MaskedEq(libc::S_IFMT as u64),
-            value: kind as u64,
-        })
+        [libc::S_IFCHR, libc::S_IFBLK]
+            .map(|kind| vec![when(arg, MaskedEq(libc::S_IFMT as u64), kind as u64)])
+            .to_vec()
     };
     let mut list = vec![
         (
@@ -111,59 +109,64 @@ fn conditional() -> Vec<(&'static str, libc::c_long, Vec<When>)> {
             libc::SYS_clone,
             NAMESPACE_FLAGS
                 .iter()
-                .map(|&flag| When {
-                    arg: 0,
-                    op: SeccompCmpOp::MaskedEq(flag),
-                    value: flag,
-                })
+                .map(|&flag| vec![when(0, MaskedEq(flag), flag)])
                 .collect(),
         ),
-        // Unix sockets reach every daemon on the machine, as the judge's user; nothing a solution does needs one
-        // (socketpair, which connects nowhere, stays allowed).
+        // Sockets of the internet families only (useless in an empty network namespace): Unix sockets reach every
+        // daemon on the machine as the judge's user, and netlink, packet or vsock sockets reach further still.
         (
             "socket",
             libc::SYS_socket,
-            vec![When {
-                arg: 0,
-                op: SeccompCmpOp::Eq,
-                value: libc::AF_UNIX as u64,
-            }],
+            vec![vec![
+                when(0, Ne, libc::AF_INET as u64),
+                when(0, Ne, libc::AF_INET6 as u64),
+            ]],
+        ),
+        // A socket pair connects nowhere, but a datagram end can still send to any named socket.
+        (
+            "socketpair",
+            libc::SYS_socketpair,
+            vec![vec![when(1, MaskedEq(0xf), libc::SOCK_DGRAM as u64)]],
         ),
         // Limits, priorities and scheduling of other processes (its own stay its business).
-        ("prlimit64", libc::SYS_prlimit64, vec![AT_OTHERS]),
-        ("setpriority", libc::SYS_setpriority, vec![who(1)]),
-        ("ioprio_set", libc::SYS_ioprio_set, vec![who(1)]),
+        ("prlimit64", libc::SYS_prlimit64, at_others(0)),
+        (
+            "setpriority",
+            libc::SYS_setpriority,
+            not_just_me(libc::PRIO_PROCESS as u64),
+        ),
+        // IOPRIO_WHO_PROCESS is 1.
+        ("ioprio_set", libc::SYS_ioprio_set, not_just_me(1)),
         (
             "sched_setscheduler",
             libc::SYS_sched_setscheduler,
-            vec![AT_OTHERS],
+            at_others(0),
         ),
-        ("sched_setparam", libc::SYS_sched_setparam, vec![AT_OTHERS]),
-        ("sched_setattr", libc::SYS_sched_setattr, vec![AT_OTHERS]),
+        ("sched_setparam", libc::SYS_sched_setparam, at_others(0)),
+        ("sched_setattr", libc::SYS_sched_setattr, at_others(0)),
         (
             "sched_setaffinity",
             libc::SYS_sched_setaffinity,
-            vec![AT_OTHERS],
+            at_others(0),
         ),
         // Typing into a terminal.
         (
             "ioctl",
             libc::SYS_ioctl,
             [libc::TIOCSTI, libc::TIOCLINUX]
-                .map(|request| When {
-                    arg: 1,
-                    op: SeccompCmpOp::Eq,
-                    // The request's type differs between C libraries.
+                // The request's type differs between C libraries.
+                .map(|request| {
                     #[allow(clippy::unnecessary_cast)]
-                    value: request as u64,
+                    let request = request as u64;
+                    vec![when(1, Eq, request)]
                 })
                 .to_vec(),
         ),
         // Device nodes.
-        ("mknodat", libc::SYS_mknodat, device(2).to_vec()),
+        ("mknodat", libc::SYS_mknodat, device(2)),
     ];
     #[cfg(target_arch = "x86_64")]
-    list.push(("mknod", libc::SYS_mknod, device(1).to_vec()));
+    list.push(("mknod", libc::SYS_mknod, device(1)));
     list
 }
 
@@ -186,19 +189,24 @@ impl SyscallFilter {
         let mut denied: BTreeMap<i64, Vec<SeccompRule>> =
             DENIED.iter().map(|&(_, nr)| (nr, Vec::new())).collect();
         for (_, nr, conditions) in conditional() {
+            // Every argument here is an int or a flag word: compare all 64 bits of those that are unsigned longs,
+            // the low 32 of the rest (the kernel reads no more of them).
+            let len = || {
+                if nr == libc::SYS_clone {
+                    SeccompCmpArgLen::Qword
+                } else {
+                    SeccompCmpArgLen::Dword
+                }
+            };
             let rules = conditions
                 .into_iter()
-                .map(|when| {
-                    // Every argument here is an int or a flag word: compare all 64 bits of those that are
-                    // unsigned longs, the low 32 of the rest.
-                    let len = if nr == libc::SYS_clone {
-                        SeccompCmpArgLen::Qword
-                    } else {
-                        SeccompCmpArgLen::Dword
-                    };
-                    let condition = SeccompCondition::new(when.arg, len, when.op, when.value)
+                .map(|rule| {
+                    let conditions = rule
+                        .into_iter()
+                        .map(|w| SeccompCondition::new(w.arg, len(), w.op, w.value))
+                        .collect::<Result<Vec<_>, _>>()
                         .map_err(|e| e.to_string())?;
-                    SeccompRule::new(vec![condition]).map_err(|e| e.to_string())
+                    SeccompRule::new(conditions).map_err(|e| e.to_string())
                 })
                 .collect::<Result<Vec<_>, String>>()?;
             denied.insert(nr, rules);
@@ -263,8 +271,8 @@ pub(crate) fn probe() -> Result<String, String> {
     super::namespace::in_child(|| filter.apply())
         .map_err(|e| format!("the kernel refuses seccomp filters: {e}"))?;
     Ok(format!(
-        "denylist of {} system calls ({}, ...; clone with namespace flags, Unix sockets, other processes' \
-         limits and priorities, device nodes, typing into terminals)",
+        "denylist of {} system calls ({}, ...; clone with namespace flags, sockets but internet ones, \
+         datagram socket pairs, other processes' limits and priorities, device nodes, typing into terminals)",
         SyscallFilter::denied_count(),
         DENIED[..4]
             .iter()
