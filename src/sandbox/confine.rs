@@ -43,22 +43,13 @@ pub(crate) fn die_with_parent(expected: Option<libc::pid_t>) -> io::Result<()> {
     Ok(())
 }
 
-/// Empties the capability bounding set, so that the program starts with no capabilities even as root (in its user
-/// namespace or, without one, on the host): it can then neither raise its hard limits again nor override file
-/// permissions. Without privileges there is nothing to drop (and no right to), which is fine.
+/// Leaves the program no capabilities at all, even as root (in its user namespace or, without one, on the host), and
+/// whatever capabilities the judge was started with: it can then neither raise its hard limits again nor override
+/// file permissions. Ambient capabilities go first (they would survive exec), then the bounding set (which exec as
+/// root would grant from; dropping needs a capability of its own, so without one there is nothing to drop), then
+/// the permitted, effective and inheritable sets; and exec may not grant any again. Only makes system calls.
 fn drop_capabilities() -> io::Result<()> {
-    for capability in 0..64 {
-        // SAFETY: prctl takes plain integers.
-        if unsafe { libc::prctl(libc::PR_CAPBSET_DROP, capability, 0, 0, 0) } == -1 {
-            match io::Error::last_os_error().raw_os_error() {
-                // Past the last capability this kernel knows.
-                Some(libc::EINVAL) => break,
-                Some(libc::EPERM) => return Ok(()),
-                _ => return Err(io::Error::last_os_error()),
-            }
-        }
-    }
-    // SAFETY: as above. Ambient capabilities would survive exec: none are wanted.
+    // SAFETY: prctl takes plain integers. Old kernels without ambient capabilities refuse; they have none.
     unsafe {
         libc::prctl(
             libc::PR_CAP_AMBIENT,
@@ -68,6 +59,46 @@ fn drop_capabilities() -> io::Result<()> {
             0,
         )
     };
+    for capability in 0..64 {
+        // SAFETY: as above.
+        if unsafe { libc::prctl(libc::PR_CAPBSET_DROP, capability, 0, 0, 0) } == -1
+            && io::Error::last_os_error().raw_os_error() == Some(libc::EINVAL)
+        {
+            // Past the last capability this kernel knows.
+            break;
+        }
+    }
+    #[repr(C)]
+    struct Header {
+        version: u32,
+        pid: libc::c_int,
+    }
+    #[repr(C)]
+    struct Data {
+        effective: u32,
+        permitted: u32,
+        inheritable: u32,
+    }
+    let header = Header {
+        version: 0x2008_0522, // _LINUX_CAPABILITY_VERSION_3: two Data, for 64 capabilities
+        pid: 0,
+    };
+    let none = [const {
+        Data {
+            effective: 0,
+            permitted: 0,
+            inheritable: 0,
+        }
+    }; 2];
+    // SAFETY: capset reads a version 3 header and two data structures.
+    if unsafe { libc::syscall(libc::SYS_capset, &header, none.as_ptr()) } == -1 {
+        return Err(io::Error::last_os_error());
+    }
+    // Nor may it gain any by exec: setuid programs and file capabilities no longer raise privileges.
+    // SAFETY: prctl takes plain integers.
+    if unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) } == -1 {
+        return Err(io::Error::last_os_error());
+    }
     Ok(())
 }
 
@@ -92,7 +123,13 @@ pub(crate) fn prepare(request: &Request) -> Result<(Confinement, Kept), String> 
             Trust::Tool => (&[], &[]),
             Trust::Solution { readable } => (&request.hidden, readable),
         };
-        Some(FsRules::new(&spec.workdir, hidden, readable)?)
+        Some(FsRules::new(
+            &spec.workdir,
+            hidden,
+            readable,
+            spec.stdin.as_deref(),
+            &spec.stdout,
+        )?)
     } else {
         None
     };
