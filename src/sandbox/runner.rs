@@ -119,14 +119,16 @@ impl Runner for Sandbox {
                 crate::units::format_time(spec.limits.wall + SUPERVISOR_GRACE)
             )));
         };
-        // The reply is the last line: the supervisor writes it once every process of the run is gone, so nothing
-        // a run may have slipped into the pipe before can pass for it.
+        // The reply is the last line, from a supervisor that ended normally: it writes it once every process of the
+        // run is gone, so nothing a run may have slipped into the pipe before can pass for it.
         let last = reply
             .split(|&b| b == b'\n')
             .rfind(|line| !line.is_empty())
             .unwrap_or_default();
-        let reply: std::result::Result<RunResult, String> =
-            serde_json::from_slice(last).map_err(|_| {
+        let reply: std::result::Result<RunResult, String> = serde_json::from_slice(last)
+            .ok()
+            .filter(|_| status.success())
+            .ok_or_else(|| {
                 Error::Sandbox(format!(
                     "the supervisor gave no result ({status}): {}",
                     String::from_utf8_lossy(&errors).trim()

@@ -8,6 +8,7 @@ use crate::units::Bytes;
 use std::fs::File;
 use std::io::{self, BufRead, Read, Write};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::process::ChildStderr;
 use std::process::{Command, Stdio};
@@ -23,6 +24,10 @@ const TICK: Duration = Duration::from_millis(10);
 /// The supervisor's entry point: reads a [`Request`] as one JSON line on stdin, runs it, writes
 /// `Result<RunResult, String>` as one JSON line on stdout. Returns the process exit code.
 pub fn supervise() -> i32 {
+    // Not dumpable: processes of the same user (a run without namespaces, say) can then neither trace this one
+    // nor open its pipes through /proc to forge a reply.
+    // SAFETY: prctl takes plain integers.
+    unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
     let reply = match run_from_stdin() {
         Ok(Some(result)) => Ok(result),
         Ok(None) => return 1, // the harness is gone: nobody to answer
@@ -59,6 +64,11 @@ fn run(request: &Request) -> Result<Option<RunResult>, String> {
     .map_err(|e| format!("failed to open the input: {e}"))?;
     let stdout =
         File::create(&spec.stdout).map_err(|e| format!("failed to create the output file: {e}"))?;
+    // The run owns its output file: it may change its mode (to lock the judge out, or to make it setuid). It is
+    // set back through this descriptor once the run is over.
+    let output = stdout
+        .try_clone()
+        .map_err(|e| format!("failed to keep the output file: {e}"))?;
     let (mut confinement, kept) = confine::prepare(request)?;
 
     let mut command = Command::new(program);
@@ -105,6 +115,9 @@ fn run(request: &Request) -> Result<Option<RunResult>, String> {
     // the tree is killed.
     process::kill_and_reap_all(Some(leader));
     run_over.store(true, Ordering::SeqCst);
+    output
+        .set_permissions(std::fs::Permissions::from_mode(0o644))
+        .map_err(|e| format!("failed to restore the output file's mode: {e}"))?;
     let (stderr, stderr_bytes) = stderr
         .map(|h| h.join().unwrap_or_default())
         .unwrap_or_default();
