@@ -78,7 +78,8 @@ impl TestRunner<'_> {
             result.message = message;
             return Ok(result);
         }
-        let checked = self.check(dir.path(), &input, &output, &test.answer)?;
+        // The checker reads the test's own input: the run's copy is the run's to change.
+        let checked = self.check(dir.path(), &test.input, &output, &test.answer)?;
         result.verdict = checked.verdict;
         result.message = checked.message;
         if checked.verdict == crate::verdict::Verdict::WrongAnswer && self.checker.is_none() {

@@ -329,3 +329,30 @@ fn solutions_read_nothing_of_the_project() {
         .expect_code(0);
     assert_eq!(solution(&run.json(), "peek.py")["verdict"], "AC");
 }
+
+/// The checker reads the test's own input, not the run's copy, which the run may rewrite: here to "0", which
+/// would make its "0 0" a right answer to every test. Without layers, so that nothing else stops the rewrite.
+#[test]
+fn checker_reads_the_tests_own_input() {
+    let source = std::fs::read_to_string(
+        crate::harness::fixtures().join("submissions/rewrite_checker_input.c"),
+    )
+    .unwrap();
+    let run = Judge::fixture("checker")
+        .write("sub/rewrite.c", &source)
+        .args(&["--layers", "none", "judge", "pair", "--json", "--all"])
+        .args(&["--submission", "sub/rewrite.c"])
+        .run()
+        .expect_code(1);
+    let report = run.json();
+    let tests = solution(&report, "rewrite.c")["tests"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let verdicts: Vec<&str> = tests
+        .iter()
+        .map(|t| t["verdict"].as_str().unwrap())
+        .collect();
+    // "0 0" is right for the test whose input is 0, and wrong for the others.
+    assert_eq!(verdicts, ["AC", "WA", "WA"], "{tests:#?}");
+}
