@@ -21,11 +21,14 @@ pub(crate) struct FsRules {
 }
 
 impl FsRules {
-    /// Rules for a program working in `workdir` that must not read `hidden`, except `readable` inside it.
+    /// Rules for a program working in `workdir` that must not read `hidden`, except `readable` inside it, with
+    /// its standard input and output in the files `stdin` and `stdout`.
     pub fn new(
         workdir: &Path,
         hidden: &[PathBuf],
         readable: &[PathBuf],
+        stdin: Option<&Path>,
+        stdout: &Path,
     ) -> Result<FsRules, String> {
         let fail = |e: landlock::RulesetError| format!("cannot build the Landlock rules: {e}");
         let read = AccessFs::from_read(ABI_WANTED);
@@ -55,6 +58,19 @@ impl FsRules {
         ruleset = ruleset
             .add_rule(PathBeneath::new(workdir, own_folder()))
             .map_err(fail)?;
+        // Its own input and output stay reachable by name (/dev/stdin and /dev/stdout lead there), though they
+        // lie in hidden folders; the input only to read.
+        let streams = [
+            stdin.map(|path| (path, make_bitflags!(AccessFs::{ReadFile}))),
+            Some((stdout, make_bitflags!(AccessFs::{WriteFile | Truncate}))),
+        ];
+        for (path, access) in streams.into_iter().flatten() {
+            if let Ok(fd) = PathFd::new(path) {
+                ruleset = ruleset
+                    .add_rule(PathBeneath::new(fd, access))
+                    .map_err(fail)?;
+            }
+        }
         for (device, access) in DEVICES {
             if let Ok(fd) = PathFd::new(device) {
                 ruleset = ruleset
@@ -153,7 +169,7 @@ pub(crate) fn probe() -> Result<String, String> {
         );
     }
     let dir = std::env::temp_dir();
-    let mut rules = FsRules::new(&dir, &[], &[])?;
+    let mut rules = FsRules::new(&dir, &[], &[], None, Path::new("/dev/null"))?;
     super::namespace::in_child(|| rules.restrict())
         .map_err(|e| format!("cannot enforce Landlock rules: {e}"))?;
     let mut detail = format!(
