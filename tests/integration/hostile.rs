@@ -80,6 +80,7 @@ hostile! {
     rewrite_input: "rewrite_input.c" => [AC];
     write_outside: "write_outside.c" => [AC] needs [namespaces | landlock];
     tmpdir_leftover: "tmpdir_leftover.py" => [AC];
+    dev_stdin: "dev_stdin.py" => [AC];
 
     // Looking for the answers instead of computing them. The namespaces give a run its own /proc, but the file
     // system stays in view: only Landlock keeps paths out of reach.
