@@ -172,7 +172,7 @@ impl Confinement {
             unsafe { namespaces.enter()? };
         }
         if let Some(files) = &mut self.files {
-            files.restrict()?;
+            files.restrict(self.namespaces.is_some())?;
         }
         drop_capabilities()?;
         if let Some(syscalls) = &self.syscalls {

@@ -84,20 +84,27 @@ impl FsRules {
     }
 
     /// Enforces the rules on the calling process and everything it starts. Runs between fork and exec in the
-    /// working directory, after the namespaces are entered: the run's own /proc and its scratch space are new file
-    /// systems, which rules made before fork cannot name.
-    pub fn restrict(&mut self) -> io::Result<()> {
+    /// working directory, after the namespaces are entered: the run's own /proc, its scratch space and (with
+    /// `own_shm`, where the namespaces made one) its /dev/shm are new file systems, which rules made before fork
+    /// cannot name.
+    pub fn restrict(&mut self, own_shm: bool) -> io::Result<()> {
         let ruleset = self
             .ruleset
             .take()
             .ok_or_else(|| io::Error::other("Landlock rules used twice"))?;
         let proc = PathFd::new("/proc").map_err(io::Error::other)?;
         let workdir = PathFd::new(".").map_err(io::Error::other)?;
-        let status = ruleset
+        let mut ruleset = ruleset
             .add_rule(PathBeneath::new(proc, AccessFs::from_read(ABI_WANTED)))
             .and_then(|r| r.add_rule(PathBeneath::new(workdir, own_folder())))
-            .and_then(|r| r.restrict_self())
             .map_err(io::Error::other)?;
+        if own_shm {
+            let shm = PathFd::new("/dev/shm").map_err(io::Error::other)?;
+            ruleset = ruleset
+                .add_rule(PathBeneath::new(shm, own_folder()))
+                .map_err(io::Error::other)?;
+        }
+        let status = ruleset.restrict_self().map_err(io::Error::other)?;
         if status.ruleset == RulesetStatus::NotEnforced {
             return Err(io::Error::other("Landlock is not enforced by this kernel"));
         }
@@ -170,7 +177,7 @@ pub(crate) fn probe() -> Result<String, String> {
     }
     let dir = std::env::temp_dir();
     let mut rules = FsRules::new(&dir, &[], &[], None, Path::new("/dev/null"))?;
-    super::namespace::in_child(|| rules.restrict())
+    super::namespace::in_child(|| rules.restrict(false))
         .map_err(|e| format!("cannot enforce Landlock rules: {e}"))?;
     let mut detail = format!(
         "ABI {abi}: no reads of tests, answers, builds or other runs; writes only in the run's folder"

@@ -48,8 +48,9 @@ impl Namespaces {
             uid_map: CString::new(format!("0 {uid} 1")).expect("no NUL"),
             gid_map: CString::new(format!("0 {gid} 1")).expect("no NUL"),
             workdir: CString::new(workdir.as_os_str().as_bytes())?,
-            scratch: scratch
-                .map(|size| CString::new(format!("size={},mode=0700", size.0)).expect("no NUL")),
+            scratch: scratch.map(|size| {
+                CString::new(format!("size={},nr_inodes=16384,mode=0700", size.0)).expect("no NUL")
+            }),
         })
     }
 
@@ -113,14 +114,14 @@ impl Namespaces {
                 )?,
                 None => mount(Some(workdir), workdir, None, libc::MS_BIND | libc::MS_REC)?,
             }
+            private_dev()?;
             set_read_only(c"/", true, true)?;
             set_read_only(workdir, false, false)?;
+            set_read_only(c"/dev/shm", false, false)?;
             checked(libc::chdir(workdir.as_ptr()))?;
-            // A /proc that shows the run's processes only, with the kernel's settings in it read-only.
-            let proc_flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+            // A /proc that shows the run's processes only, and read-only: the kernel's settings are in it.
+            let proc_flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC | libc::MS_RDONLY;
             mount(Some(c"proc"), c"/proc", Some(c"proc"), proc_flags)?;
-            mount(Some(c"/proc/sys"), c"/proc/sys", None, libc::MS_BIND)?;
-            set_read_only(c"/proc/sys", false, true)?;
             match checked(libc::fork())? {
                 0 => {
                     libc::close(status);
@@ -133,6 +134,81 @@ impl Namespaces {
             }
         }
     }
+}
+
+/// The devices a run may use; the rest of /dev (disks, terminals, the kernel log) is not there at all.
+const DEVICES: [(&CStr, &CStr); 5] = [
+    (c"/dev/null", c"null"),
+    (c"/dev/zero", c"zero"),
+    (c"/dev/full", c"full"),
+    (c"/dev/random", c"random"),
+    (c"/dev/urandom", c"urandom"),
+];
+
+/// Replaces /dev with a small file system of the run's own: the few harmless devices (bound from the real ones),
+/// the links to the standard streams, and an empty /dev/shm for shared memory, counted as the run's memory.
+unsafe fn private_dev() -> io::Result<()> {
+    // SAFETY: plain system calls with static C strings; every descriptor opened here is closed here.
+    unsafe {
+        // The devices are taken along as detached mounts before the real /dev is covered.
+        let mut taken = [-1; DEVICES.len()];
+        for (fd, (path, _)) in taken.iter_mut().zip(DEVICES) {
+            let flags = (libc::OPEN_TREE_CLONE | libc::OPEN_TREE_CLOEXEC) as libc::c_uint;
+            *fd = checked(
+                libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, path.as_ptr(), flags)
+                    as libc::c_int,
+            )?;
+        }
+        let flags = libc::MS_NOSUID | libc::MS_NOEXEC;
+        mount_with(
+            Some(c"tmpfs"),
+            c"/dev",
+            Some(c"tmpfs"),
+            flags,
+            c"size=64k,nr_inodes=64,mode=0755",
+        )?;
+        let dev = checked(libc::open(
+            c"/dev".as_ptr(),
+            libc::O_DIRECTORY | libc::O_CLOEXEC,
+        ))?;
+        for (fd, (_, name)) in taken.into_iter().zip(DEVICES) {
+            let placeholder = checked(libc::openat(
+                dev,
+                name.as_ptr(),
+                libc::O_CREAT | libc::O_CLOEXEC,
+                0o666,
+            ))?;
+            libc::close(placeholder);
+            checked(libc::syscall(
+                libc::SYS_move_mount,
+                fd,
+                c"".as_ptr(),
+                dev,
+                name.as_ptr(),
+                libc::MOVE_MOUNT_F_EMPTY_PATH,
+            ) as libc::c_int)?;
+            libc::close(fd);
+        }
+        for (target, name) in [
+            (c"/proc/self/fd", c"fd"),
+            (c"/proc/self/fd/0", c"stdin"),
+            (c"/proc/self/fd/1", c"stdout"),
+            (c"/proc/self/fd/2", c"stderr"),
+        ] {
+            checked(libc::symlinkat(target.as_ptr(), dev, name.as_ptr()))?;
+        }
+        checked(libc::mkdirat(dev, c"shm".as_ptr(), 0o1777))?;
+        libc::close(dev);
+        let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+        mount_with(
+            Some(c"tmpfs"),
+            c"/dev/shm",
+            Some(c"tmpfs"),
+            flags,
+            c"size=64m,nr_inodes=256,mode=1777",
+        )?;
+    }
+    Ok(())
 }
 
 unsafe fn mount(
