@@ -81,6 +81,7 @@ hostile! {
     write_outside: "write_outside.c" => [AC] needs [namespaces | landlock];
     tmpdir_leftover: "tmpdir_leftover.py" => [AC];
     dev_stdin: "dev_stdin.py" => [AC];
+    shared_memory: "shared_memory.py" => [AC];
 
     // Looking for the answers instead of computing them. The namespaces give a run its own /proc, but the file
     // system stays in view: only Landlock keeps paths out of reach.
