@@ -29,13 +29,16 @@ impl Catalog {
     /// that are the project's own.
     pub fn private_dirs(&self) -> Vec<PathBuf> {
         let home = std::env::var_os("HOME").map(PathBuf::from);
-        if self.root.parent().is_none() || home.as_deref() == Some(self.root.as_path()) {
-            ["problems", "testdata", ".git", "target"]
-                .map(|dir| self.root.join(dir))
-                .to_vec()
-        } else {
-            vec![self.root.clone()]
-        }
+        let mut dirs =
+            if self.root.parent().is_none() || home.as_deref() == Some(self.root.as_path()) {
+                ["problems", "testdata", ".git", "target"]
+                    .map(|dir| self.root.join(dir))
+                    .to_vec()
+            } else {
+                vec![self.root.clone()]
+            };
+        dirs.extend(git_elsewhere(&self.root));
+        dirs
     }
 
     /// The folder of a problem's bundled tests.
@@ -69,5 +72,78 @@ impl Catalog {
             });
         }
         Problem::load(name, &dir)
+    }
+}
+
+/// Where the project's git history lives when not inside it: a worktree's or submodule's `.git` is a file that
+/// names the repository's folder, which may share its objects with a main repository (`commondir`) and borrow
+/// from others (`objects/info/alternates`). Every commit of the tests and answers is there.
+fn git_elsewhere(root: &Path) -> Vec<PathBuf> {
+    let Ok(link) = std::fs::read_to_string(root.join(".git")) else {
+        return Vec::new();
+    };
+    let Some(gitdir) = link.trim().strip_prefix("gitdir:") else {
+        return Vec::new();
+    };
+    let gitdir = root.join(gitdir.trim());
+    let mut dirs = vec![gitdir.clone()];
+    let common = std::fs::read_to_string(gitdir.join("commondir"))
+        .map(|dir| gitdir.join(dir.trim()))
+        .unwrap_or_else(|_| gitdir.clone());
+    dirs.push(common.clone());
+    if let Ok(alternates) = std::fs::read_to_string(common.join("objects/info/alternates")) {
+        let objects = common.join("objects");
+        dirs.extend(
+            alternates
+                .lines()
+                .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+                .map(|line| objects.join(line.trim())),
+        );
+    }
+    dirs
+}
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_worktrees_history_is_hidden_too() {
+        let dir = tempfile::tempdir().unwrap();
+        let main = dir.path().join("main/.git");
+        let worktree_git = main.join("worktrees/wt");
+        let borrowed = dir.path().join("borrowed/objects");
+        std::fs::create_dir_all(&borrowed).unwrap();
+        std::fs::create_dir_all(&worktree_git).unwrap();
+        std::fs::create_dir_all(main.join("objects/info")).unwrap();
+        std::fs::write(worktree_git.join("commondir"), "../..\n").unwrap();
+        std::fs::write(
+            main.join("objects/info/alternates"),
+            format!("{}\n", borrowed.display()),
+        )
+        .unwrap();
+        let project = dir.path().join("wt");
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::write(
+            project.join(".git"),
+            format!("gitdir: {}\n", worktree_git.display()),
+        )
+        .unwrap();
+
+        let hidden = Catalog::new(&project).private_dirs();
+        let real = |p: &Path| std::fs::canonicalize(p).unwrap();
+        let hidden: Vec<PathBuf> = hidden
+            .iter()
+            .filter(|p| p.exists())
+            .map(|p| real(p))
+            .collect();
+        for needed in [&project, &worktree_git, &main, &borrowed] {
+            assert!(
+                hidden.contains(&real(needed)),
+                "{} not in {hidden:?}",
+                needed.display()
+            );
+        }
+        // An ordinary project has nothing of its history elsewhere.
+        assert!(git_elsewhere(dir.path()).is_empty());
     }
 }
