@@ -296,8 +296,8 @@ impl Isolation {
                      run writes only in its own folder"
                         .into()
                 } else if on(Layer::Namespaces) {
-                    "read-only but for the run's own folder (mount namespace); a run reads with the judge's \
-                     user's rights, the tests included"
+                    "read-only but for the run's own folder, and of /dev only null, zero, full, random, \
+                     urandom (mount namespace); a run reads with the judge's user's rights, the tests included"
                         .into()
                 } else {
                     "only Unix permissions: a run has the judge's user's rights, and may read the tests".into()

@@ -404,7 +404,7 @@ pub(crate) fn probe() -> Result<String, String> {
     // SAFETY: the probe child is single-threaded (fork copies only the calling thread) and only makes calls.
     in_child(|| unsafe { namespaces.enter() })
         .map_err(|e| format!("cannot create user, PID, network and mount namespaces: {e}"))?;
-    Ok("user (root inside, the judge's own user outside), PID with its own /proc, network (none), mount \
-        (read-only but the run's folder), IPC, UTS, cgroup"
+    Ok("user (root inside, the judge's own user outside), PID with its own read-only /proc, network (none), \
+        mount (read-only but the run's folder, a /dev of five devices), IPC, UTS, cgroup"
         .into())
 }
