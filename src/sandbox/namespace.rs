@@ -10,7 +10,10 @@
 //! - the *program*, PID 2, which goes on to exec. Being PID 2 rather than PID 1, it gets the ordinary signal
 //!   semantics: abort() and raise() work as they do anywhere.
 //!
-//! The new network namespace has only a loopback interface, and it is down: no network at all.
+//! The new network namespace has only a loopback interface, and it is down: no network at all. In the new mount
+//! namespace the whole file system is read-only but for the run's working directory (for a solution, a fresh
+//! in-memory file system as large as its memory limit), /proc is the run's own and read-only, and /dev holds
+//! only five harmless devices, the links to the standard streams and a /dev/shm of the run's own.
 
 use crate::units::Bytes;
 use std::ffi::{CStr, CString};
@@ -39,8 +42,10 @@ pub(crate) struct Namespaces {
 }
 
 impl Namespaces {
-    /// The run is root inside its user namespace and the supervisor's own user outside: it gains no privilege
-    /// over anything outside, and files it creates belong to the user running the judge.
+    /// The run is root inside its user namespace and the supervisor's own user outside: it has no more rights
+    /// over anything outside than the judge's user (which, for a judge run as root, is root's file permissions:
+    /// the read-only view, Landlock and the empty capability sets are what hold such a run), and files it creates
+    /// belong to the judge's user.
     pub fn new(workdir: &Path, scratch: Option<Bytes>) -> io::Result<Namespaces> {
         // SAFETY: geteuid and getegid have no preconditions.
         let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
