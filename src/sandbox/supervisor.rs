@@ -128,7 +128,8 @@ fn run(request: &Request) -> Result<Option<RunResult>, String> {
     let cpu = meter.cpu_total().max(reaped_cpu);
     let peak_memory = meter.peak.max(reaped_peak);
     let oom_killed = kept.cgroup.as_ref().is_some_and(RunCgroup::oom_killed);
-    let stdout_bytes = std::fs::metadata(&spec.stdout).map_or(0, |m| m.len());
+    // Measured through our own descriptor: the run may have replaced the file at that path.
+    let stdout_bytes = output.metadata().map_or(0, |m| m.len());
     Ok(Some(RunResult {
         termination,
         cpu,
