@@ -230,3 +230,195 @@ impl<'a> Judge<'a> {
         Ok(ordered)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! The engine's ordering and stopping rules, driven by a fake runner: no program really runs (only the C
+    //! compiler's version is asked for, to key the build).
+
+    use super::*;
+    use crate::language::Language;
+    use crate::problem::ProblemLimits;
+    use crate::sandbox::{RunResult, RunSpec, Termination};
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    /// Compiles anything; runs "programs" that echo their input, except on the tests in `wrong` (answers a wrong
+    /// token) and `broken` (the run itself fails, as when a supervisor dies).
+    struct FakeRunner {
+        wrong: Vec<&'static str>,
+        broken: Vec<&'static str>,
+        /// The inputs of the runs started, in order.
+        started: Mutex<Vec<String>>,
+    }
+
+    impl Runner for FakeRunner {
+        fn run(&self, spec: &RunSpec) -> crate::error::Result<RunResult> {
+            let mut result = RunResult {
+                termination: Termination::Exited(0),
+                cpu: Duration::from_millis(1),
+                wall: Duration::from_millis(1),
+                peak_memory: Bytes::mib(1),
+                stdout_bytes: 0,
+                stderr: Vec::new(),
+                stderr_bytes: 0,
+                killed_for: None,
+            };
+            let Some(stdin) = &spec.stdin else {
+                // A compile: it succeeds.
+                std::fs::write(&spec.stdout, "").unwrap();
+                return Ok(result);
+            };
+            let input = std::fs::read_to_string(stdin).unwrap().trim().to_owned();
+            self.started.lock().unwrap().push(input.clone());
+            if self.broken.contains(&input.as_str()) {
+                return Err(Error::Sandbox("the supervisor gave no result".into()));
+            }
+            let output = if self.wrong.contains(&input.as_str()) {
+                "wrong\n".to_owned()
+            } else {
+                format!("{input}\n")
+            };
+            std::fs::write(&spec.stdout, &output).unwrap();
+            result.stdout_bytes = output.len() as u64;
+            Ok(result)
+        }
+    }
+
+    struct Fixture {
+        dir: tempfile::TempDir,
+        problem: Problem,
+        solution: Solution,
+        tests: Vec<Test>,
+    }
+
+    /// Eight tests, "1" to "8", each answered by its own input.
+    fn fixture() -> Fixture {
+        let dir = tempfile::tempdir().unwrap();
+        let tests_dir = dir.path().join("tests");
+        std::fs::create_dir(&tests_dir).unwrap();
+        for i in 1..=8 {
+            std::fs::write(tests_dir.join(format!("{i}.in")), format!("{i}\n")).unwrap();
+            std::fs::write(tests_dir.join(format!("{i}.ans")), format!("{i}\n")).unwrap();
+        }
+        let source = dir.path().join("echo.c");
+        std::fs::write(&source, "int main(void) { return 0; }\n").unwrap();
+        let problem = Problem {
+            name: "echo".into(),
+            dir: dir.path().to_owned(),
+            config_path: dir.path().join("problem.toml"),
+            title: "Echo".into(),
+            limits: ProblemLimits {
+                time: Duration::from_secs(1),
+                memory: Bytes::mib(64),
+                output: Bytes::mib(1),
+            },
+            comparison: Comparison::Tokens,
+            validator: None,
+            generator: None,
+            solutions: Vec::new(),
+        };
+        let solution = Solution {
+            name: "echo.c".into(),
+            path: source,
+            language: Language::C,
+            expected: vec![Verdict::Accepted],
+            main: false,
+        };
+        let tests = crate::problem::find_tests(&tests_dir).unwrap();
+        Fixture {
+            dir,
+            problem,
+            solution,
+            tests,
+        }
+    }
+
+    fn judge(runner: &FakeRunner, fixture: &Fixture, options: JudgeOptions) -> Result<JudgeReport> {
+        if which::which("gcc").is_err() {
+            panic!("these tests need gcc on PATH, to key the build by its version");
+        }
+        let judge = Judge::new(runner, fixture.dir.path().join("cache"), options);
+        judge.judge(
+            &fixture.problem,
+            std::slice::from_ref(&fixture.solution),
+            &fixture.tests,
+            &mut |_| {},
+        )
+    }
+
+    fn fake(wrong: &[&'static str], broken: &[&'static str]) -> FakeRunner {
+        FakeRunner {
+            wrong: wrong.to_vec(),
+            broken: broken.to_vec(),
+            started: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn names(report: &JudgeReport) -> Vec<&str> {
+        report.solutions[0]
+            .tests
+            .iter()
+            .map(|t| t.name.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn stops_at_the_first_failure_one_test_at_a_time() {
+        let fixture = fixture();
+        let runner = fake(&["3", "6"], &[]);
+        let report = judge(&runner, &fixture, JudgeOptions::default()).unwrap();
+        assert_eq!(names(&report), ["1", "2", "3"]);
+        assert_eq!(report.solutions[0].verdict, Verdict::WrongAnswer);
+        // Nothing after the failure was even started.
+        assert_eq!(*runner.started.lock().unwrap(), ["1", "2", "3"]);
+    }
+
+    #[test]
+    fn in_parallel_the_same_tests_count() {
+        let fixture = fixture();
+        let runner = fake(&["3", "6"], &[]);
+        let options = JudgeOptions {
+            all_tests: false,
+            jobs: 4,
+        };
+        let report = judge(&runner, &fixture, options).unwrap();
+        // Tests after the first failure may have run meanwhile, but they are not reported.
+        assert_eq!(names(&report), ["1", "2", "3"]);
+        assert_eq!(report.solutions[0].verdict, Verdict::WrongAnswer);
+    }
+
+    #[test]
+    fn all_tests_in_order_whatever_finishes_first() {
+        let fixture = fixture();
+        let runner = fake(&["3", "6"], &[]);
+        let options = JudgeOptions {
+            all_tests: true,
+            jobs: 3,
+        };
+        let report = judge(&runner, &fixture, options).unwrap();
+        assert_eq!(names(&report), ["1", "2", "3", "4", "5", "6", "7", "8"]);
+        let verdicts: Vec<Verdict> = report.solutions[0]
+            .tests
+            .iter()
+            .map(|t| t.verdict)
+            .collect();
+        assert_eq!(verdicts[2], Verdict::WrongAnswer);
+        assert_eq!(verdicts[5], Verdict::WrongAnswer);
+        assert_eq!(verdicts.iter().filter(|v| v.is_accepted()).count(), 6);
+    }
+
+    #[test]
+    fn a_run_that_cannot_be_carried_out_stops_everything() {
+        let fixture = fixture();
+        let runner = fake(&[], &["2"]);
+        let options = JudgeOptions {
+            all_tests: true,
+            jobs: 1,
+        };
+        let error = judge(&runner, &fixture, options).unwrap_err();
+        assert!(error.to_string().contains("no result"), "{error}");
+        // Even with every test wanted, nothing is started after the failed run.
+        assert_eq!(*runner.started.lock().unwrap(), ["1", "2"]);
+    }
+}
