@@ -39,6 +39,10 @@ pub(crate) struct Namespaces {
     workdir: CString,
     /// Mount options of the in-memory file system that replaces the working directory, if it is scratch space.
     scratch: Option<CString>,
+    /// The process limit of the program, where the kernel counts a user's processes per user namespace: there it
+    /// bounds the run's own processes only, relay and init included. (Root outside is exempt from it; its runs
+    /// rely on the cgroup's.)
+    max_processes: Option<libc::rlim_t>,
 }
 
 impl Namespaces {
@@ -56,6 +60,8 @@ impl Namespaces {
             scratch: scratch.map(|size| {
                 CString::new(format!("size={},nr_inodes=16384,mode=0700", size.0)).expect("no NUL")
             }),
+            max_processes: counts_processes_per_namespace()
+                .then_some(libc::rlim_t::from(super::cgroup::MAX_TASKS) + 2),
         })
     }
 
@@ -90,6 +96,11 @@ impl Namespaces {
     unsafe fn unshare(&self) -> io::Result<()> {
         // SAFETY: plain system calls.
         unsafe {
+            // The supervisor made itself not dumpable, and this child inherited that: the kernel then hands
+            // /proc/self to root, and a judge that is not root may not write its own maps. This process is about
+            // to exec the program, which is dumpable anyway, and holds nothing of the supervisor's that the
+            // program will not hold too.
+            checked(libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0))?;
             checked(libc::unshare(NAMESPACES))?;
             write_file(c"/proc/self/setgroups", c"deny")?;
             write_file(c"/proc/self/uid_map", &self.uid_map)?;
@@ -130,6 +141,13 @@ impl Namespaces {
             match checked(libc::fork())? {
                 0 => {
                     libc::close(status);
+                    if let Some(max) = self.max_processes {
+                        let limit = libc::rlimit {
+                            rlim_cur: max,
+                            rlim_max: max,
+                        };
+                        checked(libc::setrlimit(libc::RLIMIT_NPROC, &limit))?;
+                    }
                     Ok(())
                 }
                 program => {
@@ -139,6 +157,24 @@ impl Namespaces {
             }
         }
     }
+}
+
+/// Whether the kernel counts processes towards RLIMIT_NPROC per user namespace (Linux 5.14 and later). Before,
+/// the count was every process of the user on the machine, and a limit for one run would fail in a busy session.
+pub(crate) fn counts_processes_per_namespace() -> bool {
+    // SAFETY: a zeroed utsname is valid, and uname fills the structure it is given.
+    let mut name: libc::utsname = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    if unsafe { libc::uname(&mut name) } == -1 {
+        return false;
+    }
+    // SAFETY: uname's fields are NUL-terminated.
+    let release = unsafe { CStr::from_ptr(name.release.as_ptr()) }.to_string_lossy();
+    let mut numbers = release
+        .split(|c: char| !c.is_ascii_digit())
+        .map(|n| n.parse::<u32>().unwrap_or(0));
+    let (major, minor) = (numbers.next().unwrap_or(0), numbers.next().unwrap_or(0));
+    (major, minor) >= (5, 14)
 }
 
 /// The devices a run may use; the rest of /dev (disks, terminals, the kernel log) is not there at all.
