@@ -2,11 +2,15 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    if std::env::args_os()
-        .nth(1)
-        .is_some_and(|a| a == cpjudge::sandbox::SUPERVISE_ARG)
-    {
-        return ExitCode::from(cpjudge::sandbox::supervise() as u8);
+    // The two roles this executable plays inside the sandbox: a run's supervisor, and the program of a trial run.
+    match std::env::args_os().nth(1) {
+        Some(arg) if arg == cpjudge::sandbox::SUPERVISE_ARG => {
+            return ExitCode::from(cpjudge::sandbox::supervise() as u8);
+        }
+        Some(arg) if arg == cpjudge::sandbox::PROBE_ARG => {
+            return ExitCode::from(cpjudge::sandbox::echo() as u8);
+        }
+        _ => {}
     }
     let cli = cpjudge::cli::Cli::parse();
     match cpjudge::run(cli) {

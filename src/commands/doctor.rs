@@ -4,11 +4,11 @@ use crate::cli::DoctorArgs;
 use crate::error::{Error, Result};
 use crate::language::TABLE;
 use crate::report::{self, DoctorReport, ToolchainStatus};
-use crate::sandbox::{Isolation, Layers};
+use crate::sandbox::{Isolation, Layers, Sandbox};
 use crate::toolchain::Toolchain;
 
 pub fn doctor(layers: &Layers, args: &DoctorArgs) -> Result<()> {
-    let isolation = Isolation::probe(layers);
+    let isolation = Isolation::probe(layers, Sandbox::from_current_exe()?.supervisor());
     let toolchain = Toolchain::default();
     let toolchains = TABLE
         .iter()

@@ -28,7 +28,8 @@ pub fn judge(catalog: &Catalog, cache: PathBuf, layers: &Layers, args: &JudgeArg
         .unwrap_or_else(|| catalog.testdata_dir(&problem.name));
     let tests = find_tests(&tests_dir)?;
 
-    let isolation = Isolation::probe(layers);
+    let sandbox = Sandbox::from_current_exe()?;
+    let isolation = Isolation::probe(layers, sandbox.supervisor());
     report::warn_unavailable(&isolation, layers);
     if args.strict {
         let off = isolation.inactive();
@@ -44,7 +45,7 @@ pub fn judge(catalog: &Catalog, cache: PathBuf, layers: &Layers, args: &JudgeArg
     std::fs::create_dir_all(&cache).map_err(|e| Error::io("create", &cache, e))?;
     let mut hidden = catalog.private_dirs();
     hidden.extend([tests_dir, cache.clone(), std::env::temp_dir()]);
-    let sandbox = Sandbox::from_current_exe()?.isolated(isolation.active(), hidden);
+    let sandbox = sandbox.isolated(isolation.active(), hidden);
     let options = JudgeOptions {
         all_tests: args.all,
         jobs: usize::from(args.jobs),

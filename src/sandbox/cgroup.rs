@@ -46,7 +46,20 @@ pub(crate) fn probe() -> Result<String, String> {
         stack: Bytes::mib(8),
         cap_address_space: true,
     };
-    drop(RunCgroup::create(&hierarchy, &limits).map_err(|e| e.to_string())?);
+    drop(RunCgroup::create(&hierarchy, &limits).map_err(|e| {
+        if e.kind() == io::ErrorKind::PermissionDenied {
+            format!(
+                "{e}; making cgroups there takes root, or a cgroup delegated to this user{}",
+                match hierarchy {
+                    Hierarchy::V1 { .. } => " (on cgroup v1, by an administrator)",
+                    Hierarchy::V2 { .. } =>
+                        " (e.g. `systemd-run --user --scope -p Delegate=yes cpjudge ...`)",
+                }
+            )
+        } else {
+            e.to_string()
+        }
+    })?);
     Ok(match hierarchy {
         Hierarchy::V1 { swap_accounted, .. } => format!(
             "cgroup v1: memory of the whole run ({}), at most {MAX_TASKS} tasks, CPU time of every thread",

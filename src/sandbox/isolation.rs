@@ -8,6 +8,7 @@ use super::{cgroup, filesystem, namespace, syscalls};
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::path::Path;
 use std::str::FromStr;
 
 /// One optional layer of isolation.
@@ -103,6 +104,16 @@ impl Layers {
     }
 }
 
+impl From<&[Layer]> for Layers {
+    fn from(layers: &[Layer]) -> Self {
+        let mut set = Layers::none();
+        for &layer in layers {
+            set.insert(layer);
+        }
+        set
+    }
+}
+
 impl FromStr for Layers {
     type Err = String;
 
@@ -137,6 +148,15 @@ pub struct LayerStatus {
     pub detail: String,
 }
 
+impl LayerStatus {
+    fn unavailable(reason: String) -> Self {
+        LayerStatus {
+            active: false,
+            detail: format!("unavailable: {reason}"),
+        }
+    }
+}
+
 /// The layers this machine gives, among those asked for: the answer of the start-up probe.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Isolation {
@@ -147,38 +167,53 @@ pub struct Isolation {
 }
 
 impl Isolation {
-    /// Tries each wanted layer for real (in a throwaway child where it changes the process). Call it before
-    /// starting any thread: the children are forked from this process and run Rust code until they exit.
-    pub fn probe(wanted: &Layers) -> Isolation {
-        let status = |layer: Layer| {
-            if !wanted.contains(layer) {
-                return LayerStatus {
-                    active: false,
-                    detail: "switched off (--layers / CPJUDGE_LAYERS)".into(),
-                };
-            }
-            match layer.probe() {
-                Ok(detail) => LayerStatus {
-                    active: true,
-                    detail,
-                },
-                Err(reason) => LayerStatus {
-                    active: false,
-                    detail: format!("unavailable: {reason}"),
-                },
-            }
-        };
-        Isolation {
-            cgroup: status(Layer::Cgroup),
-            namespaces: status(Layer::Namespaces),
-            landlock: status(Layer::Landlock),
-            seccomp: status(Layer::Seccomp),
+    /// Tries each wanted layer for real: first the kernel feature on its own (in a throwaway child where it changes
+    /// the process), then a trial run through the supervisor at `supervisor` with every layer that passed, as a
+    /// solution would run. Call it before starting any thread: the children are forked from this process and run
+    /// Rust code until they exit.
+    pub fn probe(wanted: &Layers, supervisor: &Path) -> Isolation {
+        let mut isolation = Isolation::off();
+        let mut candidates = Vec::new();
+        for layer in Layer::ALL.into_iter().filter(|&l| wanted.contains(l)) {
+            *isolation.status_mut(layer) = match layer.probe() {
+                Ok(detail) => {
+                    candidates.push(layer);
+                    LayerStatus {
+                        active: true,
+                        detail,
+                    }
+                }
+                Err(reason) => LayerStatus::unavailable(reason),
+            };
         }
+        let (_, failed) = super::trial::usable(supervisor, &candidates);
+        for (layer, reason) in failed {
+            *isolation.status_mut(layer) = LayerStatus::unavailable(reason);
+        }
+        isolation
     }
 
     /// No optional layer at all.
     pub fn off() -> Isolation {
-        Isolation::probe(&Layers::none())
+        let off = || LayerStatus {
+            active: false,
+            detail: "switched off (--layers / CPJUDGE_LAYERS)".into(),
+        };
+        Isolation {
+            cgroup: off(),
+            namespaces: off(),
+            landlock: off(),
+            seccomp: off(),
+        }
+    }
+
+    fn status_mut(&mut self, layer: Layer) -> &mut LayerStatus {
+        match layer {
+            Layer::Cgroup => &mut self.cgroup,
+            Layer::Namespaces => &mut self.namespaces,
+            Layer::Landlock => &mut self.landlock,
+            Layer::Seccomp => &mut self.seccomp,
+        }
     }
 
     pub fn status(&self, layer: Layer) -> &LayerStatus {
@@ -270,8 +305,16 @@ impl Isolation {
                     "NOT LIMITED: RLIMIT_NPROC does not apply to root, so a fork bomb is stopped only by the \
                      wall time"
                         .into()
+                } else if on(Layer::Namespaces) && namespace::counts_processes_per_namespace() {
+                    format!(
+                        "at most {} processes and threads per run (RLIMIT_NPROC, counted in the run's own user \
+                         namespace)",
+                        super::cgroup::MAX_TASKS
+                    )
                 } else {
-                    "not limited per run".into()
+                    "NOT LIMITED per run: a fork bomb is stopped only by the wall time and the user's own \
+                     process limit"
+                        .into()
                 },
             ),
             rule(

@@ -18,6 +18,7 @@ mod runner;
 mod spec;
 mod supervisor;
 mod syscalls;
+mod trial;
 
 pub use isolation::{Enforcement, Isolation, Layer, LayerStatus, Layers};
 pub use process::own_peak_memory;
@@ -25,3 +26,4 @@ pub(crate) use process::{become_subreaper, kill_orphans, signal_name};
 pub use runner::{Runner, SUPERVISE_ARG, Sandbox};
 pub use spec::{LimitKind, Limits, Request, RunResult, RunSpec, Termination, Trust, small_env};
 pub use supervisor::supervise;
+pub use trial::{PROBE_ARG, echo};

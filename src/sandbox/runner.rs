@@ -45,6 +45,11 @@ impl Sandbox {
         self
     }
 
+    /// The cpjudge executable that supervises runs.
+    pub fn supervisor(&self) -> &Path {
+        &self.supervisor
+    }
+
     /// A sandbox whose supervisor is the running executable.
     pub fn from_current_exe() -> Result<Self> {
         let exe = std::env::current_exe()

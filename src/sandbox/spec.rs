@@ -90,6 +90,15 @@ pub enum Termination {
     Signaled(i32),
 }
 
+impl std::fmt::Display for Termination {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Termination::Exited(code) => write!(f, "exit code {code}"),
+            Termination::Signaled(signal) => write!(f, "killed by {}", super::signal_name(signal)),
+        }
+    }
+}
+
 /// What a run did, as the kernel accounted it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RunResult {
