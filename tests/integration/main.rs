@@ -8,3 +8,4 @@ mod killed_judge;
 mod mistakes;
 mod reports;
 mod tour_checker;
+mod unprivileged;

@@ -1,0 +1,269 @@
+//! Judging as an ordinary user, as most people run cpjudge: the suite (run as root on CI) makes such a user and,
+//! as that user, judges a C and C++ problem with every layer the user can have, hostile programs included, and
+//! checks that `doctor` tells the truth about each layer.
+//!
+//! Only gcc and g++ are used: the other toolchains of a machine may live in root's home, which others cannot read.
+
+use crate::harness::{copy_dir, fixtures, processes_under, skip};
+use std::collections::BTreeMap;
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+const USER: &str = "cpjudge-tester";
+const LAYERS: [&str; 4] = ["cgroup", "namespaces", "landlock", "seccomp"];
+
+/// A project owned by the ordinary user, with a copy of the judge it may run.
+struct Setup {
+    dir: tempfile::TempDir,
+    uid: u32,
+    gid: u32,
+}
+
+impl Setup {
+    /// None (having said why) where the tests do not run as root, and so cannot act as another user.
+    fn new() -> Option<Setup> {
+        // SAFETY: geteuid has no preconditions.
+        if unsafe { libc::geteuid() } != 0 {
+            skip(
+                "judging as an ordinary user needs root to create one; these tests already run as an ordinary \
+                 user",
+            );
+            return None;
+        }
+        let (uid, gid) = *user();
+        let dir = tempfile::Builder::new()
+            .prefix("cpjudge-unprivileged-")
+            .tempdir()
+            .unwrap();
+        let project = dir.path().join("project");
+        copy_dir(&fixtures().join("unprivileged"), &project);
+        std::fs::create_dir(dir.path().join("bin")).unwrap();
+        std::fs::copy(
+            env!("CARGO_BIN_EXE_cpjudge"),
+            dir.path().join("bin/cpjudge"),
+        )
+        .unwrap();
+        let setup = Setup { dir, uid, gid };
+        setup.give_to_user();
+        Some(setup)
+    }
+
+    fn project(&self) -> PathBuf {
+        self.dir.path().join("project")
+    }
+
+    fn give_to_user(&self) {
+        for entry in walkdir::WalkDir::new(self.dir.path()) {
+            let path = entry.unwrap().into_path();
+            std::os::unix::fs::chown(&path, Some(self.uid), Some(self.gid)).unwrap();
+        }
+    }
+
+    /// Adds a program of the hostile suite to the problem, expecting one of `expected`.
+    fn add_solution(&self, program: &str, expected: &str) {
+        let from = fixtures().join("hostile/programs").join(program);
+        let solutions = self.project().join("problems/aplusb/solutions");
+        std::fs::copy(from, solutions.join(program)).unwrap();
+        self.add_to_problem(program, expected);
+    }
+
+    fn add_to_problem(&self, program: &str, expected: &str) {
+        let config = self.project().join("problems/aplusb/problem.toml");
+        let mut text = std::fs::read_to_string(&config).unwrap();
+        text.push_str(&format!(
+            "\n[[solutions]]\npath = \"solutions/{program}\"\nexpected = {expected}\n"
+        ));
+        std::fs::write(config, text).unwrap();
+        self.give_to_user();
+    }
+
+    /// Runs cpjudge as the ordinary user, in the project, with a plain environment.
+    fn cpjudge(&self, args: &[&str]) -> std::process::Output {
+        let mut command = std::process::Command::new(self.dir.path().join("bin/cpjudge"));
+        command
+            .uid(self.uid)
+            .gid(self.gid)
+            .current_dir(self.project())
+            .env_clear()
+            .env("PATH", "/usr/local/bin:/usr/bin:/bin")
+            .env("HOME", self.dir.path())
+            .arg("--cache-dir")
+            .arg(self.dir.path().join("cache"))
+            .args(args);
+        assert_cmd::Command::from_std(command)
+            .timeout(Duration::from_secs(300))
+            .output()
+            .unwrap()
+    }
+
+    fn cpjudge_json(&self, args: &[&str]) -> (i32, serde_json::Value) {
+        let output = self.cpjudge(args);
+        let json = serde_json::from_slice(&output.stdout).unwrap_or_else(|e| {
+            panic!(
+                "cpjudge {args:?} as {USER} gave no JSON ({e}, {}):\n{}\n{}",
+                output.status,
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            )
+        });
+        (output.status.code().expect("exited"), json)
+    }
+
+    fn testdata(&self) -> BTreeMap<PathBuf, Vec<u8>> {
+        walkdir::WalkDir::new(self.project().join("testdata"))
+            .into_iter()
+            .map(|e| e.unwrap().into_path())
+            .filter(|p| p.is_file())
+            .map(|p| {
+                let contents = std::fs::read(&p).unwrap();
+                (p, contents)
+            })
+            .collect()
+    }
+}
+
+/// The ordinary user (made once), by uid and gid.
+fn user() -> &'static (u32, u32) {
+    static USER_IDS: OnceLock<(u32, u32)> = OnceLock::new();
+    USER_IDS.get_or_init(|| {
+        let id = |flag: &str| {
+            let output = std::process::Command::new("id")
+                .args([flag, USER])
+                .output()
+                .unwrap();
+            output.status.success().then(|| {
+                String::from_utf8_lossy(&output.stdout)
+                    .trim()
+                    .parse::<u32>()
+                    .unwrap()
+            })
+        };
+        if id("-u").is_none() {
+            let status = std::process::Command::new("useradd")
+                .args([
+                    "--no-create-home",
+                    "--shell",
+                    "/usr/sbin/nologin",
+                    "--user-group",
+                    USER,
+                ])
+                .status()
+                .expect("useradd, to make an ordinary user");
+            // 9: made meanwhile by another run of the suite.
+            assert!(
+                status.success() || status.code() == Some(9),
+                "useradd {USER}: {status}"
+            );
+        }
+        (id("-u").unwrap(), id("-g").unwrap())
+    })
+}
+
+/// What `doctor --json` says of each layer, as the ordinary user.
+fn doctor(setup: &Setup) -> serde_json::Value {
+    let (code, doctor) = setup.cpjudge_json(&["doctor", "--json"]);
+    assert_eq!(code, 0, "{doctor:#}");
+    doctor
+}
+
+fn active(isolation: &serde_json::Value, layer: &str) -> bool {
+    let status = &isolation[layer];
+    assert!(
+        status["active"].is_boolean(),
+        "no status of {layer}: {isolation:#}"
+    );
+    assert!(
+        !status["detail"].as_str().unwrap_or_default().is_empty(),
+        "{layer} says nothing of itself: {isolation:#}"
+    );
+    status["active"] == true
+}
+
+/// Whatever doctor says is on works in a real run, alone: a judge with that layer alone uses it, and the solutions
+/// get their verdicts. (It once said the namespaces were on while every run with them failed.)
+#[test]
+fn doctor_tells_an_ordinary_user_the_truth() {
+    let Some(setup) = Setup::new() else { return };
+    let doctor = doctor(&setup);
+    for layer in LAYERS {
+        let on = active(&doctor["isolation"], layer);
+        let (code, report) = setup.cpjudge_json(&["--layers", layer, "judge", "aplusb", "--json"]);
+        assert_eq!(code, 0, "--layers {layer}:\n{report:#}");
+        assert_eq!(
+            report["isolation"][layer]["active"], on,
+            "doctor and judge disagree on {layer}:\n{report:#}\n{doctor:#}"
+        );
+    }
+    // Where the machine is known to give an ordinary user some layers (`.ci/run` says which on our CI machines),
+    // one that is off is a failure, not a reason to run with less.
+    if let Ok(required) = std::env::var("CPJUDGE_TEST_REQUIRE_USER_LAYERS") {
+        for layer in required.split(',').map(str::trim).filter(|l| !l.is_empty()) {
+            assert!(
+                LAYERS.contains(&layer),
+                "unknown layer {layer} in CPJUDGE_TEST_REQUIRE_USER_LAYERS"
+            );
+            assert!(
+                active(&doctor["isolation"], layer),
+                "the {layer} layer is required for an ordinary user here, but off: {}",
+                doctor["isolation"][layer]["detail"]
+            );
+        }
+    }
+    // On a cgroup v1 hierarchy nobody delegated (as on our machines), the user cannot have the cgroup layer, and
+    // is told why.
+    if !active(&doctor["isolation"], "cgroup") {
+        let detail = doctor["isolation"]["cgroup"]["detail"].as_str().unwrap();
+        assert!(detail.contains("unavailable"), "{detail}");
+    }
+}
+
+/// With every layer the user can have: the references pass, and a sleeper, an escaped child, a fork bomb (where
+/// the processes are limited) and a search for the answers (where Landlock is on) get what they must, leaving
+/// nothing alive and the tests untouched.
+#[test]
+fn an_ordinary_user_judges_hostile_programs() {
+    let Some(setup) = Setup::new() else { return };
+    let doctor = doctor(&setup);
+    let isolation = &doctor["isolation"];
+    setup.add_solution("pause.c", "\"TLE\"");
+    setup.add_solution("setsid_sleepers.c", "\"AC\"");
+    let limited = doctor["enforced"].as_array().unwrap().iter().any(|rule| {
+        rule["what"] == "processes" && rule["how"].as_str().unwrap().starts_with("at most")
+    });
+    if limited {
+        setup.add_solution("fork_bomb.c", "[\"TLE\", \"RE\", \"MLE\"]");
+    } else {
+        skip(&format!(
+            "the fork bomb as an ordinary user: doctor says processes are not limited here ({doctor:#})"
+        ));
+    }
+    if active(isolation, "landlock") {
+        setup.add_to_problem("answers_via_scan.c", "\"WA\"");
+    } else {
+        skip("reading the answers as an ordinary user: the landlock layer is off");
+    }
+
+    let before = setup.testdata();
+    let (code, report) = setup.cpjudge_json(&["judge", "aplusb", "--json"]);
+    assert_eq!(code, 0, "{report:#}");
+    for layer in LAYERS {
+        assert_eq!(
+            report["isolation"][layer]["active"], isolation[layer]["active"],
+            "{layer}: {report:#}"
+        );
+    }
+    let alive = processes_under(setup.dir.path());
+    assert!(alive.is_empty(), "left alive:\n{}", alive.join("\n"));
+    assert!(before == setup.testdata(), "the tests changed");
+}
+
+/// The search for the answers finds them where nothing hides the project: so its WA above shows Landlock at work.
+#[test]
+fn the_search_for_answers_works_unhidden() {
+    let Some(setup) = Setup::new() else { return };
+    setup.add_to_problem("answers_via_scan.c", "\"AC\"");
+    let (code, report) = setup.cpjudge_json(&["--layers", "none", "judge", "aplusb", "--json"]);
+    assert_eq!(code, 0, "{report:#}");
+}
