@@ -320,7 +320,7 @@ impl Isolation {
             rule(
                 "output",
                 "always: every file the run writes, standard output included, up to the output limit \
-                 (RLIMIT_FSIZE); standard error is read as it comes, its first 64 KiB kept"
+                 (RLIMIT_FSIZE); standard error is read as it comes, its first and last 32 KiB kept"
                     .into(),
             ),
             rule(

@@ -9,6 +9,7 @@
 
 mod cgroup;
 mod confine;
+mod excerpt;
 mod filesystem;
 mod isolation;
 mod limits;

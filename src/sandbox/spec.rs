@@ -110,7 +110,8 @@ pub struct RunResult {
     pub peak_memory: Bytes,
     /// Bytes written to standard output.
     pub stdout_bytes: u64,
-    /// The beginning of standard error, at most [`RunResult::STDERR_KEPT`] bytes.
+    /// Standard error: all of it up to 64 KiB; beyond, its first and last 32 KiB, joined by a line saying how much
+    /// was left out between them.
     pub stderr: Vec<u8>,
     /// Bytes written to standard error in all.
     pub stderr_bytes: u64,
@@ -119,8 +120,6 @@ pub struct RunResult {
 }
 
 impl RunResult {
-    pub const STDERR_KEPT: usize = 64 * 1024;
-
     pub fn stderr_text(&self) -> String {
         String::from_utf8_lossy(&self.stderr).into_owned()
     }

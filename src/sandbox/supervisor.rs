@@ -2,6 +2,7 @@
 
 use super::cgroup::RunCgroup;
 use super::confine::{self, Kept};
+use super::excerpt::Excerpt;
 use super::process::{self, ProcStat};
 use super::spec::{LimitKind, Request, RunResult, RunSpec, Termination};
 use crate::units::Bytes;
@@ -326,13 +327,12 @@ fn wait_exit(pid: libc::pid_t) -> Termination {
 /// then. Only a process outside the run can hold the pipe open any longer (it can be handed one over a socket).
 const DRAIN_GRACE: Duration = Duration::from_millis(100);
 
-/// Reads the program's stderr on its own thread, so the program never blocks on a full pipe, keeping only the
-/// beginning. It reads to the end, or until [`DRAIN_GRACE`] after `over` is set.
+/// Reads the program's stderr on its own thread, so the program never blocks on a full pipe, keeping its beginning
+/// and its end. It reads to the end, or until [`DRAIN_GRACE`] after `over` is set.
 fn drain(pipe: ChildStderr, over: Arc<AtomicBool>) -> thread::JoinHandle<(Vec<u8>, u64)> {
     thread::spawn(move || {
         let mut pipe = pipe;
-        let mut kept = Vec::new();
-        let mut total = 0u64;
+        let mut kept = Excerpt::default();
         let mut buf = [0u8; 64 * 1024];
         let mut deadline = None;
         loop {
@@ -353,15 +353,12 @@ fn drain(pipe: ChildStderr, over: Arc<AtomicBool>) -> thread::JoinHandle<(Vec<u8
             }
             match pipe.read(&mut buf) {
                 Ok(0) => break,
-                Ok(n) => {
-                    let room = RunResult::STDERR_KEPT.saturating_sub(kept.len());
-                    kept.extend_from_slice(&buf[..n.min(room)]);
-                    total += n as u64;
-                }
+                Ok(n) => kept.push(&buf[..n]),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
                 Err(_) => break,
             }
         }
-        (kept, total)
+        let total = kept.total();
+        (kept.into_bytes(), total)
     })
 }
