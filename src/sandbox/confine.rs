@@ -137,7 +137,7 @@ pub(crate) fn prepare(request: &Request) -> Result<(Confinement, Kept), String> 
     let confinement = Confinement {
         supervisor: std::process::id() as libc::pid_t,
         cgroup_fds: cgroup.as_ref().map(RunCgroup::join_fds).unwrap_or_default(),
-        rlimits: RlimitSet::for_limits(&spec.limits),
+        rlimits: RlimitSet::for_limits(&spec.limits, cgroup.is_some()),
         namespaces: wants(Layer::Namespaces)
             .then(|| Namespaces::new(&spec.workdir, spec.scratch))
             .transpose()

@@ -292,9 +292,11 @@ impl Isolation {
                         Bytes(64 * Bytes::MIB)
                     )
                 } else {
-                    "peak resident memory of the main process, checked every 10 ms; address space capped \
-                     per process at the limit + 4 GiB (not for the JVM)"
-                        .into()
+                    format!(
+                        "peak resident memory of the main process, checked every 10 ms; address space capped \
+                         per process at the limit + 4 GiB + room for {} threads' stacks (not for the JVM)",
+                        super::Limits::THREADS_IN_ADDRESS_SPACE
+                    )
                 },
             ),
             rule(

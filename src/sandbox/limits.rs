@@ -10,7 +10,10 @@ const OPEN_FILES: u64 = 256;
 pub(crate) struct RlimitSet(Vec<(libc::__rlimit_resource_t, u64)>);
 
 impl RlimitSet {
-    pub fn for_limits(limits: &Limits) -> Self {
+    /// The rlimits of a run; `cgroup` says whether a cgroup counts the run's memory, which then needs no
+    /// address-space backstop (a cap on address space would only stop threads: glibc reserves each one a stack as
+    /// large as the stack limit).
+    pub fn for_limits(limits: &Limits, cgroup: bool) -> Self {
         let mut set = vec![
             (libc::RLIMIT_CPU, limits.cpu_backstop_secs()),
             (libc::RLIMIT_STACK, limits.stack.0),
@@ -19,7 +22,7 @@ impl RlimitSet {
             (libc::RLIMIT_CORE, 0),
             (libc::RLIMIT_NOFILE, OPEN_FILES),
         ];
-        if limits.cap_address_space {
+        if limits.cap_address_space && !cgroup {
             set.push((libc::RLIMIT_AS, limits.address_space().0));
         }
         RlimitSet(set)

@@ -20,8 +20,8 @@ pub struct Limits {
     pub output: Bytes,
     /// The main thread's stack, which is also the default size of every other thread's stack.
     pub stack: Bytes,
-    /// Whether to cap the address space too, as a backstop for memory (runtimes such as the JVM reserve far more
-    /// address space than they use, so their language entry turns this off).
+    /// Whether to cap the address space too where there is no cgroup, as a backstop for memory (runtimes such as
+    /// the JVM reserve far more address space than they use, so their language entry turns this off).
     pub cap_address_space: bool,
 }
 
@@ -31,13 +31,23 @@ impl Limits {
         self.cpu.as_secs() + 2
     }
 
-    /// The address-space cap: far above the memory limit, since thread stacks and allocator arenas reserve
-    /// address space they never use, and going over the memory limit should be measured as MLE by peak resident
-    /// memory rather than end as a failed allocation. It only bounds what one process can take before the
-    /// supervisor's next look.
+    /// The address-space cap, where there is no cgroup to count memory: far above the memory limit, since thread
+    /// stacks and allocator arenas reserve address space they never use, and going over the memory limit should be
+    /// measured as MLE by peak resident memory rather than end as a failed allocation. It leaves room for
+    /// [`Limits::THREADS_IN_ADDRESS_SPACE`] threads with the C library's default stack, which is as large as the
+    /// stack limit, and only bounds what one process can take before the supervisor's next look.
     pub(crate) fn address_space(&self) -> Bytes {
-        Bytes(self.memory.0.saturating_add(4 * Bytes::GIB))
+        let stacks = self.stack.0.saturating_mul(Self::THREADS_IN_ADDRESS_SPACE);
+        Bytes(
+            self.memory
+                .0
+                .saturating_add(4 * Bytes::GIB)
+                .saturating_add(stacks),
+        )
     }
+
+    /// Threads whose default stacks fit in the address-space cap besides the memory limit.
+    pub(crate) const THREADS_IN_ADDRESS_SPACE: u64 = 16;
 }
 
 /// One program to run.

@@ -356,3 +356,18 @@ fn checker_reads_the_tests_own_input() {
     // "0 0" is right for the test whose input is 0, and wrong for the others.
     assert_eq!(verdicts, ["AC", "WA", "WA"], "{tests:#?}");
 }
+
+/// Threads start as on any judge machine, whatever the memory limit: the C library reserves each one a stack as
+/// large as the stack limit (7/8 of the memory limit), which an address-space cap must leave room for.
+#[test]
+fn threads_start_under_a_large_memory_limit() {
+    for layers in ["all", "none"] {
+        let run = Judge::fixture("threads")
+            .env("CPJUDGE_LAYERS", layers)
+            .args(&["judge", "threads", "--json"])
+            .run();
+        let report = run.json();
+        let threads = solution(&report, "threads.c");
+        assert_eq!(threads["verdict"], "AC", "layers {layers}: {threads:#}");
+    }
+}
