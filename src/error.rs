@@ -51,6 +51,9 @@ pub enum Error {
     Usage(String),
     #[error("sandbox: {0}")]
     Sandbox(String),
+    /// The user asked the judge to stop (Ctrl-C).
+    #[error("interrupted")]
+    Interrupted,
 }
 
 fn list_or_none(items: &[String]) -> String {
@@ -86,10 +89,14 @@ impl Error {
         }
     }
 
-    /// The process exit code for this error. Every harness error is a usage or configuration problem from the
-    /// user's point of view: they are all 2, which scripts can tell apart from 1 (a verdict not as expected).
+    /// The process exit code for this error. Every harness error but an interrupt is a usage or configuration
+    /// problem from the user's point of view: they are all 2, which scripts can tell apart from 1 (a verdict not as
+    /// expected); an interrupt is 130, as a shell reports a process ended by Ctrl-C.
     pub fn exit_code(&self) -> u8 {
-        2
+        match self {
+            Error::Interrupted => crate::interrupt::EXIT_CODE,
+            _ => 2,
+        }
     }
 }
 

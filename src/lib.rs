@@ -6,6 +6,7 @@ pub mod cli;
 mod commands;
 pub mod compile;
 pub mod error;
+pub mod interrupt;
 pub mod judge;
 pub mod language;
 pub mod problem;

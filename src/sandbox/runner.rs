@@ -106,23 +106,27 @@ impl Runner for Sandbox {
             .map_err(|e| failed("failed to send the run to the supervisor", &e))?;
         let deadline = Instant::now() + spec.limits.wall + SUPERVISOR_GRACE;
         let errors = child.stderr.take().expect("stderr was piped");
-        let errors = std::thread::spawn(move || read_tail(errors, Some(deadline)));
+        let errors = std::thread::spawn(move || read_tail(errors, deadline).unwrap_or_default());
         let stdout = child.stdout.take().expect("stdout was piped");
-        let reply = read_tail(stdout, Some(deadline));
-        if reply.is_none() {
-            // Stuck: it is killed, and the run with it (each run dies with its supervisor).
+        let reply = read_tail(stdout, deadline);
+        if reply.is_err() {
+            // Stuck, or no longer wanted: it is killed, and the run with it (each run dies with its supervisor).
             let _ = child.kill();
         }
         let status = child
             .wait()
             .map_err(|e| failed("failed to wait for the supervisor", &e))?;
         drop(stdin);
-        let errors = errors.join().unwrap_or_default().unwrap_or_default();
-        let Some(reply) = reply else {
-            return Err(Error::Sandbox(format!(
-                "the supervisor did not finish within {} of the run's start, and was killed",
-                crate::units::format_time(spec.limits.wall + SUPERVISOR_GRACE)
-            )));
+        let errors = errors.join().unwrap_or_default();
+        let reply = match reply {
+            Ok(reply) => reply,
+            Err(Unread::Interrupted) => return Err(Error::Interrupted),
+            Err(Unread::TimedOut) => {
+                return Err(Error::Sandbox(format!(
+                    "the supervisor did not finish within {} of the run's start, and was killed",
+                    crate::units::format_time(spec.limits.wall + SUPERVISOR_GRACE)
+                )));
+            }
         };
         // The reply is the last line, from a supervisor that ended normally: it writes it once every process of the
         // run is gone, so nothing a run may have slipped into the pipe before can pass for it.
@@ -150,29 +154,42 @@ const SUPERVISOR_GRACE: Duration = Duration::from_secs(10);
 /// its supervisor's pipes can make the harness hold.
 const KEPT: usize = 1 << 20;
 
-/// Reads a pipe to its end, keeping the last [`KEPT`] bytes. With a deadline, gives up then: None.
-fn read_tail(mut pipe: impl Read + AsRawFd, deadline: Option<Instant>) -> Option<Vec<u8>> {
+/// Why a pipe was not read to its end.
+enum Unread {
+    TimedOut,
+    /// The user asked the judge to stop.
+    Interrupted,
+}
+
+/// How often a wait for a supervisor looks whether the user asked to stop (the signal itself wakes only the thread
+/// it is delivered to).
+const INTERRUPT_CHECK: Duration = Duration::from_millis(100);
+
+/// Reads a pipe to its end, keeping the last [`KEPT`] bytes; gives up at the deadline, or when the user asks the
+/// judge to stop.
+fn read_tail(mut pipe: impl Read + AsRawFd, deadline: Instant) -> Result<Vec<u8>, Unread> {
     let mut kept = Vec::new();
     let mut buf = [0u8; 64 * 1024];
     loop {
-        if let Some(deadline) = deadline {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return None;
-            }
-            let mut fd = libc::pollfd {
-                fd: pipe.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            // SAFETY: one valid pollfd.
-            let ready = unsafe { libc::poll(&mut fd, 1, left.as_millis().min(1000) as i32) };
-            if ready <= 0 {
-                continue;
-            }
+        if crate::interrupt::requested() {
+            return Err(Unread::Interrupted);
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(Unread::TimedOut);
+        }
+        let mut fd = libc::pollfd {
+            fd: pipe.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let wait = left.min(INTERRUPT_CHECK).as_millis() as i32;
+        // SAFETY: one valid pollfd.
+        if unsafe { libc::poll(&mut fd, 1, wait) } <= 0 {
+            continue;
         }
         match pipe.read(&mut buf) {
-            Ok(0) => return Some(kept),
+            Ok(0) => return Ok(kept),
             Ok(n) => {
                 kept.extend_from_slice(&buf[..n]);
                 if kept.len() > 2 * KEPT {
@@ -180,7 +197,7 @@ fn read_tail(mut pipe: impl Read + AsRawFd, deadline: Option<Instant>) -> Option
                 }
             }
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return Some(kept),
+            Err(_) => return Ok(kept),
         }
     }
 }
