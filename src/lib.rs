@@ -12,6 +12,7 @@ pub mod language;
 pub mod problem;
 pub mod report;
 pub mod sandbox;
+mod scratch;
 mod text;
 mod toolchain;
 pub mod units;
@@ -38,6 +39,12 @@ pub fn run(cli: Cli) -> Result<Outcome> {
             "warning: cannot become a child subreaper ({e}): an escaped process may outlive the judge"
         );
     }
+    if let Err(e) = interrupt::install() {
+        eprintln!(
+            "warning: cannot catch Ctrl-C ({e}): an interrupted judge may leave folders behind"
+        );
+    }
+    scratch::clean_up();
     // Absolute, since programs run in folders of their own.
     let absolute = |path: &std::path::Path| {
         std::path::absolute(path).map_err(|e| error::Error::io("resolve", path, e))
@@ -60,5 +67,6 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Doctor(args) => commands::doctor(&cli.layers, args).map(|()| Outcome::AsExpected),
     };
     sandbox::kill_orphans();
+    scratch::clean_up();
     outcome
 }

@@ -5,6 +5,7 @@
 //! between fork and exec, and the supervisor removes it once the run is over.
 
 use super::Limits;
+use super::process::pid_namespace;
 use crate::units::Bytes;
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -205,17 +206,6 @@ fn cannot_enable(parent: &Path, e: &io::Error) -> String {
          own, e.g. `systemd-run --user --scope -p Delegate=yes cpjudge ...`",
         parent.display()
     )
-}
-
-/// This process's PID namespace, as the number of its /proc/self/ns/pid link ("pid:[4026531836]").
-fn pid_namespace() -> String {
-    fs::read_link("/proc/self/ns/pid")
-        .ok()
-        .and_then(|link| {
-            let link = link.to_string_lossy().into_owned();
-            Some(link.strip_prefix("pid:[")?.strip_suffix(']')?.to_owned())
-        })
-        .unwrap_or_else(|| "0".into())
 }
 
 /// One line of /proc/self/mountinfo, as far as cgroups need it.

@@ -19,6 +19,18 @@ fn check(ret: libc::c_int) -> io::Result<()> {
     }
 }
 
+/// This process's PID namespace, as the number of its /proc/self/ns/pid link ("pid:[4026531836]"): a PID names a
+/// process only within its namespace.
+pub(crate) fn pid_namespace() -> String {
+    std::fs::read_link("/proc/self/ns/pid")
+        .ok()
+        .and_then(|link| {
+            let link = link.to_string_lossy().into_owned();
+            Some(link.strip_prefix("pid:[")?.strip_suffix(']')?.to_owned())
+        })
+        .unwrap_or_else(|| "0".into())
+}
+
 /// The name of a signal ("SIGSEGV"), or its number when it has none.
 pub(crate) fn signal_name(signal: i32) -> String {
     nix::sys::signal::Signal::try_from(signal)

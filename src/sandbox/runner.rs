@@ -119,6 +119,10 @@ impl Runner for Sandbox {
         drop(stdin);
         let errors = errors.join().unwrap_or_default();
         let reply = match reply {
+            // The same signal may have reached the supervisor too (`killall -INT cpjudge`).
+            Ok(_) if !status.success() && crate::interrupt::requested() => {
+                return Err(Error::Interrupted);
+            }
             Ok(reply) => reply,
             Err(Unread::Interrupted) => return Err(Error::Interrupted),
             Err(Unread::TimedOut) => {

@@ -48,9 +48,7 @@ pub(crate) fn usable(
 /// One run of this executable as a solution would run, with exactly these layers: in a folder of its own, among
 /// folders hidden from it, with its input and output reachable only by descriptor and name.
 fn trial(supervisor: &Path, layers: &[Layer]) -> Result<(), String> {
-    let dir = tempfile::Builder::new()
-        .prefix("cpjudge-trial-")
-        .tempdir()
+    let dir = crate::scratch::folder("trial")
         .map_err(|e| format!("cannot make a folder for a trial run: {e}"))?;
     let (workdir, input, output) = (
         dir.path().join("box"),
