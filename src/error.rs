@@ -21,7 +21,7 @@ pub enum Error {
     },
     #[error("unknown problem \"{name}\"; known problems: {}", list_or_none(known))]
     UnknownProblem { name: String, known: Vec<String> },
-    #[error("{}: test input has no answer file (expected {})", input.display(), input.with_extension("ans").display())]
+    #[error("{}: test input has no answer file (expected {} or {})", input.display(), input.with_extension("ans").display(), input.with_extension("out").display())]
     MissingAnswer { input: PathBuf },
     #[error("{}: answer file has no test input (expected {})", answer.display(), answer.with_extension("in").display())]
     MissingInput { answer: PathBuf },
