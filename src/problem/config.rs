@@ -76,8 +76,8 @@ impl Solution {
 struct RawProblem {
     title: String,
     time_limit: TimeLimit,
-    memory_limit: Size,
-    output_limit: Option<Size>,
+    memory_limit: MemoryLimit,
+    output_limit: Option<OutputLimit>,
     compare: Option<Spanned<CompareMode>>,
     tolerance: Option<Spanned<f64>>,
     checker: Option<Spanned<String>>,
@@ -103,29 +103,23 @@ enum CompareMode {
     Float,
 }
 
-/// A duration written like "1s" or "500ms"; rejected at its own position in the file when malformed.
-struct TimeLimit(Duration);
+/// A limit written like "1s" or "256MiB", rejected at its own position in the file when malformed or absurd.
+macro_rules! limit {
+    ($name:ident, $type:ty, $parse:path) => {
+        struct $name($type);
 
-impl<'de> Deserialize<'de> for TimeLimit {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        units::parse_duration(&text)
-            .map(TimeLimit)
-            .map_err(de::Error::custom)
-    }
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+                let text = String::deserialize(d)?;
+                $parse(&text).map($name).map_err(de::Error::custom)
+            }
+        }
+    };
 }
 
-/// A size written like "256MiB".
-struct Size(Bytes);
-
-impl<'de> Deserialize<'de> for Size {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        units::parse_bytes(&text)
-            .map(Size)
-            .map_err(de::Error::custom)
-    }
-}
+limit!(TimeLimit, Duration, units::parse_time_limit);
+limit!(MemoryLimit, Bytes, units::parse_memory_limit);
+limit!(OutputLimit, Bytes, units::parse_output_limit);
 
 /// One verdict ("TLE") or several (["TLE", "RE"]).
 struct Expected(Vec<Verdict>);
