@@ -25,8 +25,12 @@ pub enum Error {
     MissingAnswer { input: PathBuf },
     #[error("{}: answer file has no test input (expected {})", answer.display(), answer.with_extension("in").display())]
     MissingInput { answer: PathBuf },
-    #[error("no tests found in {}", dir.display())]
+    #[error("no tests found in {} (tests are NAME.in with NAME.ans or NAME.out)", dir.display())]
     NoTests { dir: PathBuf },
+    #[error("tests folder {} does not exist", dir.display())]
+    NoTestsFolder { dir: PathBuf },
+    #[error("not in a cpjudge project: no folder from {} up holds a problems/ folder (give --root DIR)", cwd.display())]
+    NoProject { cwd: PathBuf },
     #[error("{}: unknown language for extension \"{extension}\" (known: {known})", path.display())]
     UnknownLanguage {
         path: PathBuf,

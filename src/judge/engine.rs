@@ -113,6 +113,8 @@ impl<'a> Judge<'a> {
             problem: problem.name.clone(),
             time_limit: problem.limits.time,
             memory_limit: problem.limits.memory,
+            time_limit_overridden: false,
+            memory_limit_overridden: false,
             tests: tests.iter().map(|t| t.name.clone()).collect(),
             solutions: reports,
         })

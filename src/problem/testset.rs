@@ -18,7 +18,7 @@ pub struct Test {
 /// answer, or an answer without an input, is an error: a half-written test should not be silently skipped.
 pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
     if !dir.is_dir() {
-        return Err(Error::NoTests {
+        return Err(Error::NoTestsFolder {
             dir: dir.to_owned(),
         });
     }

@@ -7,4 +7,5 @@ mod judging;
 mod killed_judge;
 mod mistakes;
 mod reports;
+mod selecting;
 mod tour_checker;
