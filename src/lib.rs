@@ -6,6 +6,7 @@ pub mod cli;
 mod commands;
 pub mod compile;
 pub mod error;
+mod java;
 pub mod judge;
 pub mod language;
 pub mod problem;

@@ -3,6 +3,7 @@
 mod bundled;
 mod harness;
 mod hostile;
+mod java;
 mod judging;
 mod killed_judge;
 mod mistakes;
