@@ -86,10 +86,19 @@ impl Compiled {
 
 impl<'a> Compiler<'a> {
     pub fn new(cache: PathBuf, runner: &'a dyn Runner) -> Self {
+        Self::with_toolchain(cache, runner, Toolchain::default())
+    }
+
+    /// A compiler that finds its compilers through `toolchain` (a fixed one, in tests).
+    pub(crate) fn with_toolchain(
+        cache: PathBuf,
+        runner: &'a dyn Runner,
+        toolchain: Toolchain,
+    ) -> Self {
         Compiler {
             cache,
             runner,
-            toolchain: Toolchain::default(),
+            toolchain,
         }
     }
 

@@ -27,8 +27,19 @@ pub struct Problem {
     pub limits: ProblemLimits,
     pub comparison: Comparison,
     pub validator: Option<PathBuf>,
+    /// The program the tests were made with (`testdata/<name>/recipe.toml` keeps its arguments per test). The
+    /// judge does not run it; it is checked to exist and be in a known language, so that the tests can always be
+    /// rebuilt.
     pub generator: Option<PathBuf>,
     pub solutions: Vec<Solution>,
+}
+
+impl Problem {
+    /// The main reference: the solution whose output the answers are. A problem loaded from problem.toml always
+    /// has exactly one; a lone file judged with `cpjudge test` has none.
+    pub fn main_solution(&self) -> Option<&Solution> {
+        self.solutions.iter().find(|s| s.main)
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
