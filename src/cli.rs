@@ -21,7 +21,8 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     pub root: Option<PathBuf>,
 
-    /// Where compiled programs are cached [default: <root>/target/cpjudge].
+    /// Where compiled programs are cached [default: <root>/target/cpjudge, or outside a project
+    /// $XDG_CACHE_HOME/cpjudge or ~/.cache/cpjudge].
     #[arg(long, global = true, value_name = "DIR", env = "CPJUDGE_CACHE_DIR")]
     pub cache_dir: Option<PathBuf>,
 
@@ -176,4 +177,21 @@ pub struct ListArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::STANDALONE_LIMITS;
+
+    #[test]
+    fn the_help_of_test_states_its_real_limits() {
+        let limits = format!(
+            "{} CPU time, {} memory, {} output",
+            units::format_time(STANDALONE_LIMITS.time),
+            STANDALONE_LIMITS.memory,
+            STANDALONE_LIMITS.output
+        );
+        assert!(TEST_HELP.contains(&limits), "{TEST_HELP}\n{limits}");
+    }
 }

@@ -317,3 +317,18 @@ fn limits_without_units_or_absurd_are_refused_where_written() {
         .expect_code(0);
     assert_eq!(lower.json()[0]["memory_limit_kib"], 64 * 1024);
 }
+
+#[test]
+fn every_subcommand_says_its_exit_codes() {
+    for command in ["judge", "test", "list", "doctor"] {
+        let help = Judge::fixture("basic")
+            .args(&[command, "--help"])
+            .run()
+            .expect_code(0)
+            .stdout();
+        assert!(help.contains("Exit codes: 0 "), "{command}:\n{help}");
+        if command == "judge" || command == "test" {
+            assert!(help.contains("Examples:\n  cpjudge "), "{command}:\n{help}");
+        }
+    }
+}
