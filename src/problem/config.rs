@@ -1,6 +1,7 @@
 //! `problem.toml`: parsed into a raw struct that rejects unknown keys, then validated into a [`Problem`] with
 //! resolved paths, typed limits and a comparison. Every error names the file, line and column.
 
+use super::submission::unique_names;
 use crate::error::{Error, Result};
 use crate::language::Language;
 use crate::units::{self, Bytes};
@@ -65,7 +66,7 @@ pub enum Comparison {
 
 #[derive(Debug, Clone)]
 pub struct Solution {
-    /// The file name, unique within the problem.
+    /// The shortest end of its path that no other solution's has: its file name, unless two share one.
     pub name: String,
     pub path: PathBuf,
     pub language: Language,
@@ -274,12 +275,9 @@ impl Validator<'_> {
         for entry in raw {
             let raw = entry.get_ref();
             let (path, language) = self.program(&raw.path)?;
-            let name = path
-                .file_name()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            if solutions.iter().any(|s| s.name == name) {
-                return Err(self.error(&raw.path, format!("a second solution named \"{name}\"")));
+            if solutions.iter().any(|s| s.path == path) {
+                let message = format!("solution {} is listed twice", raw.path.get_ref());
+                return Err(self.error(&raw.path, message));
             }
             let main = raw.main.as_ref().is_some_and(|m| *m.get_ref());
             if main {
@@ -293,7 +291,8 @@ impl Validator<'_> {
                 main_seen = true;
             }
             solutions.push(Solution {
-                name,
+                // Named below, once every path is known.
+                name: String::new(),
                 path,
                 language,
                 expected: raw.expected.0.clone(),
@@ -311,6 +310,13 @@ impl Validator<'_> {
                     "no [[solutions]]: a problem needs a main reference",
                 ),
             });
+        }
+        let paths: Vec<PathBuf> = raw
+            .iter()
+            .map(|r| r.get_ref().path.get_ref().into())
+            .collect();
+        for (solution, name) in solutions.iter_mut().zip(unique_names(&paths)) {
+            solution.name = name;
         }
         Ok(solutions)
     }

@@ -256,6 +256,27 @@ fn submissions_of_one_name_are_told_apart() {
 }
 
 #[test]
+fn solutions_of_one_name_in_a_problem_are_told_apart() {
+    let ac = std::fs::read_to_string(
+        crate::harness::fixtures().join("basic/problems/sum/solutions/ac.py"),
+    )
+    .unwrap();
+    let toml = "title = \"Sum\"\ntime_limit = \"1s\"\nmemory_limit = \"64MiB\"\n\
+                [[solutions]]\npath = \"solutions/a/sol.py\"\nexpected = \"AC\"\nmain = true\n\
+                [[solutions]]\npath = \"solutions/b/sol.py\"\nexpected = \"WA\"\n";
+    let run = Judge::fixture("basic")
+        .write("problems/sum/problem.toml", toml)
+        .write("problems/sum/solutions/a/sol.py", &ac)
+        .write("problems/sum/solutions/b/sol.py", WRONG)
+        .args(&["judge", "sum", "--json"])
+        .run()
+        .expect_code(0);
+    let report = run.json();
+    assert_eq!(solution(&report, "a/sol.py")["verdict"], "AC");
+    assert_eq!(solution(&report, "b/sol.py")["verdict"], "WA");
+}
+
+#[test]
 fn report_folders_are_checked_before_judging() {
     let run = Judge::fixture("basic")
         .args(&["judge", "sum", "--junit", "reports/junit.xml"])
