@@ -10,6 +10,12 @@ use std::path::{Path, PathBuf};
 
 /// Judges the file and reports; returns whether it passed every test.
 pub fn test(root: Option<&Path>, cache: PathBuf, layers: &Layers, args: &TestArgs) -> Result<bool> {
+    if !args.file.is_file() {
+        return Err(Error::Usage(format!(
+            "{} does not exist",
+            args.file.display()
+        )));
+    }
     let solutions = submissions(std::slice::from_ref(&args.file), &[Verdict::Accepted])?;
     let tests_dir = match &args.tests {
         Some(dir) => dir.clone(),

@@ -214,6 +214,16 @@ fn a_lone_file_on_sample_tests() {
     assert_eq!(json["time_limit_ms"], 1000);
     assert_eq!(solution(&json, "main.py")["verdict"], "WA");
 
+    let no_file = Judge::fixture("basic")
+        .cwd(dir.to_str().unwrap())
+        .args(&["test", "a/mian.py"])
+        .run()
+        .expect_code(2);
+    assert!(
+        no_file.stderr().contains("a/mian.py does not exist"),
+        "{}",
+        no_file.stderr()
+    );
     let missing = Judge::fixture("basic")
         .cwd(dir.to_str().unwrap())
         .args(&["test", "a/main.py", "--tests", "nowhere"])
