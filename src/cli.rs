@@ -1,8 +1,11 @@
 //! Command-line arguments (clap derive types only).
 
 use crate::sandbox::Layers;
+use crate::units::{self, Bytes};
+use crate::verdict::Verdict;
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
+use std::time::Duration;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -13,11 +16,13 @@ use std::path::PathBuf;
                   2 usage or configuration error."
 )]
 pub struct Cli {
-    /// The project folder, holding problems/ and testdata/.
-    #[arg(long, global = true, value_name = "DIR", default_value = ".")]
-    pub root: PathBuf,
+    /// The project folder, holding problems/ and testdata/ [default: the nearest folder holding problems/,
+    /// from the current one up].
+    #[arg(long, global = true, value_name = "DIR")]
+    pub root: Option<PathBuf>,
 
-    /// Where compiled programs are cached [default: <root>/target/cpjudge].
+    /// Where compiled programs are cached [default: <root>/target/cpjudge, or outside a project
+    /// $XDG_CACHE_HOME/cpjudge or ~/.cache/cpjudge].
     #[arg(long, global = true, value_name = "DIR", env = "CPJUDGE_CACHE_DIR")]
     pub cache_dir: Option<PathBuf>,
 
@@ -39,25 +44,55 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Judge a problem's solutions (or the given submissions) on its tests.
+    #[command(after_help = JUDGE_HELP)]
     Judge(JudgeArgs),
+    /// Judge one file on sample tests, without a problem folder: NAME.in with NAME.ans (or NAME.out).
+    #[command(after_help = TEST_HELP)]
+    Test(TestArgs),
     /// List the problems with their limits and numbers of tests and solutions.
+    #[command(after_help = LIST_HELP)]
     List(ListArgs),
     /// Show which isolation layers work on this machine and which limits are really enforced.
+    #[command(after_help = DOCTOR_HELP)]
     Doctor(DoctorArgs),
 }
 
+const JUDGE_HELP: &str = "\
+Examples:
+  cpjudge judge knight-pawns
+  cpjudge judge problems/knight-pawns --samples
+  cpjudge judge . --test 'cluster-*' --all            (from inside the problem's folder)
+  cpjudge judge knight-pawns --submission mine.cpp --expect WA
+  cpjudge judge knight-pawns --time-limit 3s --json
+
+Exit codes: 0 every solution got its expected verdict, 1 some did not, 2 usage or configuration error.";
+
+const TEST_HELP: &str = "\
+Examples:
+  cpjudge test a.cpp                     (tests from tests/ or test/ beside a.cpp)
+  cpjudge test a.py --tests samples/ --time-limit 1s
+
+Limits unless given: 2s CPU time, 1GiB memory, 64MiB output. Outputs are compared token by token.
+
+Exit codes: 0 the file passed every test, 1 it did not, 2 usage error (no such file or folder, no tests).";
+
+const LIST_HELP: &str = "\
+Exit codes: 0 every problem's configuration is sound, 1 some problem's is broken (its error is shown),
+2 not a project folder.";
+
+const DOCTOR_HELP: &str = "\
+Exit codes: 0 the report was written, 2 it could not be.";
+
+/// How to run and report, for `judge` and `test` alike.
 #[derive(Debug, clap::Args)]
-pub struct JudgeArgs {
-    /// The problem's name (a folder under problems/).
-    pub problem: String,
+pub struct RunArgs {
+    /// Only the tests with this name, or whose name matches this glob ("cluster-*", "group/**"). Repeatable.
+    #[arg(long = "test", value_name = "NAME|GLOB")]
+    pub test_patterns: Vec<String>,
 
-    /// Judge this file instead of the problem's solutions, expecting AC. Repeatable.
-    #[arg(long = "submission", value_name = "FILE")]
-    pub submissions: Vec<PathBuf>,
-
-    /// Take the NAME.in / NAME.ans pairs from DIR instead of testdata/<problem>.
-    #[arg(long, value_name = "DIR")]
-    pub tests: Option<PathBuf>,
+    /// Only the sample tests (named sample*, or in a sample/ or samples/ folder).
+    #[arg(long)]
+    pub samples: bool,
 
     /// Run every test, instead of stopping each solution at its first non-AC test.
     #[arg(long)]
@@ -68,6 +103,14 @@ pub struct JudgeArgs {
     #[arg(short = 'j', long = "jobs", value_name = "N", default_value_t = 1,
           value_parser = clap::value_parser!(u16).range(1..=64))]
     pub jobs: u16,
+
+    /// Use this CPU time limit instead of the problem's ("3s", "500ms"); the report says so.
+    #[arg(long, value_name = "TIME", value_parser = units::parse_time_limit)]
+    pub time_limit: Option<Duration>,
+
+    /// Use this memory limit instead of the problem's ("512MiB"); the report says so.
+    #[arg(long, value_name = "SIZE", value_parser = units::parse_memory_limit)]
+    pub memory_limit: Option<Bytes>,
 
     /// Print one JSON object on stdout instead of the table.
     #[arg(long)]
@@ -83,6 +126,46 @@ pub struct JudgeArgs {
 }
 
 #[derive(Debug, clap::Args)]
+pub struct JudgeArgs {
+    /// The problem: its name (a folder under problems/), or the path of its folder (`.` inside it).
+    pub problem: String,
+
+    /// Judge this file instead of the problem's solutions, expecting AC unless --expect says otherwise.
+    /// Repeatable.
+    #[arg(long = "submission", value_name = "FILE")]
+    pub submissions: Vec<PathBuf>,
+
+    /// The verdicts the submissions are expected to get, instead of AC ("WA", "TLE,RE"). Repeatable.
+    #[arg(
+        long,
+        value_name = "VERDICT",
+        value_delimiter = ',',
+        requires = "submissions"
+    )]
+    pub expect: Vec<Verdict>,
+
+    /// Take the NAME.in / NAME.ans pairs from DIR instead of testdata/<problem>.
+    #[arg(long, value_name = "DIR")]
+    pub tests: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct TestArgs {
+    /// The source file to judge; its language comes from its extension.
+    pub file: PathBuf,
+
+    /// Take the NAME.in / NAME.ans (or NAME.out) pairs from DIR [default: tests/ or test/ beside FILE].
+    #[arg(long, value_name = "DIR")]
+    pub tests: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+#[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
@@ -94,4 +177,21 @@ pub struct ListArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::STANDALONE_LIMITS;
+
+    #[test]
+    fn the_help_of_test_states_its_real_limits() {
+        let limits = format!(
+            "{} CPU time, {} memory, {} output",
+            units::format_time(STANDALONE_LIMITS.time),
+            STANDALONE_LIMITS.memory,
+            STANDALONE_LIMITS.output
+        );
+        assert!(TEST_HELP.contains(&limits), "{TEST_HELP}\n{limits}");
+    }
 }

@@ -86,10 +86,19 @@ impl Compiled {
 
 impl<'a> Compiler<'a> {
     pub fn new(cache: PathBuf, runner: &'a dyn Runner) -> Self {
+        Self::with_toolchain(cache, runner, Toolchain::default())
+    }
+
+    /// A compiler that finds its compilers through `toolchain` (a fixed one, in tests).
+    pub(crate) fn with_toolchain(
+        cache: PathBuf,
+        runner: &'a dyn Runner,
+        toolchain: Toolchain,
+    ) -> Self {
         Compiler {
             cache,
             runner,
-            toolchain: Toolchain::default(),
+            toolchain,
         }
     }
 
@@ -99,11 +108,13 @@ impl<'a> Compiler<'a> {
         let language = Language::of(source)?;
         let spec = language.spec();
         let text = std::fs::read(source).map_err(|e| Error::io("read", source, e))?;
-        let source_name = source
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or("main")
-            .to_owned();
+        let source_name = language.build_file_name(
+            &String::from_utf8_lossy(&text),
+            source
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("main"),
+        );
         let compiler = self.toolchain.resolve(spec.compile.tool, language)?;
         let version = self.toolchain.version(language)?;
 
@@ -188,7 +199,12 @@ impl<'a> Compiler<'a> {
             log.path(),
             MESSAGE_LIMIT,
         )));
-        let ok = result.killed_for.is_none() && result.termination == Termination::Exited(0);
+        let mut ok = result.killed_for.is_none() && result.termination == Termination::Exited(0);
+        // A program that compiles but cannot be started (a Java source without `main`) is a compile error too.
+        if ok && let Err(why) = entry_point(language, &dir.join(source_name)) {
+            ok = false;
+            message.push_str(&format!("\n{why}"));
+        }
         if let Some(kind) = result.killed_for {
             message.push_str(&format!(
                 "\ncompiler stopped: over the {kind:?} limit of the compile"
@@ -213,12 +229,17 @@ impl<'a> Compiler<'a> {
             tool => self.toolchain.resolve(tool, compiled.language)?,
         };
         let mut argv = vec![program.into_os_string()];
-        argv.extend(expand(
-            run.args,
-            &compiled.dir,
-            &compiled.source_name,
-            Some(memory),
-        ));
+        let main_class = entry_point(compiled.language, &compiled.dir.join(&compiled.source_name))
+            .map_err(Error::Usage)?;
+        argv.extend(
+            expand(run.args, &compiled.dir, &compiled.source_name, Some(memory))
+                .into_iter()
+                .map(|arg| {
+                    arg.to_string_lossy()
+                        .replace("{main_class}", &main_class)
+                        .into()
+                }),
+        );
         Ok(Program {
             argv,
             dir: compiled.dir.clone(),
@@ -228,6 +249,13 @@ impl<'a> Compiler<'a> {
 }
 
 const STATUS_FILE: &str = "status.json";
+
+/// The class a program starts at (see [`Language::entry_point`]), read from its source in the build folder.
+fn entry_point(language: Language, source: &Path) -> Result<String, String> {
+    let text =
+        std::fs::read(source).map_err(|e| format!("cannot read {}: {e}", source.display()))?;
+    language.entry_point(&String::from_utf8_lossy(&text))
+}
 
 fn read_status(entry: &Path) -> Option<CompileOutcome> {
     serde_json::from_slice(&std::fs::read(entry.join(STATUS_FILE)).ok()?).ok()

@@ -21,12 +21,16 @@ pub enum Error {
     },
     #[error("unknown problem \"{name}\"; known problems: {}", list_or_none(known))]
     UnknownProblem { name: String, known: Vec<String> },
-    #[error("{}: test input has no answer file (expected {})", input.display(), input.with_extension("ans").display())]
+    #[error("{}: test input has no answer file (expected {} or {})", input.display(), input.with_extension("ans").display(), input.with_extension("out").display())]
     MissingAnswer { input: PathBuf },
     #[error("{}: answer file has no test input (expected {})", answer.display(), answer.with_extension("in").display())]
     MissingInput { answer: PathBuf },
-    #[error("no tests found in {}", dir.display())]
+    #[error("no tests found in {} (tests are NAME.in with NAME.ans or NAME.out)", dir.display())]
     NoTests { dir: PathBuf },
+    #[error("tests folder {} does not exist", dir.display())]
+    NoTestsFolder { dir: PathBuf },
+    #[error("not in a cpjudge project: no folder from {} up holds a problems/ folder (give --root DIR)", cwd.display())]
+    NoProject { cwd: PathBuf },
     #[error("{}: unknown language for extension \"{extension}\" (known: {known})", path.display())]
     UnknownLanguage {
         path: PathBuf,

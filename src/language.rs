@@ -16,7 +16,8 @@ pub enum Language {
 
 /// How one program is invoked. Arguments may hold placeholders:
 /// `{src}` the source's file name, `{stem}` that name without its extension, `{dir}` the absolute path of the
-/// folder holding the built program, `{memory_mib}` the run's memory limit in MiB.
+/// folder holding the built program, `{memory_mib}` the run's memory limit in MiB, `{main_class}` the class to
+/// start (Java: the one declaring `main`, see [`Language::entry_point`]).
 #[derive(Debug)]
 pub struct Step {
     pub tool: Tool,
@@ -134,7 +135,8 @@ pub static TABLE: &[LanguageSpec] = &[
         extensions: &["java"],
         compile: Step {
             tool: on_path("javac"),
-            args: &["-encoding", "UTF-8", "{src}"],
+            // Class files under their package's folders, where `java -cp` looks for them.
+            args: &["-encoding", "UTF-8", "-d", ".", "{src}"],
         },
         version_args: &["-version"],
         run: Step {
@@ -145,7 +147,7 @@ pub static TABLE: &[LanguageSpec] = &[
                 "-XX:+UseSerialGC",
                 "-cp",
                 "{dir}",
-                "{stem}",
+                "{main_class}",
             ],
         },
         cap_address_space: false,
@@ -181,6 +183,24 @@ impl Language {
 
     pub fn name(self) -> &'static str {
         self.spec().name
+    }
+
+    /// The name the source gets in its build folder: its own, but for a Java source with a public class, which
+    /// javac wants in a file named after it.
+    pub fn build_file_name(self, source: &str, original: &str) -> String {
+        match self {
+            Language::Java => crate::java::source_file_name(source, original),
+            _ => original.to_owned(),
+        }
+    }
+
+    /// What `{main_class}` stands for: for Java, the class that declares `main`; an error says why a source has
+    /// none, which makes it a compile error. Other languages start no class.
+    pub fn entry_point(self, source: &str) -> Result<String, String> {
+        match self {
+            Language::Java => crate::java::main_class(source),
+            _ => Ok(String::new()),
+        }
     }
 }
 

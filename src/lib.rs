@@ -7,6 +7,7 @@ mod commands;
 pub mod compile;
 pub mod error;
 pub mod interrupt;
+mod java;
 pub mod judge;
 pub mod language;
 pub mod problem;
@@ -19,16 +20,27 @@ pub mod units;
 pub mod verdict;
 
 use cli::{Cli, Command};
-use error::Result;
+use error::{Error, Result};
 use problem::Catalog;
+use std::path::{Path, PathBuf};
 
 /// What a finished command means for the exit code.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Outcome {
     /// Everything as expected: exit 0.
     AsExpected,
-    /// Some verdict not as expected: exit 1.
+    /// Some verdict not as expected, or some problem broken: exit 1.
     NotAsExpected,
+}
+
+impl From<bool> for Outcome {
+    fn from(as_expected: bool) -> Self {
+        if as_expected {
+            Outcome::AsExpected
+        } else {
+            Outcome::NotAsExpected
+        }
+    }
 }
 
 /// Runs a parsed command line.
@@ -45,28 +57,49 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         );
     }
     scratch::clean_up();
+    let cwd = std::env::current_dir().map_err(|e| Error::io("find", "the current folder", e))?;
     // Absolute, since programs run in folders of their own.
-    let absolute = |path: &std::path::Path| {
-        std::path::absolute(path).map_err(|e| error::Error::io("resolve", path, e))
+    let root = match &cli.root {
+        Some(root) => Some(absolute(root)?),
+        None => problem::find_root(&cwd),
     };
-    let root = absolute(&cli.root)?;
-    let catalog = Catalog::new(&root);
-    let cache = match &cli.cache_dir {
-        Some(dir) => absolute(dir)?,
-        None => root.join("target").join("cpjudge"),
+    let cache = match (&cli.cache_dir, &root) {
+        (Some(dir), _) => absolute(dir)?,
+        (None, Some(root)) => root.join("target").join("cpjudge"),
+        (None, None) => user_cache(),
+    };
+    let project = || {
+        root.as_deref()
+            .map(Catalog::new)
+            .ok_or_else(|| Error::NoProject { cwd: cwd.clone() })
     };
     let outcome = match &cli.command {
-        Command::Judge(args) => commands::judge(&catalog, cache, &cli.layers, args).map(|ok| {
-            if ok {
-                Outcome::AsExpected
-            } else {
-                Outcome::NotAsExpected
-            }
+        Command::Judge(args) => project().and_then(|catalog| {
+            commands::judge(&catalog, &cwd, cache, &cli.layers, args).map(Outcome::from)
         }),
-        Command::List(args) => commands::list(&catalog, args).map(|()| Outcome::AsExpected),
+        Command::Test(args) => {
+            commands::test(root.as_deref(), cache, &cli.layers, args).map(Outcome::from)
+        }
+        Command::List(args) => {
+            project().and_then(|catalog| commands::list(&catalog, args).map(Outcome::from))
+        }
         Command::Doctor(args) => commands::doctor(&cli.layers, args).map(|()| Outcome::AsExpected),
     };
     sandbox::kill_orphans();
     scratch::clean_up();
     outcome
+}
+
+fn absolute(path: &Path) -> Result<PathBuf> {
+    std::path::absolute(path).map_err(|e| Error::io("resolve", path, e))
+}
+
+/// The build cache outside a project: the user's cache folder, as the XDG convention places it.
+fn user_cache() -> PathBuf {
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .unwrap_or_else(std::env::temp_dir);
+    base.join("cpjudge")
 }

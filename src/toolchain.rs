@@ -14,6 +14,29 @@ pub struct Toolchain {
 }
 
 impl Toolchain {
+    /// A toolchain that knows these compilers already, with these versions, and looks up no other: for tests that
+    /// run nothing for real and must not depend on what is installed.
+    #[cfg(test)]
+    pub(crate) fn fixed(compilers: &[(Language, &str, &str)]) -> Self {
+        let toolchain = Toolchain::default();
+        for &(language, path, version) in compilers {
+            let Tool::OnPath { name, .. } = language.spec().compile.tool else {
+                unreachable!("every language is compiled by a tool on PATH");
+            };
+            toolchain
+                .paths
+                .lock()
+                .expect("lock")
+                .insert(name, path.into());
+            toolchain
+                .versions
+                .lock()
+                .expect("lock")
+                .insert(language, version.to_owned());
+        }
+        toolchain
+    }
+
     /// The absolute path of a tool found on PATH. `Tool::Built` has no path of its own and is refused.
     pub fn resolve(&self, tool: Tool, language: Language) -> Result<PathBuf> {
         let Tool::OnPath { name, locate } = tool else {

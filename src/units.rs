@@ -42,8 +42,9 @@ impl fmt::Display for Bytes {
     }
 }
 
-/// Parses "256MiB", "64 MB", "1GiB", "512KiB", "1000" (bytes). Binary and decimal prefixes are both accepted,
-/// since problem setters write either.
+/// Parses "256MiB", "64 MB", "1GiB", "512KiB". Units are read whatever their case, and `KB`, `MB`, `GB` are
+/// binary like `KiB`, `MiB`, `GiB`: a problem's "256 MB" is 256 MiB wherever contests are judged. A bare number
+/// is refused: "256" would be 256 bytes, never what was meant.
 pub fn parse_bytes(text: &str) -> Result<Bytes, String> {
     let text = text.trim();
     let split = text
@@ -53,17 +54,19 @@ pub fn parse_bytes(text: &str) -> Result<Bytes, String> {
     let value: f64 = number
         .parse()
         .map_err(|_| format!("\"{text}\" does not start with a number"))?;
-    let scale: u64 = match unit {
-        "" | "B" => 1,
-        "KiB" | "K" => Bytes::KIB,
-        "MiB" | "M" => Bytes::MIB,
-        "GiB" | "G" => Bytes::GIB,
-        "KB" | "kB" => 1_000,
-        "MB" => 1_000_000,
-        "GB" => 1_000_000_000,
-        other => {
+    let scale: u64 = match unit.to_ascii_lowercase().as_str() {
+        "" => {
             return Err(format!(
-                "unknown size unit \"{other}\" (use B, KiB, MiB, GiB, KB, MB or GB)"
+                "\"{text}\" has no unit (write it like \"{text}MiB\")"
+            ));
+        }
+        "b" => 1,
+        "k" | "kb" | "kib" => Bytes::KIB,
+        "m" | "mb" | "mib" => Bytes::MIB,
+        "g" | "gb" | "gib" => Bytes::GIB,
+        _ => {
+            return Err(format!(
+                "unknown size unit \"{unit}\" (use B, KiB, MiB or GiB)"
             ));
         }
     };
@@ -77,7 +80,8 @@ pub fn parse_bytes(text: &str) -> Result<Bytes, String> {
 /// Parses "1s", "500ms", "2.5s", "1m". A bare number is refused: "1" could mean seconds or milliseconds.
 pub fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
-    let duration = if let Some(seconds) = text.strip_suffix('s').filter(|s| is_decimal(s)) {
+    let lower = text.to_ascii_lowercase();
+    let duration = if let Some(seconds) = lower.strip_suffix('s').filter(|s| is_decimal(s)) {
         seconds
             .parse::<f64>()
             .ok()
@@ -85,13 +89,42 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
             .map(Duration::from_secs_f64)
             .ok_or_else(|| format!("\"{text}\" is not a duration"))?
     } else {
-        humantime::parse_duration(text)
+        humantime::parse_duration(&lower)
             .map_err(|e| format!("\"{text}\" is not a duration like \"1s\" or \"500ms\": {e}"))?
     };
     if duration.is_zero() {
         return Err(format!("\"{text}\" must be longer than zero"));
     }
     Ok(duration)
+}
+
+/// A time limit: a duration of at most an hour (more is a typo, and would hold the judge for hours).
+pub fn parse_time_limit(text: &str) -> Result<Duration, String> {
+    let limit = parse_duration(text)?;
+    if limit > Duration::from_secs(3600) {
+        return Err(format!("time limit \"{}\" is over an hour", text.trim()));
+    }
+    Ok(limit)
+}
+
+/// A memory limit: at least 1 MiB, under which no runtime even starts.
+pub fn parse_memory_limit(text: &str) -> Result<Bytes, String> {
+    at_least(parse_bytes(text)?, Bytes::mib(1), "memory limit", text)
+}
+
+/// An output limit: at least 1 KiB.
+pub fn parse_output_limit(text: &str) -> Result<Bytes, String> {
+    at_least(parse_bytes(text)?, Bytes(Bytes::KIB), "output limit", text)
+}
+
+fn at_least(size: Bytes, least: Bytes, what: &str, text: &str) -> Result<Bytes, String> {
+    if size < least {
+        return Err(format!(
+            "{what} \"{}\" is under {least}: is a unit missing or wrong?",
+            text.trim()
+        ));
+    }
+    Ok(size)
 }
 
 fn is_decimal(s: &str) -> bool {
@@ -125,8 +158,14 @@ mod tests {
             ("64 MiB", Some(64 * Bytes::MIB)),
             ("1GiB", Some(Bytes::GIB)),
             ("512KiB", Some(512 * Bytes::KIB)),
-            ("1000", Some(1000)),
-            ("2MB", Some(2_000_000)),
+            ("1000", None),
+            ("2MB", Some(2 * Bytes::MIB)),
+            ("64mb", Some(64 * Bytes::MIB)),
+            ("64MB", Some(64 * Bytes::MIB)),
+            ("64mib", Some(64 * Bytes::MIB)),
+            ("64 MIB", Some(64 * Bytes::MIB)),
+            ("3kb", Some(3 * Bytes::KIB)),
+            ("1000B", Some(1000)),
             ("0.5GiB", Some(Bytes::GIB / 2)),
             ("0MiB", None),
             ("MiB", None),
@@ -145,6 +184,8 @@ mod tests {
             ("500ms", Some(Duration::from_millis(500))),
             ("2.5s", Some(Duration::from_millis(2500))),
             ("1m", Some(Duration::from_secs(60))),
+            ("1S", Some(Duration::from_secs(1))),
+            ("500MS", Some(Duration::from_millis(500))),
             ("0s", None),
             ("1", None),
             ("fast", None),
@@ -152,6 +193,29 @@ mod tests {
         for (text, want) in cases {
             assert_eq!(parse_duration(text).ok(), want, "{text}");
         }
+    }
+
+    #[test]
+    fn absurd_limits_are_refused() {
+        assert!(parse_time_limit("1h").is_ok());
+        assert!(
+            parse_time_limit("61m")
+                .unwrap_err()
+                .contains("over an hour")
+        );
+        assert!(parse_memory_limit("1MiB").is_ok());
+        assert!(
+            parse_memory_limit("256KiB")
+                .unwrap_err()
+                .contains("under 1MiB")
+        );
+        assert!(parse_memory_limit("256").unwrap_err().contains("no unit"));
+        assert!(parse_output_limit("1KiB").is_ok());
+        assert!(
+            parse_output_limit("100B")
+                .unwrap_err()
+                .contains("under 1KiB")
+        );
     }
 
     #[test]

@@ -6,7 +6,8 @@ use crate::problem::{Catalog, find_tests};
 use crate::report::{self, ProblemSummary};
 use crate::units::millis;
 
-pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<()> {
+/// Lists the problems; returns whether every problem's configuration is sound.
+pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<bool> {
     let summaries: Vec<ProblemSummary> = catalog
         .names()
         .into_iter()
@@ -39,5 +40,6 @@ pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<()> {
     } else {
         report::write_list(&summaries, &mut out)
     }
-    .map_err(|e| Error::io("write", "standard output", e))
+    .map_err(|e| Error::io("write", "standard output", e))?;
+    Ok(summaries.iter().all(|s| s.error.is_none()))
 }

@@ -3,7 +3,10 @@
 mod doctor;
 mod judge;
 mod list;
+mod session;
+mod test;
 
 pub use doctor::doctor;
 pub use judge::judge;
 pub use list::list;
+pub use test::test;

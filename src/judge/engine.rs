@@ -9,6 +9,7 @@ use crate::compile::{Compiled, Compiler, Program};
 use crate::error::{Error, Result};
 use crate::problem::{Comparison, Problem, Solution, Test};
 use crate::sandbox::Runner;
+use crate::toolchain::Toolchain;
 use crate::units::Bytes;
 use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
@@ -42,9 +43,19 @@ pub struct Judge<'a> {
 impl<'a> Judge<'a> {
     /// A judge whose builds and memos live under `cache`.
     pub fn new(runner: &'a dyn Runner, cache: PathBuf, options: JudgeOptions) -> Self {
+        Self::with_toolchain(runner, cache, options, Toolchain::default())
+    }
+
+    /// A judge whose compilers are found through `toolchain` (a fixed one, in tests).
+    pub(crate) fn with_toolchain(
+        runner: &'a dyn Runner,
+        cache: PathBuf,
+        options: JudgeOptions,
+        toolchain: Toolchain,
+    ) -> Self {
         Judge {
             runner,
-            compiler: Compiler::new(cache.join("build"), runner),
+            compiler: Compiler::with_toolchain(cache.join("build"), runner, toolchain),
             cache,
             options,
         }
@@ -113,6 +124,8 @@ impl<'a> Judge<'a> {
             problem: problem.name.clone(),
             time_limit: problem.limits.time,
             memory_limit: problem.limits.memory,
+            time_limit_overridden: false,
+            memory_limit_overridden: false,
             tests: tests.iter().map(|t| t.name.clone()).collect(),
             solutions: reports,
         })
@@ -233,8 +246,8 @@ impl<'a> Judge<'a> {
 
 #[cfg(test)]
 mod tests {
-    //! The engine's ordering and stopping rules, driven by a fake runner: no program really runs (only the C
-    //! compiler's version is asked for, to key the build).
+    //! The engine's ordering and stopping rules, driven by a fake runner and a fixed toolchain: no program really
+    //! runs, and no compiler need be installed.
 
     use super::*;
     use crate::language::Language;
@@ -335,10 +348,9 @@ mod tests {
     }
 
     fn judge(runner: &FakeRunner, fixture: &Fixture, options: JudgeOptions) -> Result<JudgeReport> {
-        if which::which("gcc").is_err() {
-            panic!("these tests need gcc on PATH, to key the build by its version");
-        }
-        let judge = Judge::new(runner, fixture.dir.path().join("cache"), options);
+        let toolchain = Toolchain::fixed(&[(Language::C, "/nowhere/gcc", "gcc (fake) 1.0")]);
+        let judge =
+            Judge::with_toolchain(runner, fixture.dir.path().join("cache"), options, toolchain);
         judge.judge(
             &fixture.problem,
             std::slice::from_ref(&fixture.solution),

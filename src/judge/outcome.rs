@@ -64,6 +64,9 @@ pub struct JudgeReport {
     pub problem: String,
     pub time_limit: Duration,
     pub memory_limit: Bytes,
+    /// Whether the limits were given on the command line instead of taken from the problem.
+    pub time_limit_overridden: bool,
+    pub memory_limit_overridden: bool,
     /// The names of every test, in order.
     pub tests: Vec<String>,
     pub solutions: Vec<SolutionReport>,

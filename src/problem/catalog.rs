@@ -60,6 +60,31 @@ impl Catalog {
         names
     }
 
+    /// Loads a problem given by name (`knight-pawns`) or by the path of its folder (`problems/knight-pawns`, or
+    /// `.` inside it), relative to `cwd`.
+    pub fn load_given(&self, given: &str, cwd: &Path) -> Result<Problem> {
+        let is_path = given.contains(['/', '\\']) || given == "." || given == "..";
+        if !is_path {
+            return self.load(given);
+        }
+        let folder = std::fs::canonicalize(cwd.join(given)).ok();
+        let problems = std::fs::canonicalize(self.problems_dir()).ok();
+        match folder {
+            Some(folder) if folder.parent().is_some() && folder.parent() == problems.as_deref() => {
+                let name = folder
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                self.load(&name)
+            }
+            _ => Err(Error::Usage(format!(
+                "{given} is not a problem folder of the project {} (a folder of {} with a problem.toml)",
+                self.root.display(),
+                self.problems_dir().display()
+            ))),
+        }
+    }
+
     /// Loads a problem by name; an unknown name is an error that lists the known ones.
     pub fn load(&self, name: &str) -> Result<Problem> {
         let dir = self.problems_dir().join(name);
@@ -73,6 +98,15 @@ impl Catalog {
         }
         Problem::load(name, &dir)
     }
+}
+
+/// The project folder `start` is in: the nearest folder holding `problems/`, from `start` up, as cargo finds its
+/// manifest.
+pub fn find_root(start: &Path) -> Option<PathBuf> {
+    start
+        .ancestors()
+        .find(|dir| dir.join("problems").is_dir())
+        .map(Path::to_owned)
 }
 
 /// Where the project's git history lives when not inside it: a worktree's or submodule's `.git` is a file that
@@ -105,6 +139,15 @@ fn git_elsewhere(root: &Path) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_root_is_found_from_below() {
+        let dir = tempfile::tempdir().unwrap();
+        let inside = dir.path().join("problems/p/solutions");
+        std::fs::create_dir_all(&inside).unwrap();
+        assert_eq!(find_root(&inside).as_deref(), Some(dir.path()));
+        assert_eq!(find_root(dir.path()).as_deref(), Some(dir.path()));
+    }
 
     #[test]
     fn a_worktrees_history_is_hidden_too() {

@@ -1,6 +1,7 @@
 //! `problem.toml`: parsed into a raw struct that rejects unknown keys, then validated into a [`Problem`] with
 //! resolved paths, typed limits and a comparison. Every error names the file, line and column.
 
+use super::submission::unique_names;
 use crate::error::{Error, Result};
 use crate::language::Language;
 use crate::units::{self, Bytes};
@@ -27,8 +28,19 @@ pub struct Problem {
     pub limits: ProblemLimits,
     pub comparison: Comparison,
     pub validator: Option<PathBuf>,
+    /// The program the tests were made with (`testdata/<name>/recipe.toml` keeps its arguments per test). The
+    /// judge does not run it; it is checked to exist and be in a known language, so that the tests can always be
+    /// rebuilt.
     pub generator: Option<PathBuf>,
     pub solutions: Vec<Solution>,
+}
+
+impl Problem {
+    /// The main reference: the solution whose output the answers are. A problem loaded from problem.toml always
+    /// has exactly one; a lone file judged with `cpjudge test` has none.
+    pub fn main_solution(&self) -> Option<&Solution> {
+        self.solutions.iter().find(|s| s.main)
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -54,7 +66,7 @@ pub enum Comparison {
 
 #[derive(Debug, Clone)]
 pub struct Solution {
-    /// The file name, unique within the problem.
+    /// The shortest end of its path that no other solution's has: its file name, unless two share one.
     pub name: String,
     pub path: PathBuf,
     pub language: Language,
@@ -76,8 +88,8 @@ impl Solution {
 struct RawProblem {
     title: String,
     time_limit: TimeLimit,
-    memory_limit: Size,
-    output_limit: Option<Size>,
+    memory_limit: MemoryLimit,
+    output_limit: Option<OutputLimit>,
     compare: Option<Spanned<CompareMode>>,
     tolerance: Option<Spanned<f64>>,
     checker: Option<Spanned<String>>,
@@ -103,29 +115,23 @@ enum CompareMode {
     Float,
 }
 
-/// A duration written like "1s" or "500ms"; rejected at its own position in the file when malformed.
-struct TimeLimit(Duration);
+/// A limit written like "1s" or "256MiB", rejected at its own position in the file when malformed or absurd.
+macro_rules! limit {
+    ($name:ident, $type:ty, $parse:path) => {
+        struct $name($type);
 
-impl<'de> Deserialize<'de> for TimeLimit {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        units::parse_duration(&text)
-            .map(TimeLimit)
-            .map_err(de::Error::custom)
-    }
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+                let text = String::deserialize(d)?;
+                $parse(&text).map($name).map_err(de::Error::custom)
+            }
+        }
+    };
 }
 
-/// A size written like "256MiB".
-struct Size(Bytes);
-
-impl<'de> Deserialize<'de> for Size {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        let text = String::deserialize(d)?;
-        units::parse_bytes(&text)
-            .map(Size)
-            .map_err(de::Error::custom)
-    }
-}
+limit!(TimeLimit, Duration, units::parse_time_limit);
+limit!(MemoryLimit, Bytes, units::parse_memory_limit);
+limit!(OutputLimit, Bytes, units::parse_output_limit);
 
 /// One verdict ("TLE") or several (["TLE", "RE"]).
 struct Expected(Vec<Verdict>);
@@ -269,12 +275,9 @@ impl Validator<'_> {
         for entry in raw {
             let raw = entry.get_ref();
             let (path, language) = self.program(&raw.path)?;
-            let name = path
-                .file_name()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            if solutions.iter().any(|s| s.name == name) {
-                return Err(self.error(&raw.path, format!("a second solution named \"{name}\"")));
+            if solutions.iter().any(|s| s.path == path) {
+                let message = format!("solution {} is listed twice", raw.path.get_ref());
+                return Err(self.error(&raw.path, message));
             }
             let main = raw.main.as_ref().is_some_and(|m| *m.get_ref());
             if main {
@@ -288,7 +291,8 @@ impl Validator<'_> {
                 main_seen = true;
             }
             solutions.push(Solution {
-                name,
+                // Named below, once every path is known.
+                name: String::new(),
                 path,
                 language,
                 expected: raw.expected.0.clone(),
@@ -306,6 +310,13 @@ impl Validator<'_> {
                     "no [[solutions]]: a problem needs a main reference",
                 ),
             });
+        }
+        let paths: Vec<PathBuf> = raw
+            .iter()
+            .map(|r| r.get_ref().path.get_ref().into())
+            .collect();
+        for (solution, name) in solutions.iter_mut().zip(unique_names(&paths)) {
+            solution.name = name;
         }
         Ok(solutions)
     }

@@ -1,4 +1,4 @@
-//! A problem's tests: `NAME.in` / `NAME.ans` pairs anywhere under a folder, in natural order.
+//! A problem's tests: `NAME.in` / `NAME.ans` pairs anywhere under a folder, samples first, then in natural order.
 
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -12,11 +12,13 @@ pub struct Test {
     pub answer: PathBuf,
 }
 
-/// Every test under `dir`, in natural order of name ("2" before "10"). An input without an answer, or an answer
-/// without an input, is an error: a half-written test should not be silently skipped.
+/// Every test under `dir`: the samples first (see [`Test::is_sample`]), then the others, each group in natural order
+/// of name ("2" before "10"), so that a broken solution is shown failing the test its author can read. The answer
+/// is `NAME.ans`, or `NAME.out` where there is no `.ans` (as online-judge-tools writes them). An input without an
+/// answer, or an answer without an input, is an error: a half-written test should not be silently skipped.
 pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
     if !dir.is_dir() {
-        return Err(Error::NoTests {
+        return Err(Error::NoTestsFolder {
             dir: dir.to_owned(),
         });
     }
@@ -29,12 +31,15 @@ pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
         let path = entry.path();
         match path.extension().and_then(|e| e.to_str()) {
             Some("in") => {
-                let answer = path.with_extension("ans");
-                if !answer.is_file() {
+                let Some(answer) = ["ans", "out"]
+                    .map(|extension| path.with_extension(extension))
+                    .into_iter()
+                    .find(|answer| answer.is_file())
+                else {
                     return Err(Error::MissingAnswer {
                         input: path.to_owned(),
                     });
-                }
+                };
                 let relative = path.strip_prefix(dir).unwrap_or(path).with_extension("");
                 tests.push(Test {
                     name: relative.to_string_lossy().into_owned(),
@@ -55,8 +60,23 @@ pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
             dir: dir.to_owned(),
         });
     }
-    tests.sort_by(|a, b| natord::compare(&a.name, &b.name));
+    tests.sort_by(|a, b| {
+        b.is_sample()
+            .cmp(&a.is_sample())
+            .then_with(|| natord::compare(&a.name, &b.name))
+    });
     Ok(tests)
+}
+
+impl Test {
+    /// A sample is a test whose file name starts with "sample", or one in a folder named "sample" or "samples":
+    /// the tests shown in the statement.
+    pub fn is_sample(&self) -> bool {
+        let name = self.name.to_ascii_lowercase();
+        let mut parts = name.split('/').rev();
+        let file = parts.next().unwrap_or_default();
+        file.starts_with("sample") || parts.any(|dir| dir == "sample" || dir == "samples")
+    }
 }
 
 #[cfg(test)]
@@ -92,6 +112,52 @@ mod tests {
             .map(|t| t.name)
             .collect();
         assert_eq!(names, ["2", "10", "a/1"]);
+    }
+
+    #[test]
+    fn samples_come_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let pairs = [
+            "01",
+            "big",
+            "sample-2",
+            "sample-10",
+            "Sample1",
+            "samples/x",
+            "z/sample/7",
+        ];
+        for name in pairs {
+            touch(dir.path(), &[&format!("{name}.in"), &format!("{name}.ans")]);
+        }
+        let names: Vec<_> = find_tests(dir.path())
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "Sample1",
+                "sample-2",
+                "sample-10",
+                "samples/x",
+                "z/sample/7",
+                "01",
+                "big"
+            ]
+        );
+    }
+
+    #[test]
+    fn an_out_file_answers_where_there_is_no_ans() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), &["1.in", "1.out", "2.in", "2.ans", "2.out"]);
+        let answers: Vec<_> = find_tests(dir.path())
+            .unwrap()
+            .into_iter()
+            .map(|t| t.answer.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(answers, ["1.out", "2.ans"]);
     }
 
     #[test]

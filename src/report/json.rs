@@ -12,6 +12,11 @@ struct JsonReport<'a> {
     problem: &'a str,
     time_limit_ms: u64,
     memory_limit_kib: u64,
+    /// Present, and true, when the limit was given on the command line.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    time_limit_overridden: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    memory_limit_overridden: bool,
     ok: bool,
     solutions: Vec<JsonSolution<'a>>,
     isolation: &'a Isolation,
@@ -96,6 +101,8 @@ pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write)
         problem: &report.problem,
         time_limit_ms: millis(report.time_limit),
         memory_limit_kib: report.memory_limit.kib(),
+        time_limit_overridden: report.time_limit_overridden,
+        memory_limit_overridden: report.memory_limit_overridden,
         ok: report.all_as_expected(),
         solutions: report.solutions.iter().map(solution).collect(),
         isolation: about.isolation,
@@ -153,6 +160,8 @@ pub(crate) mod tests {
             problem: "sum".into(),
             time_limit: Duration::from_secs(1),
             memory_limit: Bytes::mib(256),
+            time_limit_overridden: false,
+            memory_limit_overridden: false,
             tests: vec!["1".into(), "2".into()],
             solutions: vec![
                 SolutionReport {

@@ -40,16 +40,27 @@ fn expected_codes(expected: &[Verdict]) -> String {
         .join("|")
 }
 
+/// The mark of a limit given on the command line instead of the problem's.
+fn overridden(yes: bool, option: &str) -> String {
+    if yes {
+        format!(" (from {option})")
+    } else {
+        String::new()
+    }
+}
+
 /// Writes the judge table: a row per solution, then the details of failures, then a one-line summary.
 pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io::Result<()> {
     writeln!(
         out,
-        "{}: {} solutions on {} tests, limits {} CPU and {} memory",
+        "{}: {} solutions on {} tests, limits {} CPU{} and {} memory{}",
         report.problem,
         report.solutions.len(),
         report.tests.len(),
         format_time(report.time_limit),
-        report.memory_limit
+        overridden(report.time_limit_overridden, "--time-limit"),
+        report.memory_limit,
+        overridden(report.memory_limit_overridden, "--memory-limit"),
     )?;
     let name_width = report
         .solutions

@@ -134,7 +134,10 @@ fn recipes_rebuild_every_generated_test() {
         let recipe: Recipe =
             toml::from_str(&std::fs::read_to_string(testdata.join("recipe.toml")).unwrap())
                 .unwrap();
-        let generator = build(&repo().join("problems").join(problem).join("generator.rs"));
+        let config = cpjudge::problem::Catalog::new(repo())
+            .load(problem)
+            .unwrap();
+        let generator = build(&config.generator.expect("a generator"));
         for entry in &recipe.tests {
             let args: Vec<&str> = entry.args.iter().map(String::as_str).collect();
             let ran = run(&generator, &args, Path::new("/dev/null"));
@@ -149,6 +152,27 @@ fn recipes_rebuild_every_generated_test() {
         let inputs = files(&testdata, "in").len();
         let samples = inputs - recipe.tests.len();
         assert!(samples <= 3, "{problem}: {samples} inputs without a recipe");
+    }
+}
+
+/// Every answer is the main reference's output, byte for byte.
+#[test]
+fn answers_are_the_main_references_output() {
+    for problem in PROBLEMS {
+        let config = cpjudge::problem::Catalog::new(repo())
+            .load(problem)
+            .unwrap();
+        let main = build(&config.main_solution().expect("a main reference").path);
+        for input in files(&repo().join("testdata").join(problem), "in") {
+            let ran = run(&main, &[], &input);
+            let answer = std::fs::read(input.with_extension("ans")).unwrap();
+            assert!(ran.ok, "{}: {}", input.display(), ran.stderr);
+            assert!(
+                ran.stdout == answer,
+                "{}: not the main reference's output",
+                input.display()
+            );
+        }
     }
 }
 

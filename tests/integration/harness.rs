@@ -25,6 +25,8 @@ pub struct Judge {
     env: Vec<(String, String)>,
     env_removed: Vec<String>,
     timeout: Duration,
+    /// Where the judge runs, below the project folder.
+    cwd: PathBuf,
 }
 
 impl Judge {
@@ -47,6 +49,7 @@ impl Judge {
             env: Vec::new(),
             env_removed: Vec::new(),
             timeout: Duration::from_secs(600),
+            cwd: PathBuf::new(),
         }
     }
 
@@ -84,6 +87,12 @@ impl Judge {
         self
     }
 
+    /// Runs the judge in this folder of the project (or outside it, for an absolute path).
+    pub fn cwd(mut self, dir: &str) -> Self {
+        self.cwd = dir.into();
+        self
+    }
+
     pub fn root(&self) -> &Path {
         self.project.path()
     }
@@ -104,7 +113,7 @@ impl Judge {
     pub fn run(&self) -> Run {
         let mut command = Command::cargo_bin("cpjudge").unwrap();
         command
-            .current_dir(self.project.path())
+            .current_dir(self.project.path().join(&self.cwd))
             .arg("--cache-dir")
             .arg(&self.cache)
             .args(&self.args)

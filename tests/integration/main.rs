@@ -3,9 +3,11 @@
 mod bundled;
 mod harness;
 mod hostile;
+mod java;
 mod judging;
 mod killed_judge;
 mod mistakes;
 mod reports;
+mod selecting;
 mod tour_checker;
 mod unprivileged;

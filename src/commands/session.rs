@@ -1,0 +1,107 @@
+//! What `judge` and `test` share once they know what to judge: choosing the tests, applying the limits given on
+//! the command line, setting up the sandbox, running the engine and reporting.
+
+use crate::cli::RunArgs;
+use crate::error::{Error, Result};
+use crate::judge::{Judge, JudgeOptions};
+use crate::problem::{Problem, Solution, TestSelection, find_tests};
+use crate::report::{self, Progress};
+use crate::sandbox::{Isolation, Layers, Sandbox, own_peak_memory};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// One judge to run: the problem, what to judge, where its tests are, and what solutions may not read.
+pub(super) struct Session {
+    pub problem: Problem,
+    pub solutions: Vec<Solution>,
+    pub tests_dir: PathBuf,
+    /// Folders hidden from solutions besides the tests, the cache and the temporary folder.
+    pub private_dirs: Vec<PathBuf>,
+}
+
+/// Judges and reports; returns whether every solution got its expected verdict.
+pub(super) fn run(
+    mut session: Session,
+    cache: PathBuf,
+    layers: &Layers,
+    args: &RunArgs,
+) -> Result<bool> {
+    // Mistakes in where reports go are found now, not after a long judge.
+    if let Some(junit) = &args.junit {
+        check_folder_of(junit, "--junit")?;
+    }
+    let tests = TestSelection::new(&args.test_patterns, args.samples)?
+        .apply(find_tests(&session.tests_dir)?)?;
+    let limits = &mut session.problem.limits;
+    if let Some(time) = args.time_limit {
+        limits.time = time;
+    }
+    if let Some(memory) = args.memory_limit {
+        limits.memory = memory;
+    }
+
+    let sandbox = Sandbox::from_current_exe()?;
+    let isolation = Isolation::probe(layers, sandbox.supervisor());
+    report::warn_unavailable(&isolation, layers);
+    if args.strict {
+        let off = isolation.inactive();
+        if !off.is_empty() {
+            let off: Vec<&str> = off.iter().map(|l| l.name()).collect();
+            return Err(Error::Sandbox(format!(
+                "--strict: refusing to judge with isolation layers off: {} (see `cpjudge doctor`)",
+                off.join(", ")
+            )));
+        }
+    }
+    // The cache must exist before its real path is known; solutions may read only their own build in it.
+    std::fs::create_dir_all(&cache).map_err(|e| Error::io("create", &cache, e))?;
+    let mut hidden = session.private_dirs;
+    hidden.extend([session.tests_dir, cache.clone(), std::env::temp_dir()]);
+    let sandbox = sandbox.isolated(isolation.active(), hidden);
+    let options = JudgeOptions {
+        all_tests: args.all,
+        jobs: usize::from(args.jobs),
+    };
+    let judge = Judge::new(&sandbox, cache, options);
+    let mut progress = Progress::new(args.json);
+    let outcome = judge.judge(&session.problem, &session.solutions, &tests, &mut |event| {
+        progress.on_event(&event)
+    });
+    progress.finish();
+    let mut report = outcome?;
+    report.time_limit_overridden = args.time_limit.is_some();
+    report.memory_limit_overridden = args.memory_limit.is_some();
+
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let written = if args.json {
+        let about = report::AboutJudge {
+            isolation: &isolation,
+            harness_peak_memory: own_peak_memory(),
+        };
+        report::write_json(&report, &about, &mut out)
+    } else {
+        report::write_table(&report, super::judge::terminal_style(), &mut out)
+    };
+    written.map_err(|e| Error::io("write", "standard output", e))?;
+    out.flush()
+        .map_err(|e| Error::io("write", "standard output", e))?;
+    if let Some(path) = &args.junit {
+        let mut file = std::fs::File::create(path).map_err(|e| Error::io("create", path, e))?;
+        report::write_junit(&report, &mut file).map_err(|e| Error::io("write", path, e))?;
+    }
+    Ok(report.all_as_expected())
+}
+
+/// A report file can only be written if its folder exists.
+fn check_folder_of(file: &Path, option: &str) -> Result<()> {
+    let folder = file.parent().filter(|p| !p.as_os_str().is_empty());
+    match folder {
+        Some(folder) if !folder.is_dir() => Err(Error::Usage(format!(
+            "{option} {}: folder {} does not exist",
+            file.display(),
+            folder.display()
+        ))),
+        _ => Ok(()),
+    }
+}

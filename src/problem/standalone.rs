@@ -1,0 +1,45 @@
+//! A problem without a folder: one source file judged on sample tests, as a contestant has them.
+
+use super::{Comparison, Problem, ProblemLimits};
+use crate::units::Bytes;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The limits of `cpjudge test` unless given: roomy, since the real ones are not known.
+pub const STANDALONE_LIMITS: ProblemLimits = ProblemLimits {
+    time: Duration::from_secs(2),
+    memory: Bytes::mib(1024),
+    output: Bytes::mib(64),
+};
+
+impl Problem {
+    /// The problem a lone source file is judged as: named after the file, compared token by token, no checker,
+    /// validator or solutions of its own.
+    pub fn standalone(file: &Path) -> Problem {
+        let dir = file.parent().map_or_else(PathBuf::new, Path::to_owned);
+        let name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Problem {
+            config_path: file.to_owned(),
+            title: name.clone(),
+            name,
+            dir,
+            limits: STANDALONE_LIMITS,
+            comparison: Comparison::Tokens,
+            validator: None,
+            generator: None,
+            solutions: Vec::new(),
+        }
+    }
+}
+
+/// Where a lone file's tests are when not given: `tests/` or `test/` beside it (as online-judge-tools makes them).
+pub fn default_tests_dir(file: &Path) -> Option<PathBuf> {
+    let dir = file.parent().unwrap_or(Path::new("."));
+    ["tests", "test"]
+        .map(|name| dir.join(name))
+        .into_iter()
+        .find(|d| d.is_dir())
+}

@@ -1,0 +1,83 @@
+//! Files given on the command line to judge instead of a problem's solutions.
+
+use super::Solution;
+use crate::error::{Error, Result};
+use crate::language::Language;
+use crate::verdict::Verdict;
+use std::path::{Component, Path, PathBuf};
+
+/// The files `paths` as solutions expected to get one of `expected`, each named by the shortest end of its path
+/// that no other has (`a/sol.py` and `b/sol.py`, but `x.cpp` alone), so that every report tells them apart.
+pub fn submissions(paths: &[PathBuf], expected: &[Verdict]) -> Result<Vec<Solution>> {
+    let names = unique_names(paths);
+    paths
+        .iter()
+        .zip(names)
+        .map(|(path, name)| {
+            if !path.is_file() {
+                return Err(Error::Usage(format!(
+                    "submission {} does not exist",
+                    path.display()
+                )));
+            }
+            Ok(Solution {
+                name,
+                path: path.to_owned(),
+                language: Language::of(path)?,
+                expected: expected.to_vec(),
+                main: false,
+            })
+        })
+        .collect()
+}
+
+/// For each path, the shortest suffix of its components that is the suffix of no other path; the whole path when
+/// even that is shared (the same file given twice).
+pub(crate) fn unique_names(paths: &[PathBuf]) -> Vec<String> {
+    let parts: Vec<Vec<String>> = paths.iter().map(|p| components(p)).collect();
+    parts
+        .iter()
+        .enumerate()
+        .map(|(i, mine)| {
+            let taken = (1..=mine.len())
+                .find(|&n| {
+                    let suffix = &mine[mine.len() - n..];
+                    parts
+                        .iter()
+                        .enumerate()
+                        .all(|(j, other)| j == i || !other.ends_with(suffix))
+                })
+                .unwrap_or(mine.len());
+            mine[mine.len() - taken..].join("/")
+        })
+        .collect()
+}
+
+fn components(path: &Path) -> Vec<String> {
+    path.components()
+        .filter_map(|c| match c {
+            Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(paths: &[&str]) -> Vec<String> {
+        unique_names(&paths.iter().map(PathBuf::from).collect::<Vec<_>>())
+    }
+
+    #[test]
+    fn the_shortest_unique_end_of_each_path() {
+        assert_eq!(names(&["x/sol.cpp"]), ["sol.cpp"]);
+        assert_eq!(names(&["a/sol.py", "b/sol.py"]), ["a/sol.py", "b/sol.py"]);
+        assert_eq!(
+            names(&["u/a/sol.py", "v/a/sol.py", "w/b/sol.py", "other.py"]),
+            ["u/a/sol.py", "v/a/sol.py", "b/sol.py", "other.py"]
+        );
+        assert_eq!(names(&["./a/s.c", "a/s.c"]), ["a/s.c", "a/s.c"]);
+    }
+}
