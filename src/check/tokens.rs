@@ -107,6 +107,14 @@ fn numbers_close(found: &[u8], expected: &[u8], tolerance: f64) -> bool {
     let (Some(got), Some(want)) = (parse(found), parse(expected)) else {
         return false;
     };
+    // Not-a-number and the infinities are answers too: NaN equals NaN, and an infinity itself, whatever the case
+    // of their spelling ("nan", "NaN", "inf", "Infinity"), as other judges take them.
+    if want.is_nan() || got.is_nan() {
+        return want.is_nan() && got.is_nan();
+    }
+    if want.is_infinite() || got.is_infinite() {
+        return want == got;
+    }
     let diff = (got - want).abs();
     diff <= tolerance || diff <= tolerance * want.abs()
 }
@@ -171,7 +179,15 @@ mod tests {
             (b"abc", b"abc", true),
             (b"abc", b"abd", false),
             (b"nan", b"1", false),
+            (b"1", b"nan", false),
             (b"1e400", b"1", false),
+            (b"nan", b"NaN", true),
+            (b"NAN", b"nan", true),
+            (b"Inf", b"inf", true),
+            (b"infinity", b"INF", true),
+            (b"-inf", b"-Inf", true),
+            (b"-inf", b"inf", false),
+            (b"inf", b"1e308", false),
         ];
         for (output, answer, ok) in cases {
             let got = check(output, answer, Some(1e-6)).verdict.is_accepted();
