@@ -6,7 +6,8 @@
 
 use crate::error::{Error, Result};
 use crate::language::{Language, Tool};
-use crate::sandbox::{Limits, RunSpec, Runner, Termination, Trust};
+use crate::runs::{self, COMPILE_LIMITS};
+use crate::sandbox::{Limits, Runner, Termination};
 use crate::toolchain::Toolchain;
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
@@ -17,17 +18,6 @@ use std::time::Duration;
 
 /// Compiler messages are cut to this many bytes in reports.
 const MESSAGE_LIMIT: usize = 4096;
-
-/// How long and how large a compile may get: enough for any honest source, and a bound for compile-time bombs.
-pub const COMPILE_LIMITS: Limits = Limits {
-    cpu: Duration::from_secs(30),
-    wall: Duration::from_secs(60),
-    memory: Bytes::mib(2048),
-    output: Bytes::mib(64),
-    // Linkers start a thread per core, each with a stack of this size.
-    stack: Bytes::mib(64),
-    cap_address_space: true,
-};
 
 /// The environment variables a compiler keeps from the harness: enough to find the toolchain.
 const COMPILER_ENV: &[&str] = &[
@@ -123,13 +113,15 @@ impl<'a> Compiler<'a> {
             version.as_bytes(),
             spec.compile.args.join(" ").as_bytes(),
             // The limits too: a build that failed under other limits may succeed under these.
-            format!("{COMPILE_LIMITS:?}").as_bytes(),
+            limits_key(&COMPILE_LIMITS).as_bytes(),
             source_name.as_bytes(),
             &text,
         ]);
         let entry = self.cache.join(&key);
         if let Some(mut outcome) = read_status(&entry) {
+            // Nothing was compiled this time.
             outcome.cached = true;
+            outcome.time = Duration::ZERO;
             return Ok(Compiled {
                 language,
                 dir: entry,
@@ -178,45 +170,37 @@ impl<'a> Compiler<'a> {
             .collect();
         env.push(("TMPDIR".into(), dir.into()));
         env.push(("LANG".into(), "C.UTF-8".into()));
-        let result = self.runner.run(&RunSpec {
+        let spec = runs::compile(
             argv,
             env,
-            workdir: dir.to_owned(),
-            stdin: None,
-            stdout: log.path().to_owned(),
-            limits: Limits {
-                cap_address_space: language.spec().cap_address_space,
-                ..COMPILE_LIMITS
-            },
-            // Sources are untrusted: a compiler can read files too (include_str!, #include).
-            trust: Trust::Solution {
-                readable: vec![dir.to_owned()],
-            },
-            scratch: None,
-        })?;
-        let mut message = result.stderr_text();
-        message.push_str(&String::from_utf8_lossy(&crate::text::read_head(
+            dir,
+            log.path(),
+            language.spec().cap_address_space,
+        );
+        let result = self.runner.run(&spec)?;
+        let mut said = result.stderr_text();
+        said.push_str(&String::from_utf8_lossy(&crate::text::read_head(
             log.path(),
             MESSAGE_LIMIT,
         )));
-        let mut ok = result.killed_for.is_none() && result.termination == Termination::Exited(0);
+        // The compiler's words are cut; what stopped it is said after them, so it is never cut away.
+        let mut message = bound(said.trim());
+        let mut ok = result.succeeded();
+        if result.killed_for.is_some() || matches!(result.termination, Termination::Signaled(_)) {
+            message.push_str(&format!(
+                "\nthe compiler {}",
+                result.ending(&COMPILE_LIMITS)
+            ));
+        }
         // A program that compiles but cannot be started (a Java source without `main`) is a compile error too.
         if ok && let Err(why) = entry_point(language, &dir.join(source_name)) {
             ok = false;
             message.push_str(&format!("\n{why}"));
         }
-        if let Some(kind) = result.killed_for {
-            message.push_str(&format!(
-                "\ncompiler stopped: over the {kind:?} limit of the compile"
-            ));
-        } else if let Termination::Signaled(signal) = result.termination {
-            let name = crate::sandbox::signal_name(signal);
-            message.push_str(&format!("\ncompiler killed by {name}"));
-        }
         Ok(CompileOutcome {
             ok,
             time: result.cpu,
-            message: bound(message.trim()),
+            message: message.trim().to_owned(),
             cached: false,
         })
     }
@@ -294,6 +278,26 @@ fn expand(args: &[&str], dir: &Path, source_name: &str, memory: Option<Bytes>) -
         .collect()
 }
 
+/// The limits of a compile as part of a cache key: every value, spelt out.
+fn limits_key(limits: &Limits) -> String {
+    let Limits {
+        cpu,
+        wall,
+        memory,
+        output,
+        stack,
+        cap_address_space,
+    } = limits;
+    format!(
+        "cpu={}ns wall={}ns memory={} output={} stack={} cap={cap_address_space}",
+        cpu.as_nanos(),
+        wall.as_nanos(),
+        memory.0,
+        output.0,
+        stack.0
+    )
+}
+
 /// Cuts a compiler's message to [`MESSAGE_LIMIT`] bytes.
 fn bound(message: &str) -> String {
     crate::text::bound(message, MESSAGE_LIMIT)
@@ -310,6 +314,56 @@ mod tests {
         assert_ne!(base, cache_key(&[b"Rust", b"1.1", b"fn main(){}"]));
         assert_ne!(base, cache_key(&[b"Rust", b"1.0", b"fn main(){ }"]));
         assert_ne!(cache_key(&[b"ab", b"c"]), cache_key(&[b"a", b"bc"]));
+    }
+
+    /// "Compiles" by saying a lot on stderr, then being stopped at the compile's CPU time limit.
+    struct StoppedCompiler;
+
+    impl Runner for StoppedCompiler {
+        fn run(&self, spec: &crate::sandbox::RunSpec) -> Result<crate::sandbox::RunResult> {
+            std::fs::write(&spec.stdout, "").unwrap();
+            Ok(crate::sandbox::RunResult {
+                termination: Termination::Signaled(libc::SIGKILL),
+                cpu: Duration::from_secs(30),
+                wall: Duration::from_secs(31),
+                peak_memory: Bytes::mib(100),
+                stdout_bytes: 0,
+                stderr: b"warning: something\n".repeat(1000),
+                stderr_bytes: 19_000,
+                killed_for: Some(crate::sandbox::LimitKind::Cpu),
+            })
+        }
+    }
+
+    fn compiler<'a>(runner: &'a dyn Runner, cache: &Path) -> Compiler<'a> {
+        let toolchain = Toolchain::fixed(&[(Language::C, "/usr/bin/gcc", "gcc 12")]);
+        Compiler::with_toolchain(cache.to_owned(), runner, toolchain)
+    }
+
+    #[test]
+    fn a_compiler_stopped_at_a_limit_says_so_after_its_words() {
+        let dir = tempfile::tempdir().unwrap();
+        let source = dir.path().join("slow.c");
+        std::fs::write(&source, "int main(void) { return 0; }\n").unwrap();
+        let built = compiler(&StoppedCompiler, &dir.path().join("cache"))
+            .compile(&source)
+            .unwrap();
+        assert!(!built.outcome.ok);
+        let message = &built.outcome.message;
+        assert!(
+            message.ends_with("the compiler stopped at its CPU time limit of 30s"),
+            "{}",
+            &message[message.len().saturating_sub(200)..]
+        );
+        assert!(message.contains("bytes)"), "the compiler's words are cut");
+        assert!(message.len() < MESSAGE_LIMIT + 200);
+        // Taken from the cache the second time: nothing compiled, no compile time.
+        let again = compiler(&StoppedCompiler, &dir.path().join("cache"))
+            .compile(&source)
+            .unwrap();
+        assert!(again.outcome.cached);
+        assert_eq!(again.outcome.time, Duration::ZERO);
+        assert_eq!(again.outcome.message, *message);
     }
 
     #[test]

@@ -12,6 +12,7 @@ pub mod judge;
 pub mod language;
 pub mod problem;
 pub mod report;
+pub mod runs;
 pub mod sandbox;
 mod scratch;
 mod text;

@@ -4,21 +4,10 @@
 use super::CheckOutcome;
 use crate::compile::Program;
 use crate::error::Result;
-use crate::sandbox::{Limits, RunSpec, Runner, Termination, Trust, signal_name, small_env};
-use crate::units::Bytes;
+use crate::runs::{self, CHECKER_LIMITS};
+use crate::sandbox::{Runner, Termination};
 use crate::verdict::Verdict;
 use std::path::Path;
-use std::time::Duration;
-
-/// A checker's limits: generous, since it is trusted to be correct, yet bounded, since it may have bugs.
-pub const CHECKER_LIMITS: Limits = Limits {
-    cpu: Duration::from_secs(10),
-    wall: Duration::from_secs(20),
-    memory: Bytes::mib(1024),
-    output: Bytes::mib(16),
-    stack: Bytes::mib(256),
-    cap_address_space: true,
-};
 
 /// Checker messages are cut to this many bytes.
 const MESSAGE_LIMIT: usize = 1024;
@@ -38,21 +27,8 @@ impl Checker {
         output: &Path,
         answer: &Path,
     ) -> Result<CheckOutcome> {
-        let mut argv = self.program.argv.clone();
-        argv.extend([input, output, answer].map(|p| p.as_os_str().to_owned()));
-        let result = runner.run(&RunSpec {
-            argv,
-            env: small_env(workdir),
-            workdir: workdir.to_owned(),
-            stdin: None,
-            stdout: workdir.join("checker.out"),
-            limits: Limits {
-                cap_address_space: self.program.cap_address_space,
-                ..CHECKER_LIMITS
-            },
-            trust: Trust::Tool,
-            scratch: None,
-        })?;
+        let spec = runs::checker(&self.program, workdir, input, output, answer);
+        let result = runner.run(&spec)?;
         let said = crate::text::bound(result.stderr_text().trim(), MESSAGE_LIMIT);
         let judge_error = |why: String| CheckOutcome {
             verdict: Verdict::JudgeError,
@@ -63,7 +39,6 @@ impl Checker {
             },
         };
         Ok(match (result.killed_for, result.termination) {
-            (Some(kind), _) => judge_error(format!("checker went over its {kind:?} limit")),
             (None, Termination::Exited(0)) => CheckOutcome {
                 verdict: Verdict::Accepted,
                 message: said,
@@ -72,12 +47,7 @@ impl Checker {
             (None, Termination::Exited(2)) => {
                 CheckOutcome::wrong(format!("presentation error: {said}"))
             }
-            (None, Termination::Exited(code)) => {
-                judge_error(format!("checker exited with code {code}"))
-            }
-            (None, Termination::Signaled(signal)) => {
-                judge_error(format!("checker killed by {}", signal_name(signal)))
-            }
+            _ => judge_error(format!("the checker {}", result.ending(&CHECKER_LIMITS))),
         })
     }
 }

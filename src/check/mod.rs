@@ -6,7 +6,7 @@ mod diff;
 mod exact;
 mod tokens;
 
-pub use checker::{CHECKER_LIMITS, Checker};
+pub use checker::Checker;
 pub use diff::first_difference;
 
 use crate::problem::Comparison;

@@ -4,10 +4,11 @@
 use super::outcome::{Event, JudgeReport, SolutionReport, TestResult};
 use super::run_test::TestRunner;
 use super::validate::validate;
-use crate::check::{CHECKER_LIMITS, Checker};
+use crate::check::Checker;
 use crate::compile::{Compiled, Compiler, Program};
 use crate::error::{Error, Result};
 use crate::problem::{Comparison, Problem, Solution, Test};
+use crate::runs::{CHECKER_LIMITS, TOOL_LIMITS};
 use crate::sandbox::Runner;
 use crate::toolchain::Toolchain;
 use crate::units::Bytes;
@@ -84,7 +85,7 @@ impl<'a> Judge<'a> {
         };
         if let Some(path) = &problem.validator {
             on_event(Event::Compiling { what: "validator" });
-            let (program, identity) = self.tool("validator", path, Bytes::mib(1024))?;
+            let (program, identity) = self.tool("validator", path, TOOL_LIMITS.memory)?;
             on_event(Event::Validating { tests: tests.len() });
             validate(
                 self.runner,

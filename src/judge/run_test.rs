@@ -6,11 +6,10 @@ use crate::check::{self, CheckOutcome, Checker};
 use crate::compile::Program;
 use crate::error::{Error, Result};
 use crate::problem::{Comparison, ProblemLimits, Test};
-use crate::sandbox::{Limits, RunSpec, Runner, Trust, small_env};
-use crate::units::Bytes;
+use crate::runs;
+use crate::sandbox::Runner;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
-use std::time::Duration;
 
 /// How a program is run and judged on any test of one problem.
 pub(crate) struct TestRunner<'a> {
@@ -21,27 +20,10 @@ pub(crate) struct TestRunner<'a> {
 }
 
 impl TestRunner<'_> {
-    fn run_limits(&self, cap_address_space: bool) -> Limits {
-        Limits {
-            cpu: self.limits.time,
-            // Long enough that a slow start never costs a verdict, short enough that a sleeper is caught soon.
-            wall: self.limits.time * 2 + Duration::from_secs(1),
-            memory: self.limits.memory,
-            output: self.limits.output,
-            // The stack may grow almost as far as memory allows, so deep recursion that fits in memory runs; it
-            // stops an eighth short, so that endless recursion ends as the stack overflow it is (RE) before the
-            // memory it takes is measured as MLE.
-            stack: Bytes(self.limits.memory.0 - self.limits.memory.0 / 8),
-            cap_address_space,
-        }
-    }
-
     pub fn run(&self, program: &Program, test: &Test) -> Result<TestResult> {
         // The run's folder: `box` is the program's empty working directory; its input is a read-only copy, so
         // nothing it does can reach or change the testdata.
-        let dir = tempfile::Builder::new()
-            .prefix("cpjudge-run-")
-            .tempdir()
+        let dir = crate::scratch::folder("run")
             .map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))?;
         let workdir = dir.path().join("box");
         let input = dir.path().join("input");
@@ -51,19 +33,8 @@ impl TestRunner<'_> {
         std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o444))
             .map_err(|e| Error::io("protect", &input, e))?;
 
-        let run = self.runner.run(&RunSpec {
-            argv: program.argv.clone(),
-            env: small_env(&workdir),
-            workdir: workdir.clone(),
-            stdin: Some(input.clone()),
-            stdout: output.clone(),
-            limits: self.run_limits(program.cap_address_space),
-            trust: Trust::Solution {
-                readable: vec![program.dir.clone()],
-            },
-            // Files it writes count as memory: never more than the memory limit in all.
-            scratch: Some(self.limits.memory),
-        })?;
+        let spec = runs::solution(program, &self.limits, &workdir, &input, &output);
+        let run = self.runner.run(&spec)?;
         let mut result = TestResult {
             name: test.name.clone(),
             verdict: crate::verdict::Verdict::Accepted,
@@ -106,13 +77,3 @@ impl TestRunner<'_> {
         }
     }
 }
-
-/// Limits for the problem's own tools (validator, generator): trusted, but bounded all the same.
-pub(crate) const TOOL_LIMITS: Limits = Limits {
-    cpu: Duration::from_secs(10),
-    wall: Duration::from_secs(20),
-    memory: Bytes::mib(1024),
-    output: Bytes::mib(256),
-    stack: Bytes::mib(256),
-    cap_address_space: true,
-};

@@ -1,10 +1,10 @@
 //! Running the problem's validator on every test input before judging, remembering inputs already found valid.
 
-use super::run_test::TOOL_LIMITS;
 use crate::compile::{Program, cache_key};
 use crate::error::{Error, Result};
 use crate::problem::Test;
-use crate::sandbox::{Limits, RunSpec, Runner, Termination, Trust, small_env};
+use crate::runs::{self, TOOL_LIMITS};
+use crate::sandbox::Runner;
 use std::path::Path;
 
 /// Checks every input with the validator. A valid input is remembered in `memo` by a hash of the validator build
@@ -23,37 +23,16 @@ pub(crate) fn validate(
         if marker.exists() {
             continue;
         }
-        let dir = tempfile::Builder::new()
-            .prefix("cpjudge-validate-")
-            .tempdir()
+        let dir = crate::scratch::folder("validate")
             .map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))?;
-        let run = runner.run(&RunSpec {
-            argv: validator.argv.clone(),
-            env: small_env(dir.path()),
-            workdir: dir.path().to_owned(),
-            stdin: Some(test.input.clone()),
-            stdout: dir.path().join("stdout"),
-            limits: Limits {
-                cap_address_space: validator.cap_address_space,
-                ..TOOL_LIMITS
-            },
-            trust: Trust::Tool,
-            scratch: None,
-        })?;
+        let spec = runs::tool(validator, dir.path(), Some(&test.input), TOOL_LIMITS);
+        let run = runner.run(&spec)?;
         let said = run.stderr_text().trim().to_owned();
-        let failure = match (run.killed_for, run.termination) {
-            (None, Termination::Exited(0)) => None,
-            (Some(kind), _) => Some(format!("the validator went over its {kind:?} limit")),
-            (None, Termination::Exited(code)) if !said.is_empty() => {
-                Some(format!("{said} (validator exit code {code})"))
-            }
-            (None, Termination::Exited(code)) => Some(format!(
-                "the validator exited with code {code} and said nothing"
-            )),
-            (None, Termination::Signaled(signal)) => Some(format!(
-                "the validator was killed by {}",
-                crate::sandbox::signal_name(signal)
-            )),
+        let ending = run.ending(&TOOL_LIMITS);
+        let failure = match (run.succeeded(), said.is_empty()) {
+            (true, _) => None,
+            (false, false) => Some(format!("{said} (the validator {ending})")),
+            (false, true) => Some(format!("the validator {ending} and said nothing")),
         };
         if let Some(message) = failure {
             return Err(Error::InvalidTest {

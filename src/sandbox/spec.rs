@@ -133,6 +133,19 @@ impl RunResult {
     pub fn stderr_text(&self) -> String {
         String::from_utf8_lossy(&self.stderr).into_owned()
     }
+
+    /// How the run ended, in words: "exit code 3", "killed by SIGSEGV", or "stopped at its CPU time limit of 10s".
+    pub fn ending(&self, limits: &Limits) -> String {
+        match self.killed_for {
+            Some(kind) => format!("stopped at its {kind} limit of {}", limits.of(kind)),
+            None => self.termination.to_string(),
+        }
+    }
+
+    /// Whether it ended by itself with exit code 0.
+    pub fn succeeded(&self) -> bool {
+        self.killed_for.is_none() && self.termination == Termination::Exited(0)
+    }
 }
 
 /// The limit a run was killed for.
@@ -141,6 +154,27 @@ pub enum LimitKind {
     Cpu,
     Wall,
     Memory,
+}
+
+impl std::fmt::Display for LimitKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            LimitKind::Cpu => "CPU time",
+            LimitKind::Wall => "wall time",
+            LimitKind::Memory => "memory",
+        })
+    }
+}
+
+impl Limits {
+    /// The value of one limit, for people: "30s", "2GiB".
+    pub fn of(&self, kind: LimitKind) -> String {
+        match kind {
+            LimitKind::Cpu => crate::units::format_time(self.cpu),
+            LimitKind::Wall => crate::units::format_time(self.wall),
+            LimitKind::Memory => self.memory.to_string(),
+        }
+    }
 }
 
 /// The small fixed environment a program runs with: a plain PATH, and its own folder as HOME and TMPDIR.

@@ -357,17 +357,20 @@ fn checker_reads_the_tests_own_input() {
     assert_eq!(verdicts, ["AC", "WA", "WA"], "{tests:#?}");
 }
 
-/// Threads start as on any judge machine, whatever the memory limit: the C library reserves each one a stack as
-/// large as the stack limit (7/8 of the memory limit), which an address-space cap must leave room for.
+/// Programs large in ordinary ways run as on any judge machine, whatever the memory limit: threads (the C library
+/// reserves each one a stack as large as the stack limit, 7/8 of the memory limit, which an address-space cap must
+/// leave room for), and a large initialised array (as large an executable, which compiling must allow).
 #[test]
-fn threads_start_under_a_large_memory_limit() {
+fn large_programs_run_under_a_large_memory_limit() {
     for layers in ["all", "none"] {
-        let run = Judge::fixture("threads")
+        let run = Judge::fixture("large")
             .env("CPJUDGE_LAYERS", layers)
-            .args(&["judge", "threads", "--json"])
+            .args(&["judge", "large", "--json"])
             .run();
         let report = run.json();
-        let threads = solution(&report, "threads.c");
-        assert_eq!(threads["verdict"], "AC", "layers {layers}: {threads:#}");
+        for name in ["threads.c", "big_data.c"] {
+            let solution = solution(&report, name);
+            assert_eq!(solution["verdict"], "AC", "layers {layers}: {solution:#}");
+        }
     }
 }

@@ -1,0 +1,134 @@
+//! The kinds of run the judge makes, each built in one place with its limits: a compile, a solution on a test, a
+//! checker, and the problem's other tools (validator, generator).
+
+use crate::compile::Program;
+use crate::problem::ProblemLimits;
+use crate::sandbox::{Limits, RunSpec, Trust, small_env};
+use crate::units::Bytes;
+use std::ffi::OsString;
+use std::path::Path;
+use std::time::Duration;
+
+/// How long and how large a compile may get: enough for any honest source (a large initialised array makes an
+/// object file as large), and a bound for compile-time bombs.
+pub const COMPILE_LIMITS: Limits = Limits {
+    cpu: Duration::from_secs(30),
+    wall: Duration::from_secs(60),
+    memory: Bytes::mib(2048),
+    output: Bytes::mib(1024),
+    // Linkers start a thread per core, each with a stack of this size.
+    stack: Bytes::mib(64),
+    cap_address_space: true,
+};
+
+/// A checker's limits: generous, since it is trusted to be correct, yet bounded, since it may have bugs.
+pub const CHECKER_LIMITS: Limits = Limits {
+    cpu: Duration::from_secs(10),
+    wall: Duration::from_secs(20),
+    memory: Bytes::mib(1024),
+    output: Bytes::mib(16),
+    stack: Bytes::mib(256),
+    cap_address_space: true,
+};
+
+/// Limits for the problem's other tools (validator, generator): trusted, but bounded all the same.
+pub const TOOL_LIMITS: Limits = Limits {
+    cpu: Duration::from_secs(10),
+    wall: Duration::from_secs(20),
+    memory: Bytes::mib(1024),
+    output: Bytes::mib(256),
+    stack: Bytes::mib(256),
+    cap_address_space: true,
+};
+
+/// A compiler building a source in `dir`, its output going to `log`. Sources are untrusted: a compiler reads
+/// files too (`include_str!`, `#include`), so it runs as a solution would, reading only its own build folder.
+pub fn compile(
+    argv: Vec<OsString>,
+    env: Vec<(OsString, OsString)>,
+    dir: &Path,
+    log: &Path,
+    cap_address_space: bool,
+) -> RunSpec {
+    RunSpec {
+        argv,
+        env,
+        workdir: dir.to_owned(),
+        stdin: None,
+        stdout: log.to_owned(),
+        limits: Limits {
+            cap_address_space,
+            ..COMPILE_LIMITS
+        },
+        trust: Trust::Solution {
+            readable: vec![dir.to_owned()],
+        },
+        scratch: None,
+    }
+}
+
+/// A solution on one test, working in `workdir`, reading only its own build.
+pub fn solution(
+    program: &Program,
+    limits: &ProblemLimits,
+    workdir: &Path,
+    input: &Path,
+    output: &Path,
+) -> RunSpec {
+    RunSpec {
+        argv: program.argv.clone(),
+        env: small_env(workdir),
+        workdir: workdir.to_owned(),
+        stdin: Some(input.to_owned()),
+        stdout: output.to_owned(),
+        limits: Limits {
+            cpu: limits.time,
+            // Long enough that a slow start never costs a verdict, short enough that a sleeper is caught soon.
+            wall: limits.time * 2 + Duration::from_secs(1),
+            memory: limits.memory,
+            output: limits.output,
+            // The stack may grow almost as far as memory allows, so deep recursion that fits in memory runs; it
+            // stops an eighth short, so that endless recursion ends as the stack overflow it is (RE) before the
+            // memory it takes is measured as MLE.
+            stack: Bytes(limits.memory.0 - limits.memory.0 / 8),
+            cap_address_space: program.cap_address_space,
+        },
+        trust: Trust::Solution {
+            readable: vec![program.dir.clone()],
+        },
+        // Files it writes count as memory: never more than the memory limit in all.
+        scratch: Some(limits.memory),
+    }
+}
+
+/// The checker on one output: `checker <input> <output> <answer>`, working in `workdir`.
+pub fn checker(
+    program: &Program,
+    workdir: &Path,
+    input: &Path,
+    output: &Path,
+    answer: &Path,
+) -> RunSpec {
+    let mut spec = tool(program, workdir, None, CHECKER_LIMITS);
+    spec.argv
+        .extend([input, output, answer].map(|p| p.as_os_str().to_owned()));
+    spec
+}
+
+/// One of the problem's own programs (checker, validator, generator), working in `workdir`, reading `stdin`
+/// (nothing if none), writing its output to `workdir/stdout`. It may read anything.
+pub fn tool(program: &Program, workdir: &Path, stdin: Option<&Path>, limits: Limits) -> RunSpec {
+    RunSpec {
+        argv: program.argv.clone(),
+        env: small_env(workdir),
+        workdir: workdir.to_owned(),
+        stdin: stdin.map(Path::to_owned),
+        stdout: workdir.join("stdout"),
+        limits: Limits {
+            cap_address_space: program.cap_address_space,
+            ..limits
+        },
+        trust: Trust::Tool,
+        scratch: None,
+    }
+}
