@@ -13,7 +13,7 @@ use std::time::Duration;
     version,
     about = "Judge competitive programming solutions on a problem's tests",
     after_help = "Exit codes: 0 every solution got its expected verdict, 1 some did not, \
-                  2 usage or configuration error."
+                  2 usage or configuration error, 130 interrupted (Ctrl-C)."
 )]
 pub struct Cli {
     /// The project folder, holding problems/ and testdata/ [default: the nearest folder holding problems/,
@@ -65,7 +65,8 @@ Examples:
   cpjudge judge knight-pawns --submission mine.cpp --expect WA
   cpjudge judge knight-pawns --time-limit 3s --json
 
-Exit codes: 0 every solution got its expected verdict, 1 some did not, 2 usage or configuration error.";
+Exit codes: 0 every solution got its expected verdict, 1 some did not, 2 usage or configuration error,
+130 interrupted (Ctrl-C).";
 
 const TEST_HELP: &str = "\
 Examples:
@@ -74,7 +75,8 @@ Examples:
 
 Limits unless given: 2s CPU time, 1GiB memory, 64MiB output. Outputs are compared token by token.
 
-Exit codes: 0 the file passed every test, 1 it did not, 2 usage error (no such file or folder, no tests).";
+Exit codes: 0 the file passed every test, 1 it did not, 2 usage error (no such file or folder, no tests),
+130 interrupted (Ctrl-C).";
 
 const LIST_HELP: &str = "\
 Exit codes: 0 every problem's configuration is sound, 1 some problem's is broken (its error is shown),

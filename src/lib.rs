@@ -32,6 +32,8 @@ pub enum Outcome {
     AsExpected,
     /// Some verdict not as expected, or some problem broken: exit 1.
     NotAsExpected,
+    /// The user stopped the judge, which reported what was complete: exit 130.
+    Interrupted,
 }
 
 impl From<bool> for Outcome {
@@ -75,12 +77,10 @@ pub fn run(cli: Cli) -> Result<Outcome> {
             .ok_or_else(|| Error::NoProject { cwd: cwd.clone() })
     };
     let outcome = match &cli.command {
-        Command::Judge(args) => project().and_then(|catalog| {
-            commands::judge(&catalog, &cwd, cache, &cli.layers, args).map(Outcome::from)
-        }),
-        Command::Test(args) => {
-            commands::test(root.as_deref(), cache, &cli.layers, args).map(Outcome::from)
+        Command::Judge(args) => {
+            project().and_then(|catalog| commands::judge(&catalog, &cwd, cache, &cli.layers, args))
         }
+        Command::Test(args) => commands::test(root.as_deref(), cache, &cli.layers, args),
         Command::List(args) => {
             project().and_then(|catalog| commands::list(&catalog, args).map(Outcome::from))
         }

@@ -16,6 +16,7 @@ fn main() -> ExitCode {
     match cpjudge::run(cli) {
         Ok(cpjudge::Outcome::AsExpected) => ExitCode::SUCCESS,
         Ok(cpjudge::Outcome::NotAsExpected) => ExitCode::from(1),
+        Ok(cpjudge::Outcome::Interrupted) => ExitCode::from(cpjudge::interrupt::EXIT_CODE),
         // The reader of our output went away (`cpjudge doctor | head`): nothing to say, and no one to say it to.
         Err(e) if e.is_broken_pipe() => ExitCode::from(e.exit_code()),
         Err(e) => {

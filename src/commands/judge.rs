@@ -1,6 +1,7 @@
 //! `cpjudge judge`: judge a problem's solutions, or submissions, and report.
 
 use super::session::{self, Session};
+use crate::Outcome;
 use crate::cli::JudgeArgs;
 use crate::error::Result;
 use crate::problem::{Catalog, submissions};
@@ -17,7 +18,7 @@ pub fn judge(
     cache: PathBuf,
     layers: &Layers,
     args: &JudgeArgs,
-) -> Result<bool> {
+) -> Result<Outcome> {
     let problem = catalog.load_given(&args.problem, cwd)?;
     let solutions = if args.submissions.is_empty() {
         problem.solutions.clone()

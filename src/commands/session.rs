@@ -1,6 +1,7 @@
 //! What `judge` and `test` share once they know what to judge: choosing the tests, applying the limits given on
 //! the command line, setting up the sandbox, running the engine and reporting.
 
+use crate::Outcome;
 use crate::cli::RunArgs;
 use crate::error::{Error, Result};
 use crate::judge::{Judge, JudgeOptions};
@@ -19,13 +20,13 @@ pub(super) struct Session {
     pub private_dirs: Vec<PathBuf>,
 }
 
-/// Judges and reports; returns whether every solution got its expected verdict.
+/// Judges and reports; returns whether every solution got its expected verdict, or whether the user stopped it.
 pub(super) fn run(
     mut session: Session,
     cache: PathBuf,
     layers: &Layers,
     args: &RunArgs,
-) -> Result<bool> {
+) -> Result<Outcome> {
     // Mistakes in where reports go are found now, not after a long judge.
     if let Some(junit) = &args.junit {
         check_folder_of(junit, "--junit")?;
@@ -90,7 +91,11 @@ pub(super) fn run(
         let mut file = std::fs::File::create(path).map_err(|e| Error::io("create", path, e))?;
         report::write_junit(&report, &mut file).map_err(|e| Error::io("write", path, e))?;
     }
-    Ok(report.all_as_expected())
+    Ok(if report.interrupted.is_some() {
+        Outcome::Interrupted
+    } else {
+        Outcome::from(report.all_as_expected())
+    })
 }
 
 /// A report file can only be written if its folder exists.

@@ -1,6 +1,7 @@
 //! `cpjudge test`: judge one file on sample tests, without a problem folder, as a contestant has them.
 
 use super::session::{self, Session};
+use crate::Outcome;
 use crate::cli::TestArgs;
 use crate::error::{Error, Result};
 use crate::problem::{Catalog, Problem, default_tests_dir, submissions};
@@ -9,7 +10,12 @@ use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
 
 /// Judges the file and reports; returns whether it passed every test.
-pub fn test(root: Option<&Path>, cache: PathBuf, layers: &Layers, args: &TestArgs) -> Result<bool> {
+pub fn test(
+    root: Option<&Path>,
+    cache: PathBuf,
+    layers: &Layers,
+    args: &TestArgs,
+) -> Result<Outcome> {
     if !args.file.is_file() {
         return Err(Error::Usage(format!(
             "{} does not exist",

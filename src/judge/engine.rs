@@ -1,7 +1,7 @@
 //! Judging a problem: compile the tools and the solutions, validate the tests, run every solution on the tests,
 //! and decide each solution's verdict.
 
-use super::outcome::{Event, JudgeReport, SolutionReport, TestResult};
+use super::outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult};
 use super::run_test::TestRunner;
 use super::validate::validate;
 use crate::check::Checker;
@@ -63,6 +63,8 @@ impl<'a> Judge<'a> {
     }
 
     /// Judges `solutions` of `problem` on `tests`. Verdicts are data: only the harness's own failures are errors.
+    /// When the user asks the judge to stop, the report holds the solutions judged completely, and says what was
+    /// interrupted.
     pub fn judge(
         &self,
         problem: &Problem,
@@ -75,6 +77,54 @@ impl<'a> Judge<'a> {
             solutions,
             tests: tests.len(),
         });
+        let mut report = JudgeReport {
+            problem: problem.name.clone(),
+            time_limit: problem.limits.time,
+            memory_limit: problem.limits.memory,
+            time_limit_overridden: false,
+            memory_limit_overridden: false,
+            tests: tests.iter().map(|t| t.name.clone()).collect(),
+            solutions: Vec::new(),
+            interrupted: None,
+        };
+        let mut during = String::from("compiling the problem's programs");
+        match self.judge_into(
+            problem,
+            solutions,
+            tests,
+            &mut report,
+            &mut during,
+            on_event,
+        ) {
+            Err(Error::Interrupted) => {
+                let interruption = Interruption {
+                    during,
+                    not_judged: solutions[report.solutions.len()..]
+                        .iter()
+                        .map(|s| s.name.clone())
+                        .collect(),
+                };
+                on_event(Event::Interrupted {
+                    interruption: &interruption,
+                });
+                report.interrupted = Some(interruption);
+                Ok(report)
+            }
+            Err(e) => Err(e),
+            Ok(()) => Ok(report),
+        }
+    }
+
+    /// Judges into `report`, keeping in `during` what it is doing, to say where it was interrupted.
+    fn judge_into(
+        &self,
+        problem: &Problem,
+        solutions: &[Solution],
+        tests: &[Test],
+        report: &mut JudgeReport,
+        during: &mut String,
+        on_event: &mut dyn FnMut(Event),
+    ) -> Result<()> {
         let checker = match &problem.comparison {
             Comparison::Checker(path) => {
                 on_event(Event::Compiling { what: "checker" });
@@ -98,6 +148,7 @@ impl<'a> Judge<'a> {
 
         let mut compiled = Vec::new();
         for solution in solutions {
+            *during = format!("compiling {}", solution.name);
             on_event(Event::Compiling {
                 what: &solution.name,
             });
@@ -115,21 +166,18 @@ impl<'a> Judge<'a> {
             comparison: &problem.comparison,
             checker: checker.as_ref(),
         };
-        let mut reports = Vec::new();
         for (solution, build) in solutions.iter().zip(compiled) {
-            let report = self.judge_solution(&runner, solution, build, tests, on_event)?;
-            on_event(Event::SolutionFinished { report: &report });
-            reports.push(report);
+            *during = format!("judging {}", solution.name);
+            if crate::interrupt::requested() {
+                return Err(Error::Interrupted);
+            }
+            let solution_report = self.judge_solution(&runner, solution, build, tests, on_event)?;
+            on_event(Event::SolutionFinished {
+                report: &solution_report,
+            });
+            report.solutions.push(solution_report);
         }
-        Ok(JudgeReport {
-            problem: problem.name.clone(),
-            time_limit: problem.limits.time,
-            memory_limit: problem.limits.memory,
-            time_limit_overridden: false,
-            memory_limit_overridden: false,
-            tests: tests.iter().map(|t| t.name.clone()).collect(),
-            solutions: reports,
-        })
+        Ok(())
     }
 
     /// Compiles one of the problem's own programs; it failing to compile is the problem's fault, an error.

@@ -8,4 +8,4 @@ mod run_test;
 mod validate;
 
 pub use engine::{Judge, JudgeOptions};
-pub use outcome::{Event, JudgeReport, SolutionReport, TestResult};
+pub use outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult};

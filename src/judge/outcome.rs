@@ -69,13 +69,25 @@ pub struct JudgeReport {
     pub memory_limit_overridden: bool,
     /// The names of every test, in order.
     pub tests: Vec<String>,
+    /// The solutions judged completely, in order.
     pub solutions: Vec<SolutionReport>,
+    /// Set when the user stopped the judge: the solutions after those above were not (completely) judged.
+    pub interrupted: Option<Interruption>,
+}
+
+/// What the judge was doing when the user stopped it.
+#[derive(Debug, Clone)]
+pub struct Interruption {
+    /// "judging memo.rs", "compiling wrong.cpp".
+    pub during: String,
+    /// The solutions not judged completely (the one being judged among them).
+    pub not_judged: Vec<String>,
 }
 
 impl JudgeReport {
-    /// Whether every solution got a verdict it was expected to get.
+    /// Whether every solution got a verdict it was expected to get (never, when the judge was interrupted).
     pub fn all_as_expected(&self) -> bool {
-        self.solutions.iter().all(|s| s.ok)
+        self.interrupted.is_none() && self.solutions.iter().all(|s| s.ok)
     }
 }
 
@@ -107,5 +119,9 @@ pub enum Event<'a> {
     },
     SolutionFinished {
         report: &'a SolutionReport,
+    },
+    /// The user asked the judge to stop: runs in flight were ended, nothing more is started.
+    Interrupted {
+        interruption: &'a Interruption,
     },
 }

@@ -18,9 +18,18 @@ struct JsonReport<'a> {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     memory_limit_overridden: bool,
     ok: bool,
+    /// Present when the user stopped the judge: what it was doing, and the solutions not judged completely.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    interrupted: Option<JsonInterruption<'a>>,
     solutions: Vec<JsonSolution<'a>>,
     isolation: &'a Isolation,
     harness: JsonHarness,
+}
+
+#[derive(Serialize)]
+struct JsonInterruption<'a> {
+    during: &'a str,
+    not_judged: &'a [String],
 }
 
 /// The judge itself, beside the verdicts.
@@ -104,6 +113,10 @@ pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write)
         time_limit_overridden: report.time_limit_overridden,
         memory_limit_overridden: report.memory_limit_overridden,
         ok: report.all_as_expected(),
+        interrupted: report.interrupted.as_ref().map(|i| JsonInterruption {
+            during: &i.during,
+            not_judged: &i.not_judged,
+        }),
         solutions: report.solutions.iter().map(solution).collect(),
         isolation: about.isolation,
         harness: JsonHarness {
@@ -162,6 +175,7 @@ pub(crate) mod tests {
             memory_limit: Bytes::mib(256),
             time_limit_overridden: false,
             memory_limit_overridden: false,
+            interrupted: None,
             tests: vec!["1".into(), "2".into()],
             solutions: vec![
                 SolutionReport {

@@ -13,3 +13,15 @@ pub use json::{AboutJudge, ProblemSummary, write_json, write_list_json};
 pub use junit::write_junit;
 pub use progress::Progress;
 pub use table::{Style, write_list, write_table};
+
+/// Which results an interrupted judge reports, and which it does not.
+fn interrupted_summary(interruption: &crate::judge::Interruption) -> String {
+    format!(
+        "the solutions reported were judged completely; not judged: {}",
+        if interruption.not_judged.is_empty() {
+            "none".to_owned()
+        } else {
+            interruption.not_judged.join(", ")
+        }
+    )
+}

@@ -73,6 +73,17 @@ impl Progress {
                     None => {}
                 }
             }
+            Event::Interrupted { interruption } => {
+                if let Some(bar) = &self.bar {
+                    bar.finish_and_clear();
+                }
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "interrupted while {}: runs in flight were stopped; {}",
+                    interruption.during,
+                    super::interrupted_summary(interruption)
+                );
+            }
         }
     }
 

@@ -174,6 +174,18 @@ fn write_details(solution: &SolutionReport, style: Style, out: &mut dyn Write) -
 }
 
 fn write_summary(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io::Result<()> {
+    if let Some(interruption) = &report.interrupted {
+        let text = format!(
+            "interrupted while {}: {}",
+            interruption.during,
+            super::interrupted_summary(interruption)
+        );
+        writeln!(
+            out,
+            "{}",
+            style.paint(&text, console::Style::new().yellow().bold())
+        )?;
+    }
     let cached = report.solutions.iter().filter(|s| s.compile.cached).count();
     let compiled = report.solutions.len() - cached;
     let builds = format!("compiled {compiled}, {cached} from cache");

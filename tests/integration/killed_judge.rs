@@ -6,9 +6,9 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Starts `cpjudge judge` on a sleeper submission in a copy of the basic fixture, and waits until the run's two
-/// processes are up.
-fn start_sleeper(project: &Path, cache: &Path, layers: &str) -> Child {
+/// Starts `cpjudge judge` on a sleeper submission in a copy of the basic fixture, with `tmp` as its temporary folder
+/// and `extra` arguments, and waits until the run's two processes are up. Its output and errors are piped.
+fn start_sleeper(project: &Path, cache: &Path, tmp: &Path, layers: &str, extra: &[&str]) -> Child {
     crate::harness::copy_dir(&fixtures().join("basic"), project);
     std::fs::copy(
         fixtures().join("submissions/sleepers.c"),
@@ -27,8 +27,10 @@ fn start_sleeper(project: &Path, cache: &Path, layers: &str) -> Child {
             "--submission",
             "sleepers.c",
         ])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .args(extra)
+        .env("TMPDIR", tmp)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
     wait_for(Duration::from_secs(60), || sleepers(cache) >= 2)
@@ -103,9 +105,9 @@ fn cache_for(case: &str) -> std::path::PathBuf {
 #[test]
 fn killing_the_supervisor_kills_the_run() {
     for layers in ["all", "none"] {
-        let project = tempfile::tempdir().unwrap();
+        let (project, tmp) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let cache = cache_for(&format!("supervisor-{layers}"));
-        let mut judge = start_sleeper(project.path(), &cache, layers);
+        let mut judge = start_sleeper(project.path(), &cache, tmp.path(), layers, &[]);
         let supervisors = supervisors_of(judge.id());
         assert_eq!(supervisors.len(), 1, "{supervisors:?}");
         kill(supervisors[0]);
@@ -124,9 +126,9 @@ fn killing_the_supervisor_and_the_judge_kills_the_run() {
     if !crate::harness::layer_works("namespaces", "killing the supervisor and the judge at once") {
         return;
     }
-    let project = tempfile::tempdir().unwrap();
+    let (project, tmp) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let cache = cache_for("both");
-    let mut judge = start_sleeper(project.path(), &cache, "namespaces");
+    let mut judge = start_sleeper(project.path(), &cache, tmp.path(), "namespaces", &[]);
     let supervisors = supervisors_of(judge.id());
     assert_eq!(supervisors.len(), 1, "{supervisors:?}");
     kill(judge.id() as i32);
@@ -138,12 +140,64 @@ fn killing_the_supervisor_and_the_judge_kills_the_run() {
 #[test]
 fn killing_the_judge_kills_the_run() {
     for layers in ["all", "none"] {
-        let project = tempfile::tempdir().unwrap();
+        let (project, tmp) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
         let cache = cache_for(&format!("judge-{layers}"));
-        let mut judge = start_sleeper(project.path(), &cache, layers);
+        let mut judge = start_sleeper(project.path(), &cache, tmp.path(), layers, &[]);
         kill(judge.id() as i32);
         judge.wait().unwrap();
         assert_nothing_left(&cache, &format!("layers {layers}, judge killed"));
+        // Killed outright, it could not remove its folders; the next judge does.
+        assert!(judge_folders(tmp.path()) > 0, "layers {layers}");
+        let next = Command::new(env!("CARGO_BIN_EXE_cpjudge"))
+            .current_dir(project.path())
+            .arg("list")
+            .env("TMPDIR", tmp.path())
+            .output()
+            .unwrap();
+        assert!(next.status.success(), "{next:?}");
+        assert_eq!(judge_folders(tmp.path()), 0, "layers {layers}");
+    }
+}
+
+/// How many entries the judge made in the temporary folder `tmp`.
+fn judge_folders(tmp: &Path) -> usize {
+    std::fs::read_dir(tmp)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("cpjudge"))
+        .count()
+}
+
+/// Ctrl-C: the run in flight is stopped, the report (here JSON) says the judge was interrupted and what was not
+/// judged, nothing of the run is left alive, nothing is left in the temporary folder, and the exit code is 130.
+#[test]
+fn an_interrupted_judge_reports_and_cleans_up() {
+    for layers in ["all", "none"] {
+        let (project, tmp) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let cache = cache_for(&format!("interrupted-{layers}"));
+        let judge = start_sleeper(project.path(), &cache, tmp.path(), layers, &["--json"]);
+        // SAFETY: kill takes plain integers; the judge is our child.
+        unsafe { libc::kill(judge.id() as i32, libc::SIGINT) };
+        let output = judge.wait_with_output().unwrap();
+        assert_eq!(
+            output.status.code(),
+            Some(130),
+            "layers {layers}: {output:?}"
+        );
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(
+            report["interrupted"]["during"], "judging sleepers.c",
+            "{report:#}"
+        );
+        assert_eq!(report["interrupted"]["not_judged"][0], "sleepers.c");
+        assert_eq!(report["ok"], false);
+        let said = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            said.contains("interrupted while judging sleepers.c"),
+            "{said}"
+        );
+        assert_nothing_left(&cache, &format!("layers {layers}, interrupted"));
+        assert_eq!(judge_folders(tmp.path()), 0, "layers {layers}");
     }
 }
 
