@@ -136,15 +136,17 @@ pub static TABLE: &[LanguageSpec] = &[
         compile: Step {
             tool: on_path("javac"),
             // Class files under their package's folders, where `java -cp` looks for them.
-            args: &["-encoding", "UTF-8", "-d", ".", "{src}"],
+            args: &["-J-XX:-UsePerfData", "-encoding", "UTF-8", "-d", ".", "{src}"],
         },
-        version_args: &["-version"],
+        // The JVM keeps performance data in /tmp/hsperfdata_<user> unless told not to.
+        version_args: &["-J-XX:-UsePerfData", "-version"],
         run: Step {
             tool: on_path("java"),
             args: &[
                 "-Xmx{memory_mib}m",
                 "-Xss64m",
                 "-XX:+UseSerialGC",
+                "-XX:-UsePerfData",
                 "-cp",
                 "{dir}",
                 "{main_class}",
