@@ -136,7 +136,14 @@ pub static TABLE: &[LanguageSpec] = &[
         compile: Step {
             tool: on_path("javac"),
             // Class files under their package's folders, where `java -cp` looks for them.
-            args: &["-J-XX:-UsePerfData", "-encoding", "UTF-8", "-d", ".", "{src}"],
+            args: &[
+                "-J-XX:-UsePerfData",
+                "-encoding",
+                "UTF-8",
+                "-d",
+                ".",
+                "{src}",
+            ],
         },
         // The JVM keeps performance data in /tmp/hsperfdata_<user> unless told not to.
         version_args: &["-J-XX:-UsePerfData", "-version"],

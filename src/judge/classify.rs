@@ -1,5 +1,6 @@
 //! A run's verdict from what the kernel measured, before its output is looked at.
 
+use super::last_words::last_words;
 use crate::problem::ProblemLimits;
 use crate::sandbox::{LimitKind, RunResult, Termination, signal_name};
 use crate::units::format_time;
@@ -55,23 +56,15 @@ pub(crate) fn classify(run: &RunResult, limits: &ProblemLimits) -> Option<(Verdi
         Termination::Exited(code) => format!("exit code {code}"),
         Termination::Signaled(signal) => format!("killed by {}", signal_name(signal)),
     };
-    let said = first_line(&run.stderr_text());
-    let message = if said.is_empty() {
-        how
-    } else {
-        format!("{how}: {said}")
+    let said = last_words(&run.stderr_text());
+    let message = match said.split_first() {
+        None => how,
+        Some((first, rest)) => std::iter::once(format!("{how}: {}", first.trim_start()))
+            .chain(rest.iter().cloned())
+            .collect::<Vec<_>>()
+            .join("\n"),
     };
     Some((Verdict::RuntimeError, message))
-}
-
-/// The first non-empty line of what a program said, cut short: enough to recognise a panic or an exception.
-fn first_line(text: &str) -> String {
-    let line = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
-    crate::text::clip(line, 160)
 }
 
 #[cfg(test)]
@@ -146,7 +139,7 @@ mod tests {
         let (_, message) = classify(&run(Termination::Exited(101), 1, 1, 1), &limits).unwrap();
         assert_eq!(
             message,
-            "exit code 101: thread 'main' panicked at src/main.rs:3:5"
+            "exit code 101: thread 'main' panicked at src/main.rs:3:5\nmore"
         );
         let (_, message) =
             classify(&run(Termination::Signaled(libc::SIGSEGV), 1, 1, 1), &limits).unwrap();

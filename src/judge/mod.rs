@@ -3,6 +3,7 @@
 
 mod classify;
 mod engine;
+mod last_words;
 mod outcome;
 mod run_test;
 mod validate;

@@ -155,7 +155,7 @@ fn write_details(solution: &SolutionReport, style: Style, out: &mut dyn Write) -
         test.memory
     )?;
     if !test.message.is_empty() {
-        for line in test.message.lines().take(5) {
+        for line in test.message.lines().take(8) {
             writeln!(out, "    {}", style.cut(line, 4))?;
         }
     }

@@ -374,3 +374,37 @@ fn large_programs_run_under_a_large_memory_limit() {
         }
     }
 }
+
+/// A crash says why: the end of a Python traceback, not its first line, in the table, the JSON report and JUnit.
+#[test]
+fn a_crash_shows_the_end_of_its_traceback() {
+    let source = "import sys\nprint('reading', file=sys.stderr)\nxs = list(map(int, sys.stdin.read().split()))\n\
+                  def main():\n    return xs[100]\nmain()\n";
+    let judge = Judge::fixture("basic")
+        .write("mine/crash.py", source)
+        .args(&["judge", "sum", "--submission", "mine/crash.py"]);
+    let table = judge.run().expect_code(1).stdout();
+    assert!(
+        table.contains("IndexError: list index out of range"),
+        "{table}"
+    );
+    let judge = Judge::fixture("basic")
+        .write("mine/crash.py", source)
+        .args(&["judge", "sum", "--submission", "mine/crash.py", "--json"])
+        .args(&["--junit", "report.xml"]);
+    let report = judge.run().json();
+    let junit = std::fs::read_to_string(judge.root().join("report.xml")).unwrap();
+    assert!(
+        junit.contains("IndexError: list index out of range"),
+        "{junit}"
+    );
+    let message = solution(&report, "crash.py")["tests"][0]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(message.starts_with("exit code 1: "), "{message}");
+    assert!(
+        message.ends_with("IndexError: list index out of range"),
+        "{message}"
+    );
+}
