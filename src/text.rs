@@ -51,6 +51,16 @@ pub(crate) fn printable(line: &str) -> String {
         .collect()
 }
 
+/// One line of a program's output or a test, shown so that every difference can be seen: cut to `chars`
+/// characters, control characters escaped, and trailing spaces shown as `·`.
+pub(crate) fn visible(line: &str, chars: usize) -> String {
+    let body = line.trim_end_matches(' ');
+    let trailing = line.len() - body.len();
+    let mut shown = clip_escaped(body, chars);
+    shown.extend(std::iter::repeat_n('·', trailing.min(chars)));
+    shown
+}
+
 /// As [`clip`], with control characters and the like escaped, for text that may hold anything.
 pub(crate) fn clip_escaped(text: &str, chars: usize) -> String {
     clip(text, chars).escape_debug().to_string()
@@ -67,6 +77,8 @@ mod tests {
         assert_eq!(clip("éééé", 2), "éé...");
         assert_eq!(clip_escaped("a\0b\ncd", 4), "a\\0b\\n...");
         assert_eq!(printable("\x1b[2Jok\tgo\r"), "\\u{1b}[2Jok go\\r");
+        assert_eq!(visible("1 2  ", 10), "1 2··");
+        assert_eq!(visible("a\tb", 10), "a\\tb");
     }
 
     #[test]

@@ -42,6 +42,26 @@ impl fmt::Display for Bytes {
     }
 }
 
+impl Bytes {
+    /// An amount measured (not a limit), always in the same form: "2.0MiB", "0.4MiB", "1.5GiB".
+    pub fn measured(self) -> String {
+        if self.0 >= Self::GIB {
+            format!("{:.1}GiB", self.0 as f64 / Self::GIB as f64)
+        } else {
+            format!("{:.1}MiB", self.0 as f64 / Self::MIB as f64)
+        }
+    }
+}
+
+/// `count` and the noun, in the plural unless there is one: "1 test", "3 tests".
+pub fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
 /// Parses "256MiB", "64 MB", "1GiB", "512KiB". Units are read whatever their case, and `KB`, `MB`, `GB` are
 /// binary like `KiB`, `MiB`, `GiB`: a problem's "256 MB" is 256 MiB wherever contests are judged. A bare number
 /// is refused: "256" would be 256 bytes, never what was meant.

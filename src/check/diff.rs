@@ -18,7 +18,7 @@ pub fn first_difference(output: &Path, answer: &Path) -> Option<String> {
         let head = crate::text::read_head(p, HEAD_BYTES);
         String::from_utf8_lossy(&head)
             .lines()
-            .map(|l| crate::text::clip_escaped(l.trim_end(), LINE_CHARS))
+            .map(|l| crate::text::visible(l, LINE_CHARS))
             .collect::<Vec<_>>()
             .join("\n")
             + "\n"
@@ -62,6 +62,8 @@ mod tests {
         assert_eq!(diff("1\n2\n3\n", "1\n5\n3\n").unwrap(), " 1\n-5\n+2\n 3");
         assert_eq!(diff("1\n2\n", "1\n2\n"), None);
         assert_eq!(diff("1\n2", "1\n2\n"), None);
+        // Trailing spaces are a difference, and shown as one.
+        assert_eq!(diff("1 \n2\n", "1\n2\n").unwrap(), "-1\n+1·\n 2");
     }
 
     #[test]

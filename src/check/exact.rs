@@ -41,28 +41,71 @@ pub(super) fn compare(output: &Path, answer: &Path) -> io::Result<CheckOutcome> 
 
 fn compare_streams(output: impl BufRead, answer: impl BufRead) -> io::Result<CheckOutcome> {
     let (mut output, mut answer) = (normalised(output), normalised(answer));
-    let mut line = 1;
+    let (mut line, mut column) = (1, 1);
     loop {
-        match (output.next().transpose()?, answer.next().transpose()?) {
+        let (found, expected) = (output.next().transpose()?, answer.next().transpose()?);
+        let at = format!("line {line}, column {column}");
+        match (found, expected) {
             (None, None) => return Ok(CheckOutcome::accepted()),
             (Some(a), Some(b)) if a == b => {
                 if a == b'\n' {
-                    line += 1;
+                    (line, column) = (line + 1, 1);
+                } else {
+                    column += 1;
                 }
             }
-            (None, Some(_)) => {
+            (None, Some(b'\n')) if answer.next().is_none() => {
                 return Ok(CheckOutcome::wrong(format!(
-                    "output ends early, at line {line}"
+                    "the output's last line (line {line}) has no final newline"
                 )));
             }
-            (Some(_), None) => {
+            (None, Some(b)) => {
                 return Ok(CheckOutcome::wrong(format!(
-                    "extra output from line {line} on"
+                    "the output ends early, at {at}; expected {} next",
+                    rest_of_line(b, &mut answer)?
                 )));
             }
-            (Some(_), Some(_)) => return Ok(CheckOutcome::wrong(format!("line {line} differs"))),
+            (Some(a), None) => {
+                let extra = rest_of_line(a, &mut output)?;
+                let hint = if a.is_ascii_whitespace() {
+                    " (whitespace)"
+                } else {
+                    ""
+                };
+                return Ok(CheckOutcome::wrong(format!(
+                    "extra output from {at} on: {extra}{hint}"
+                )));
+            }
+            (Some(a), Some(b)) => {
+                let hint = match (a, b) {
+                    (b' ' | b'\t', b'\n') => " (trailing whitespace)",
+                    (b'\n', b' ' | b'\t') => " (the output's line ends early)",
+                    _ => "",
+                };
+                return Ok(CheckOutcome::wrong(format!(
+                    "{at}: expected {}, found {}{hint}",
+                    rest_of_line(b, &mut answer)?,
+                    rest_of_line(a, &mut output)?
+                )));
+            }
         }
     }
+}
+
+/// How a stream goes on from the byte `first`, for a message: "end of line", or the rest of its line, quoted and
+/// cut short.
+fn rest_of_line<R: BufRead>(first: u8, stream: &mut Normalised<R>) -> io::Result<String> {
+    if first == b'\n' {
+        return Ok("end of line".into());
+    }
+    let mut bytes = vec![first];
+    while bytes.len() <= 40 {
+        match stream.next().transpose()? {
+            Some(b'\n') | None => break,
+            Some(b) => bytes.push(b),
+        }
+    }
+    Ok(super::excerpt(&bytes))
 }
 
 #[cfg(test)]
@@ -75,14 +118,36 @@ mod tests {
             (b"a b\nc\n", b"a b\nc\n", None),
             (b"a b\r\nc\r\n", b"a b\nc\n", None),
             (b"a b\rc\r", b"a b\nc\n", None),
-            (b"a  b\nc\n", b"a b\nc\n", Some("line 1 differs")),
-            (b"a b\nc", b"a b\nc\n", Some("output ends early, at line 2")),
+            (
+                b"a  b\nc\n",
+                b"a b\nc\n",
+                Some("line 1, column 3: expected \"b\", found \" b\""),
+            ),
+            (
+                b"a b\nc",
+                b"a b\nc\n",
+                Some("the output's last line (line 2) has no final newline"),
+            ),
+            (
+                b"a b\n",
+                b"a b\nc\n",
+                Some("the output ends early, at line 2, column 1; expected \"c\" next"),
+            ),
             (
                 b"a b\nc\n\n",
                 b"a b\nc\n",
-                Some("extra output from line 3 on"),
+                Some("extra output from line 3, column 1 on: end of line (whitespace)"),
             ),
-            (b"a\nx\n", b"a\ny\n", Some("line 2 differs")),
+            (
+                b"a\nxy\n",
+                b"a\nyy\n",
+                Some("line 2, column 1: expected \"yy\", found \"xy\""),
+            ),
+            (
+                b"1 2  \n",
+                b"1 2\n",
+                Some("line 1, column 4: expected end of line, found \"  \" (trailing whitespace)"),
+            ),
         ];
         for (output, answer, want) in cases {
             let got = compare_streams(*output, *answer).unwrap();

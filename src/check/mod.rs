@@ -44,7 +44,17 @@ pub fn compare(comparison: &Comparison, output: &Path, answer: &Path) -> io::Res
     match comparison {
         Comparison::Tokens => tokens::compare(output, answer, None),
         Comparison::Float { tolerance } => tokens::compare(output, answer, Some(*tolerance)),
-        Comparison::Exact => exact::compare(output, answer),
+        Comparison::Exact => {
+            let mut outcome = exact::compare(output, answer)?;
+            if !outcome.verdict.is_accepted()
+                && tokens::compare(output, answer, None)?.verdict.is_accepted()
+            {
+                outcome
+                    .message
+                    .push_str("; only whitespace differs: every token is right");
+            }
+            Ok(outcome)
+        }
         Comparison::Checker(_) => unreachable!("a checker program is run by `Checker`"),
     }
 }
@@ -56,4 +66,34 @@ pub(crate) fn excerpt(bytes: &[u8]) -> String {
         "\"{}\"",
         crate::text::clip_escaped(&String::from_utf8_lossy(bytes), SHOWN)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_exact_difference_in_whitespace_alone_says_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let (output, answer) = (dir.path().join("out"), dir.path().join("ans"));
+        std::fs::write(&answer, "1 2\n3\n").unwrap();
+        let judged = |text: &str| {
+            std::fs::write(&output, text).unwrap();
+            compare(&Comparison::Exact, &output, &answer).unwrap()
+        };
+        assert_eq!(
+            judged("1 2  \n3\n").message,
+            "line 1, column 4: expected end of line, found \"  \" (trailing whitespace); only whitespace \
+             differs: every token is right"
+        );
+        assert_eq!(
+            judged("1 2\n3").message,
+            "the output's last line (line 2) has no final newline; only whitespace differs: every token is right"
+        );
+        assert_eq!(
+            judged("1 2\n4\n").message,
+            "line 2, column 1: expected \"3\", found \"4\""
+        );
+        assert!(judged("1 2\r\n3\r\n").verdict.is_accepted());
+    }
 }

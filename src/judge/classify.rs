@@ -27,7 +27,8 @@ pub(crate) fn classify(run: &RunResult, limits: &ProblemLimits) -> Option<(Verdi
             Verdict::MemoryLimit,
             format!(
                 "peak memory {} over the {} limit",
-                run.peak_memory, limits.memory
+                run.peak_memory.measured(),
+                limits.memory
             ),
         ));
     }

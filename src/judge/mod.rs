@@ -9,4 +9,4 @@ mod run_test;
 mod validate;
 
 pub use engine::{Judge, JudgeOptions};
-pub use outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult};
+pub use outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult, TestTexts};

@@ -5,7 +5,7 @@ use crate::language::Language;
 use crate::problem::Solution;
 use crate::units::Bytes;
 use crate::verdict::Verdict;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// One solution on one test.
@@ -21,6 +21,38 @@ pub struct TestResult {
     pub message: String,
     /// For a wrong answer judged by a built-in comparison, the first differing lines.
     pub diff: Option<String>,
+    /// The test's input file, to find the test by.
+    pub input: PathBuf,
+    /// For a wrong answer on a short test: the input, the answer and the output, whole.
+    pub texts: Option<TestTexts>,
+}
+
+/// A short test's files and a program's output on it, to show side by side.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TestTexts {
+    pub input: String,
+    pub answer: String,
+    pub output: String,
+}
+
+impl TestTexts {
+    /// Bytes and lines each file may have to be shown whole.
+    const BYTES: usize = 1024;
+    const LINES: usize = 12;
+
+    /// The three files, if each is short enough to show whole.
+    pub fn read(input: &Path, answer: &Path, output: &Path) -> Option<TestTexts> {
+        let read = |path: &Path| {
+            let head = crate::text::read_head(path, Self::BYTES + 1);
+            let text = String::from_utf8_lossy(&head).into_owned();
+            (head.len() <= Self::BYTES && text.lines().count() <= Self::LINES).then_some(text)
+        };
+        Some(TestTexts {
+            input: read(input)?,
+            answer: read(answer)?,
+            output: read(output)?,
+        })
+    }
 }
 
 /// One solution on every test it was run on.

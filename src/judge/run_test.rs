@@ -1,7 +1,7 @@
 //! One solution on one test: a fresh folder, the run under limits, the verdict.
 
 use super::classify::classify;
-use super::outcome::TestResult;
+use super::outcome::{TestResult, TestTexts};
 use crate::check::{self, CheckOutcome, Checker};
 use crate::compile::Program;
 use crate::error::{Error, Result};
@@ -43,6 +43,8 @@ impl TestRunner<'_> {
             memory: run.peak_memory,
             message: String::new(),
             diff: None,
+            input: test.input.clone(),
+            texts: None,
         };
         if let Some((verdict, message)) = classify(&run, &self.limits) {
             result.verdict = verdict;
@@ -53,8 +55,11 @@ impl TestRunner<'_> {
         let checked = self.check(dir.path(), &test.input, &output, &test.answer)?;
         result.verdict = checked.verdict;
         result.message = checked.message;
-        if checked.verdict == crate::verdict::Verdict::WrongAnswer && self.checker.is_none() {
-            result.diff = check::first_difference(&output, &test.answer);
+        if checked.verdict == crate::verdict::Verdict::WrongAnswer {
+            if self.checker.is_none() {
+                result.diff = check::first_difference(&output, &test.answer);
+            }
+            result.texts = TestTexts::read(&test.input, &test.answer, &output);
         }
         Ok(result)
     }

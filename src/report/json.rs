@@ -162,6 +162,8 @@ pub(crate) mod tests {
             memory: Bytes(2 * Bytes::MIB),
             message: message.into(),
             diff: (verdict == Verdict::WrongAnswer).then(|| "-4\n+5".to_owned()),
+            input: format!("testdata/sum/{name}.in").into(),
+            texts: None,
         };
         let compile = |ok, message: &str| CompileOutcome {
             ok,

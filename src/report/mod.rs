@@ -4,6 +4,7 @@ mod doctor;
 mod json;
 mod junit;
 mod progress;
+mod side_by_side;
 mod table;
 
 pub use doctor::{

@@ -1,8 +1,8 @@
 //! The table printed after judging, and the problem list: plain text, coloured on a terminal, cut to its width.
 
 use super::ProblemSummary;
-use crate::judge::{JudgeReport, SolutionReport};
-use crate::units::format_time;
+use crate::judge::{JudgeReport, SolutionReport, TestResult};
+use crate::units::{format_time, plural};
 use crate::verdict::Verdict;
 use std::io::{self, Write};
 use std::time::Duration;
@@ -53,10 +53,10 @@ fn overridden(yes: bool, option: &str) -> String {
 pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io::Result<()> {
     writeln!(
         out,
-        "{}: {} solutions on {} tests, limits {} CPU{} and {} memory{}",
+        "{}: {} on {}, limits {} CPU{} and {} memory{}",
         report.problem,
-        report.solutions.len(),
-        report.tests.len(),
+        plural(report.solutions.len(), "solution"),
+        plural(report.tests.len(), "test"),
         format_time(report.time_limit),
         overridden(report.time_limit_overridden, "--time-limit"),
         report.memory_limit,
@@ -122,10 +122,13 @@ fn write_row(
         if solution.tests.is_empty() {
             "-".to_owned()
         } else {
-            solution.max_memory().to_string()
+            solution.max_memory().measured()
         },
     )
 }
+
+/// Failing tests listed after the first one's details.
+const MORE_FAILURES: usize = 4;
 
 /// Why a solution got its verdict: the compiler's message, or the failing test with its message and, when the
 /// verdict was not expected, the first differing lines.
@@ -142,7 +145,12 @@ fn write_details(solution: &SolutionReport, style: Style, out: &mut dyn Write) -
         }
         return Ok(());
     }
-    let Some(test) = solution.failing_test() else {
+    let failing: Vec<&TestResult> = solution
+        .tests
+        .iter()
+        .filter(|t| !t.verdict.is_accepted())
+        .collect();
+    let Some((test, others)) = failing.split_first() else {
         return Ok(());
     };
     writeln!(
@@ -152,23 +160,46 @@ fn write_details(solution: &SolutionReport, style: Style, out: &mut dyn Write) -
         test.verdict,
         test.name,
         format_time(test.cpu),
-        test.memory
+        test.memory.measured()
     )?;
     if !test.message.is_empty() {
         for line in test.message.lines().take(8) {
             writeln!(out, "    {}", style.cut(line, 4))?;
         }
     }
-    if let (false, Some(diff)) = (solution.ok, &test.diff) {
-        writeln!(out, "    first difference (- answer, + output):")?;
-        for line in diff.lines() {
-            let color = match line.chars().next() {
-                Some('-') => console::Style::new().red(),
-                Some('+') => console::Style::new().green(),
-                _ => console::Style::new(),
-            };
-            writeln!(out, "      {}", style.paint(&style.cut(line, 6), color))?;
+    if !solution.ok {
+        writeln!(out, "    test: {}", test.input.display())?;
+        if let Some(texts) = &test.texts {
+            super::side_by_side::write(texts, style, out)?;
+        } else if let Some(diff) = &test.diff {
+            writeln!(out, "    first difference (- answer, + output):")?;
+            for line in diff.lines() {
+                let color = match line.chars().next() {
+                    Some('-') => console::Style::new().red(),
+                    Some('+') => console::Style::new().green(),
+                    _ => console::Style::new(),
+                };
+                writeln!(out, "      {}", style.paint(&style.cut(line, 6), color))?;
+            }
         }
+    }
+    // With --all, the other failing tests too, one line each: the first few, then how many more.
+    for other in others.iter().take(MORE_FAILURES) {
+        let first = other.message.lines().next().unwrap_or_default();
+        writeln!(
+            out,
+            "    also {} on test {}: {}",
+            other.verdict,
+            other.name,
+            style.cut(first, 30)
+        )?;
+    }
+    if others.len() > MORE_FAILURES {
+        writeln!(
+            out,
+            "    and {} more",
+            plural(others.len() - MORE_FAILURES, "failing test")
+        )?;
     }
     Ok(())
 }
@@ -203,7 +234,10 @@ fn write_summary(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io:
         })
         .collect();
     if wrong.is_empty() {
-        let text = format!("all {} solutions as expected", report.solutions.len());
+        let text = match report.solutions.len() {
+            1 => "the solution got its expected verdict".to_owned(),
+            n => format!("all {n} solutions as expected"),
+        };
         writeln!(
             out,
             "{}; {builds}",
@@ -211,9 +245,9 @@ fn write_summary(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io:
         )
     } else {
         let text = format!(
-            "{} of {} solutions not as expected: {}",
+            "{} of {} not as expected: {}",
             wrong.len(),
-            report.solutions.len(),
+            plural(report.solutions.len(), "solution"),
             wrong.join(", ")
         );
         writeln!(
@@ -256,4 +290,64 @@ pub fn write_list(problems: &[ProblemSummary], out: &mut dyn Write) -> io::Resul
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::{Interruption, TestTexts};
+
+    /// The sample report, with what a user meets when things go wrong: a wrong answer on a short test, more
+    /// failing tests after it (as with --all), a crash whose message has several lines, and an interruption.
+    fn failing_report() -> JudgeReport {
+        let mut report = crate::report::json::tests::sample_report();
+        let wrong = &mut report.solutions[1];
+        wrong.tests[0].texts = Some(TestTexts {
+            input: "2\n1 3\n".into(),
+            answer: "4\n".into(),
+            output: "5 \n".into(),
+        });
+        let mut other = wrong.tests[0].clone();
+        for name in ["2", "3", "4", "5", "6", "7"] {
+            other.name = name.into();
+            wrong.tests.push(other.clone());
+        }
+        let mut crash = report.solutions[0].clone();
+        crash.name = "crash.py".into();
+        crash.verdict = Verdict::RuntimeError;
+        crash.ok = false;
+        crash.tests[1].verdict = Verdict::RuntimeError;
+        crash.tests[1].message =
+            "exit code 1: Traceback (most recent call last):\n  File \"crash.py\", line 2, in <module>\n    print(xs[9])\nIndexError: list index out of range".into();
+        report.solutions.push(crash);
+        report.interrupted = Some(Interruption {
+            during: "judging slow.rs".into(),
+            not_judged: vec!["slow.rs".into()],
+        });
+        report
+    }
+
+    fn render(report: &JudgeReport, width: usize) -> String {
+        let mut out = Vec::new();
+        write_table(
+            report,
+            Style {
+                color: false,
+                width,
+            },
+            &mut out,
+        )
+        .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn table_of_failures() {
+        insta::assert_snapshot!(render(&failing_report(), 100));
+    }
+
+    #[test]
+    fn table_of_failures_on_a_narrow_terminal() {
+        insta::assert_snapshot!(render(&failing_report(), 44));
+    }
 }

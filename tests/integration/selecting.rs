@@ -113,7 +113,7 @@ fn limits_given_for_one_judge_are_marked() {
         .stdout();
     assert!(
         table.starts_with(
-            "sum: 1 solutions on 3 tests, limits 3s CPU (from --time-limit) and 64MiB memory\n"
+            "sum: 1 solution on 3 tests, limits 3s CPU (from --time-limit) and 64MiB memory\n"
         ),
         "{table}"
     );
@@ -201,7 +201,7 @@ fn a_lone_file_on_sample_tests() {
         .expect_code(0);
     let table = run.stdout();
     assert!(
-        table.starts_with("main.py: 1 solutions on 2 tests, limits 2s CPU and 1GiB memory\n"),
+        table.starts_with("main.py: 1 solution on 2 tests, limits 2s CPU and 1GiB memory\n"),
         "{table}"
     );
     std::fs::write(dir.join("a/test/sample-2.out"), "11\n").unwrap();
