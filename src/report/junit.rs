@@ -19,7 +19,7 @@ pub fn write_junit(report: &JudgeReport, out: &mut dyn Write) -> io::Result<()> 
         write_suite(&mut xml, report, solution)?;
     }
     xml.write_event(Event::End(BytesEnd::new("testsuites")))?;
-    Ok(())
+    writeln!(xml.get_mut())
 }
 
 fn write_suite<W: Write>(
@@ -42,66 +42,97 @@ fn write_suite<W: Write>(
     } else {
         "not run: the solution did not compile"
     };
+    let skipped = report.tests.len() - solution.tests.len();
     let mut suite = BytesStart::new("testsuite");
     suite.push_attribute(("name", class.as_str()));
     suite.push_attribute(("tests", (report.tests.len() + 1).to_string().as_str()));
     suite.push_attribute(("failures", failures.to_string().as_str()));
+    suite.push_attribute(("skipped", skipped.to_string().as_str()));
     xml.write_event(Event::Start(suite))?;
 
     let expected: Vec<_> = solution.expected.iter().map(|v| v.code()).collect();
-    let failure = (!solution.ok)
-        .then(|| format!("expected {}, got {}", expected.join("|"), solution.verdict));
-    write_case(xml, &class, "verdict", 0.0, failure.as_deref(), None)?;
-    for name in &report.tests {
-        match solution.tests.iter().find(|t| &t.name == name) {
-            Some(test) => {
-                let failure =
-                    test_fails(test.verdict).then(|| format!("{}: {}", test.verdict, test.message));
-                write_case(
-                    xml,
-                    &class,
-                    name,
-                    test.cpu.as_secs_f64(),
-                    failure.as_deref(),
-                    None,
-                )?;
-            }
-            None => write_case(xml, &class, name, 0.0, None, Some(not_run))?,
+    let failure = (!solution.ok).then(|| {
+        let mut why = format!("expected {}, got {}", expected.join("|"), solution.verdict);
+        if !solution.compile.ok {
+            why.push_str(&format!(": {}", solution.compile.message));
         }
+        why
+    });
+    // The compiler's message goes with the verdict, whether a compile error was expected or not.
+    let compiler = (!solution.compile.ok).then_some(solution.compile.message.as_str());
+    Case {
+        name: "verdict",
+        seconds: 0.0,
+        failure: failure.as_deref(),
+        skipped: None,
+        output: compiler,
+    }
+    .write(xml, &class)?;
+    for name in &report.tests {
+        let case = match solution.tests.iter().find(|t| &t.name == name) {
+            Some(test) => Case {
+                name,
+                seconds: test.cpu.as_secs_f64(),
+                failure: test_fails(test.verdict)
+                    .then(|| format!("{}: {}", test.verdict, test.message))
+                    .as_deref(),
+                skipped: None,
+                output: None,
+            }
+            .write(xml, &class),
+            None => Case {
+                name,
+                seconds: 0.0,
+                failure: None,
+                skipped: Some(not_run),
+                output: None,
+            }
+            .write(xml, &class),
+        };
+        case?;
     }
     xml.write_event(Event::End(BytesEnd::new("testsuite")))?;
     Ok(())
 }
 
-fn write_case<W: Write>(
-    xml: &mut Writer<W>,
-    class: &str,
-    name: &str,
+/// One test case: passed, failed, or skipped, with what the program (or compiler) said.
+struct Case<'a> {
+    name: &'a str,
     seconds: f64,
-    failure: Option<&str>,
-    skipped: Option<&str>,
-) -> io::Result<()> {
-    let mut case = BytesStart::new("testcase");
-    case.push_attribute(("classname", class));
-    case.push_attribute(("name", name));
-    case.push_attribute(("time", format!("{seconds:.3}").as_str()));
-    if failure.is_none() && skipped.is_none() {
-        return xml.write_event(Event::Empty(case));
+    failure: Option<&'a str>,
+    skipped: Option<&'a str>,
+    output: Option<&'a str>,
+}
+
+impl Case<'_> {
+    fn write<W: Write>(&self, xml: &mut Writer<W>, class: &str) -> io::Result<()> {
+        let mut case = BytesStart::new("testcase");
+        case.push_attribute(("classname", class));
+        case.push_attribute(("name", self.name));
+        case.push_attribute(("time", format!("{:.3}", self.seconds).as_str()));
+        if self.failure.is_none() && self.skipped.is_none() && self.output.is_none() {
+            return xml.write_event(Event::Empty(case));
+        }
+        xml.write_event(Event::Start(case))?;
+        if let Some(message) = self.failure {
+            let mut element = BytesStart::new("failure");
+            element.push_attribute(("message", message));
+            xml.write_event(Event::Start(element))?;
+            xml.write_event(Event::Text(BytesText::new(message)))?;
+            xml.write_event(Event::End(BytesEnd::new("failure")))?;
+        }
+        if let Some(why) = self.skipped {
+            let mut element = BytesStart::new("skipped");
+            element.push_attribute(("message", why));
+            xml.write_event(Event::Empty(element))?;
+        }
+        if let Some(output) = self.output {
+            xml.write_event(Event::Start(BytesStart::new("system-out")))?;
+            xml.write_event(Event::Text(BytesText::new(output)))?;
+            xml.write_event(Event::End(BytesEnd::new("system-out")))?;
+        }
+        xml.write_event(Event::End(BytesEnd::new("testcase")))
     }
-    xml.write_event(Event::Start(case))?;
-    if let Some(message) = failure {
-        let mut element = BytesStart::new("failure");
-        element.push_attribute(("message", message));
-        xml.write_event(Event::Start(element))?;
-        xml.write_event(Event::Text(BytesText::new(message)))?;
-        xml.write_event(Event::End(BytesEnd::new("failure")))?;
-    }
-    if let Some(why) = skipped {
-        let mut element = BytesStart::new("skipped");
-        element.push_attribute(("message", why));
-        xml.write_event(Event::Empty(element))?;
-    }
-    xml.write_event(Event::End(BytesEnd::new("testcase")))
 }
 
 #[cfg(test)]
@@ -112,6 +143,8 @@ mod tests {
     fn junit_report() {
         let mut out = Vec::new();
         write_junit(&crate::report::json::tests::sample_report(), &mut out).unwrap();
-        insta::assert_snapshot!(String::from_utf8(out).unwrap());
+        let xml = String::from_utf8(out).unwrap();
+        assert!(xml.ends_with("</testsuites>\n"));
+        insta::assert_snapshot!(xml);
     }
 }
