@@ -1,5 +1,6 @@
 //! Command-line arguments (clap derive types only).
 
+use crate::report::ColorChoice;
 use crate::sandbox::Layers;
 use crate::units::{self, Bytes};
 use crate::verdict::Verdict;
@@ -36,6 +37,11 @@ pub struct Cli {
         default_value = "all"
     )]
     pub layers: Layers,
+
+    /// Colour the output: `auto` (on a terminal, unless NO_COLOR is set; always if CLICOLOR_FORCE is), `always`
+    /// or `never`.
+    #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
+    pub color: ColorChoice,
 
     #[command(subcommand)]
     pub command: Command,
@@ -117,6 +123,14 @@ pub struct RunArgs {
     /// Print one JSON object on stdout instead of the table.
     #[arg(long)]
     pub json: bool,
+
+    /// Print only the summary line of the table.
+    #[arg(short, long, conflicts_with = "verbose")]
+    pub quiet: bool,
+
+    /// Print a line for every test run, beside the table.
+    #[arg(short, long)]
+    pub verbose: bool,
 
     /// Also write a JUnit XML report to FILE.
     #[arg(long, value_name = "FILE")]

@@ -3,11 +3,11 @@
 use crate::cli::DoctorArgs;
 use crate::error::{Error, Result};
 use crate::language::TABLE;
-use crate::report::{self, DoctorReport, ToolchainStatus};
+use crate::report::{self, ColorChoice, Detail, DoctorReport, Style, ToolchainStatus};
 use crate::sandbox::{Isolation, Layers, Sandbox};
 use crate::toolchain::Toolchain;
 
-pub fn doctor(layers: &Layers, args: &DoctorArgs) -> Result<()> {
+pub fn doctor(layers: &Layers, color: ColorChoice, args: &DoctorArgs) -> Result<()> {
     let isolation = Isolation::probe(layers, Sandbox::from_current_exe()?.supervisor());
     let toolchain = Toolchain::default();
     let toolchains = TABLE
@@ -31,7 +31,7 @@ pub fn doctor(layers: &Layers, args: &DoctorArgs) -> Result<()> {
     if args.json {
         report::write_doctor_json(&doctor, &mut out)
     } else {
-        report::write_doctor(&doctor, super::judge::terminal_style(), &mut out)
+        report::write_doctor(&doctor, Style::for_stdout(color, Detail::Normal), &mut out)
     }
     .map_err(|e| Error::io("write", "standard output", e))
 }

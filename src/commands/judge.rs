@@ -5,10 +5,9 @@ use crate::Outcome;
 use crate::cli::JudgeArgs;
 use crate::error::Result;
 use crate::problem::{Catalog, submissions};
-use crate::report::Style;
+use crate::report::ColorChoice;
 use crate::sandbox::Layers;
 use crate::verdict::Verdict;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 /// Judges and reports; returns whether every solution got its expected verdict.
@@ -17,6 +16,7 @@ pub fn judge(
     cwd: &Path,
     cache: PathBuf,
     layers: &Layers,
+    color: ColorChoice,
     args: &JudgeArgs,
 ) -> Result<Outcome> {
     let problem = catalog.load_given(&args.problem, cwd)?;
@@ -40,19 +40,5 @@ pub fn judge(
         tests_dir,
         private_dirs: catalog.private_dirs(),
     };
-    session::run(session, cache, layers, &args.run)
-}
-
-/// Colour on a terminal unless NO_COLOR is set; the terminal's width, or 100 columns elsewhere.
-pub(crate) fn terminal_style() -> Style {
-    let terminal = std::io::stdout().is_terminal();
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-    Style {
-        color: terminal && !no_color,
-        width: if terminal {
-            console::Term::stdout().size().1 as usize
-        } else {
-            100
-        },
-    }
+    session::run(session, cache, layers, color, &args.run)
 }

@@ -6,7 +6,7 @@ use crate::cli::RunArgs;
 use crate::error::{Error, Result};
 use crate::judge::{Judge, JudgeOptions};
 use crate::problem::{Problem, Solution, TestSelection, find_tests};
-use crate::report::{self, Progress};
+use crate::report::{self, ColorChoice, Detail, Progress, Style};
 use crate::sandbox::{Isolation, Layers, Sandbox, own_peak_memory};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -25,6 +25,7 @@ pub(super) fn run(
     mut session: Session,
     cache: PathBuf,
     layers: &Layers,
+    color: ColorChoice,
     args: &RunArgs,
 ) -> Result<Outcome> {
     // Mistakes in where reports go are found now, not after a long judge.
@@ -64,7 +65,7 @@ pub(super) fn run(
         jobs: usize::from(args.jobs),
     };
     let judge = Judge::new(&sandbox, cache, options);
-    let mut progress = Progress::new(args.json);
+    let mut progress = Progress::new(args.json || args.quiet);
     let outcome = judge.judge(&session.problem, &session.solutions, &tests, &mut |event| {
         progress.on_event(&event)
     });
@@ -73,6 +74,11 @@ pub(super) fn run(
     report.time_limit_overridden = args.time_limit.is_some();
     report.memory_limit_overridden = args.memory_limit.is_some();
 
+    let detail = match (args.quiet, args.verbose) {
+        (true, _) => Detail::Quiet,
+        (_, true) => Detail::Verbose,
+        _ => Detail::Normal,
+    };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     let written = if args.json {
@@ -82,7 +88,7 @@ pub(super) fn run(
         };
         report::write_json(&report, &about, &mut out)
     } else {
-        report::write_table(&report, super::judge::terminal_style(), &mut out)
+        report::write_table(&report, Style::for_stdout(color, detail), &mut out)
     };
     written.map_err(|e| Error::io("write", "standard output", e))?;
     out.flush()

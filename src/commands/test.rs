@@ -5,6 +5,7 @@ use crate::Outcome;
 use crate::cli::TestArgs;
 use crate::error::{Error, Result};
 use crate::problem::{Catalog, Problem, default_tests_dir, submissions};
+use crate::report::ColorChoice;
 use crate::sandbox::Layers;
 use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
@@ -14,6 +15,7 @@ pub fn test(
     root: Option<&Path>,
     cache: PathBuf,
     layers: &Layers,
+    color: ColorChoice,
     args: &TestArgs,
 ) -> Result<Outcome> {
     if !args.file.is_file() {
@@ -43,5 +45,5 @@ pub fn test(
             .map(|r| Catalog::new(r).private_dirs())
             .unwrap_or_default(),
     };
-    session::run(session, cache, layers, &args.run)
+    session::run(session, cache, layers, color, &args.run)
 }

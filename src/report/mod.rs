@@ -5,6 +5,7 @@ mod json;
 mod junit;
 mod progress;
 mod side_by_side;
+mod style;
 mod table;
 
 pub use doctor::{
@@ -13,7 +14,8 @@ pub use doctor::{
 pub use json::{AboutJudge, ProblemSummary, write_json, write_list_json};
 pub use junit::write_junit;
 pub use progress::Progress;
-pub use table::{Style, write_list, write_table};
+pub use style::{ColorChoice, Detail, Style};
+pub use table::{write_list, write_table};
 
 /// Which results an interrupted judge reports, and which it does not.
 fn interrupted_summary(interruption: &crate::judge::Interruption) -> String {

@@ -1,36 +1,11 @@
 //! The table printed after judging, and the problem list: plain text, coloured on a terminal, cut to its width.
 
-use super::ProblemSummary;
+use super::{Detail, ProblemSummary, Style};
 use crate::judge::{JudgeReport, SolutionReport, TestResult};
 use crate::units::{format_time, plural};
 use crate::verdict::Verdict;
 use std::io::{self, Write};
 use std::time::Duration;
-
-/// How output is drawn.
-#[derive(Debug, Clone, Copy)]
-pub struct Style {
-    pub color: bool,
-    /// Columns available; long messages and diff lines are cut to fit.
-    pub width: usize,
-}
-
-impl Style {
-    pub(super) fn paint(&self, text: &str, style: console::Style) -> String {
-        style.force_styling(self.color).apply_to(text).to_string()
-    }
-
-    /// A line of text from a program, made printable and cut to the width.
-    fn cut(&self, line: &str, indent: usize) -> String {
-        let line = &crate::text::printable(line);
-        let room = self.width.saturating_sub(indent).max(20);
-        if line.chars().count() <= room {
-            line.to_owned()
-        } else {
-            crate::text::clip(line, room - 3)
-        }
-    }
-}
 
 fn expected_codes(expected: &[Verdict]) -> String {
     expected
@@ -49,8 +24,12 @@ fn overridden(yes: bool, option: &str) -> String {
     }
 }
 
-/// Writes the judge table: a row per solution, then the details of failures, then a one-line summary.
+/// Writes the judge table: a row per solution, then the details of failures, then a one-line summary; with
+/// [`Detail::Quiet`] only the summary, with [`Detail::Verbose`] every test's line too.
 pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io::Result<()> {
+    if style.detail == Detail::Quiet {
+        return write_summary(report, style, out);
+    }
     writeln!(
         out,
         "{}: {} on {}, limits {} CPU{} and {} memory{}",
@@ -76,6 +55,11 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
     )?;
     for solution in &report.solutions {
         write_row(report, solution, name_width, style, out)?;
+    }
+    if style.detail == Detail::Verbose {
+        for solution in &report.solutions {
+            write_every_test(solution, style, out)?;
+        }
     }
     for solution in &report.solutions {
         write_details(solution, style, out)?;
@@ -125,6 +109,37 @@ fn write_row(
             solution.max_memory().measured()
         },
     )
+}
+
+/// A line per test the solution ran: its verdict, CPU time, memory and the last line of its message.
+fn write_every_test(
+    solution: &SolutionReport,
+    style: Style,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if solution.tests.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "\n{}:", solution.name)?;
+    let name_width = solution
+        .tests
+        .iter()
+        .map(|t| t.name.chars().count())
+        .max()
+        .unwrap_or(0);
+    for test in &solution.tests {
+        let line = format!(
+            "{:<name_width$}  {:<3}  {:>8}  {:>8}  {}",
+            test.name,
+            test.verdict.code(),
+            format_time(test.cpu),
+            test.memory.measured(),
+            // The last line of a crash report says most.
+            test.message.lines().last().unwrap_or_default()
+        );
+        writeln!(out, "    {}", style.cut(line.trim_end(), 4))?;
+    }
+    Ok(())
 }
 
 /// Failing tests listed after the first one's details.
@@ -327,13 +342,14 @@ mod tests {
         report
     }
 
-    fn render(report: &JudgeReport, width: usize) -> String {
+    fn render(report: &JudgeReport, width: usize, detail: Detail) -> String {
         let mut out = Vec::new();
         write_table(
             report,
             Style {
                 color: false,
                 width,
+                detail,
             },
             &mut out,
         )
@@ -343,11 +359,22 @@ mod tests {
 
     #[test]
     fn table_of_failures() {
-        insta::assert_snapshot!(render(&failing_report(), 100));
+        insta::assert_snapshot!(render(&failing_report(), 100, Detail::Normal));
+    }
+
+    #[test]
+    fn quiet_and_verbose_tables() {
+        let quiet = render(&failing_report(), 100, Detail::Quiet);
+        assert_eq!(quiet.lines().count(), 2, "{quiet}");
+        assert!(
+            quiet.contains("2 of 4 solutions not as expected"),
+            "{quiet}"
+        );
+        insta::assert_snapshot!(render(&failing_report(), 100, Detail::Verbose));
     }
 
     #[test]
     fn table_of_failures_on_a_narrow_terminal() {
-        insta::assert_snapshot!(render(&failing_report(), 44));
+        insta::assert_snapshot!(render(&failing_report(), 44, Detail::Normal));
     }
 }

@@ -85,3 +85,52 @@ fn colour_only_on_request_of_a_terminal() {
         "no escape codes when stdout is not a terminal"
     );
 }
+
+/// Colour where asked for (`--color`, CLICOLOR_FORCE), and never on a pipe otherwise, nor with NO_COLOR.
+#[test]
+fn colour_as_asked() {
+    let table = |args: &[&str], env: &[(&str, &str)]| {
+        let mut judge = Judge::fixture("checker").args(args);
+        for (k, v) in env {
+            judge = judge.env(k, v);
+        }
+        judge
+            .env_remove("CLICOLOR_FORCE")
+            .args(&["judge", "pair"])
+            .run()
+            .expect_code(0)
+            .stdout()
+    };
+    let coloured = |text: &str| text.contains("\x1b[");
+    assert!(!coloured(&table(&[], &[])));
+    assert!(coloured(&table(&["--color", "always"], &[])));
+    assert!(coloured(&table(&[], &[("CLICOLOR_FORCE", "1")])));
+    assert!(!coloured(&table(
+        &["--color", "never"],
+        &[("CLICOLOR_FORCE", "1")]
+    )));
+}
+
+/// `-q` prints only the summary; `-v` a line for every test too.
+#[test]
+fn quiet_and_verbose() {
+    let quiet = Judge::fixture("checker")
+        .args(&["judge", "pair", "-q"])
+        .run()
+        .expect_code(0);
+    assert_eq!(quiet.stdout().lines().count(), 1, "{}", quiet.stdout());
+    assert!(!quiet.stderr().contains("judged "), "{}", quiet.stderr());
+    let verbose = Judge::fixture("checker")
+        .args(&["judge", "pair", "-v"])
+        .run()
+        .expect_code(0)
+        .stdout();
+    let s0 = verbose
+        .lines()
+        .filter(|l| l.split_whitespace().next() == Some("s0"));
+    assert_eq!(
+        s0.count(),
+        4,
+        "a line for s0 under each solution:\n{verbose}"
+    );
+}

@@ -1,0 +1,74 @@
+//! How output is drawn: colour or not, how wide, how much detail; decided once from the terminal, the user's
+//! options and the environment (`NO_COLOR`, `CLICOLOR_FORCE`).
+
+use std::io::IsTerminal;
+
+/// Whether to colour the output: `--color`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// On a terminal, unless NO_COLOR is set; always if CLICOLOR_FORCE is set.
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+/// How much the judge table says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Detail {
+    /// Only the summary line (`-q`).
+    Quiet,
+    /// A row per solution and why each failed.
+    #[default]
+    Normal,
+    /// Also a line for every test (`-v`).
+    Verbose,
+}
+
+/// How output is drawn.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    pub color: bool,
+    /// Columns available; long messages and diff lines are cut to fit.
+    pub width: usize,
+    pub detail: Detail,
+}
+
+impl Style {
+    pub(super) fn paint(&self, text: &str, style: console::Style) -> String {
+        style.force_styling(self.color).apply_to(text).to_string()
+    }
+
+    /// A line of text from a program, made printable and cut to the width.
+    pub(super) fn cut(&self, line: &str, indent: usize) -> String {
+        let line = &crate::text::printable(line);
+        let room = self.width.saturating_sub(indent).max(20);
+        if line.chars().count() <= room {
+            line.to_owned()
+        } else {
+            crate::text::clip(line, room - 3)
+        }
+    }
+}
+
+impl Style {
+    /// The style of standard output: the terminal's width (100 columns elsewhere), colour as chosen.
+    pub fn for_stdout(choice: ColorChoice, detail: Detail) -> Style {
+        let terminal = std::io::stdout().is_terminal();
+        let set = |name| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
+        let color = match choice {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => set("CLICOLOR_FORCE") || (terminal && !set("NO_COLOR")),
+        };
+        Style {
+            color,
+            width: if terminal {
+                console::Term::stdout().size().1 as usize
+            } else {
+                100
+            },
+            detail,
+        }
+    }
+}
