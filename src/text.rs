@@ -53,17 +53,32 @@ pub(crate) fn printable(line: &str) -> String {
 
 /// One line of a program's output or a test, shown so that every difference can be seen: cut to `chars`
 /// characters, control characters escaped, and trailing spaces shown as `·`.
-pub(crate) fn visible(line: &str, chars: usize) -> String {
-    let body = line.trim_end_matches(' ');
-    let trailing = line.len() - body.len();
-    let mut shown = clip_escaped(body, chars);
+pub(crate) fn visible(line: &[u8], chars: usize) -> String {
+    let trailing = line.iter().rev().take_while(|&&b| b == b' ').count();
+    let body = &line[..line.len() - trailing];
+    let mut shown = escape_bytes(body, chars);
     shown.extend(std::iter::repeat_n('·', trailing.min(chars)));
     shown
 }
 
-/// As [`clip`], with control characters and the like escaped, for text that may hold anything.
-pub(crate) fn clip_escaped(text: &str, chars: usize) -> String {
-    clip(text, chars).escape_debug().to_string()
+/// Bytes from a program, for a report: at most `chars` characters of them, control characters escaped, and bytes
+/// that are not UTF-8 shown as `\xff`, then "..." if there was more.
+pub(crate) fn escape_bytes(bytes: &[u8], chars: usize) -> String {
+    let mut shown = String::new();
+    let mut count = 0;
+    for chunk in bytes.utf8_chunks() {
+        let valid = chunk.valid().chars().map(|c| c.escape_debug().to_string());
+        let invalid = chunk.invalid().iter().map(|b| format!("\\x{b:02x}"));
+        for piece in valid.chain(invalid) {
+            if count == chars {
+                shown.push_str("...");
+                return shown;
+            }
+            shown.push_str(&piece);
+            count += 1;
+        }
+    }
+    shown
 }
 
 #[cfg(test)]
@@ -75,10 +90,12 @@ mod tests {
         assert_eq!(clip("abcdef", 3), "abc...");
         assert_eq!(clip("abc", 3), "abc");
         assert_eq!(clip("éééé", 2), "éé...");
-        assert_eq!(clip_escaped("a\0b\ncd", 4), "a\\0b\\n...");
+        assert_eq!(escape_bytes(b"a\0b\ncd", 4), "a\\0b\\n...");
         assert_eq!(printable("\x1b[2Jok\tgo\r"), "\\u{1b}[2Jok go\\r");
-        assert_eq!(visible("1 2  ", 10), "1 2··");
-        assert_eq!(visible("a\tb", 10), "a\\tb");
+        assert_eq!(visible(b"1 2  ", 10), "1 2··");
+        assert_eq!(visible(b"a\tb", 10), "a\\tb");
+        assert_eq!(visible(b"\xff\xfe ok \t ", 10), "\\xff\\xfe ok \\t·");
+        assert_eq!(escape_bytes(b"abc\xffdef", 5), "abc\\xffd...");
     }
 
     #[test]

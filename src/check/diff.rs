@@ -16,8 +16,10 @@ const DIFF_LINES: usize = 12;
 pub fn first_difference(output: &Path, answer: &Path) -> Option<String> {
     let read = |p: &Path| {
         let head = crate::text::read_head(p, HEAD_BYTES);
-        String::from_utf8_lossy(&head)
-            .lines()
+        // Lines end in "\n"; the last one may not, which is not a difference seen here.
+        let head = head.strip_suffix(b"\n").unwrap_or(&head);
+        head.split(|&b| b == b'\n')
+            .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
             .map(|l| crate::text::visible(l, LINE_CHARS))
             .collect::<Vec<_>>()
             .join("\n")

@@ -62,10 +62,7 @@ pub fn compare(comparison: &Comparison, output: &Path, answer: &Path) -> io::Res
 /// A short, printable rendering of bytes from an output: escaped, and cut after a few dozen characters.
 pub(crate) fn excerpt(bytes: &[u8]) -> String {
     const SHOWN: usize = 40;
-    format!(
-        "\"{}\"",
-        crate::text::clip_escaped(&String::from_utf8_lossy(bytes), SHOWN)
-    )
+    format!("\"{}\"", crate::text::escape_bytes(bytes, SHOWN))
 }
 
 #[cfg(test)]

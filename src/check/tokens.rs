@@ -156,7 +156,7 @@ mod tests {
             (
                 b"\0\xff",
                 b"1",
-                Some("token 1: expected \"1\", found \"\\0\u{fffd}\""),
+                Some("token 1: expected \"1\", found \"\\0\\xff\""),
             ),
             (b"1.0", b"1", Some("token 1: expected \"1\", found \"1.0\"")),
         ];

@@ -30,9 +30,9 @@ pub struct TestResult {
 /// A short test's files and a program's output on it, to show side by side.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TestTexts {
-    pub input: String,
-    pub answer: String,
-    pub output: String,
+    pub input: Vec<u8>,
+    pub answer: Vec<u8>,
+    pub output: Vec<u8>,
 }
 
 impl TestTexts {
@@ -44,8 +44,8 @@ impl TestTexts {
     pub fn read(input: &Path, answer: &Path, output: &Path) -> Option<TestTexts> {
         let read = |path: &Path| {
             let head = crate::text::read_head(path, Self::BYTES + 1);
-            let text = String::from_utf8_lossy(&head).into_owned();
-            (head.len() <= Self::BYTES && text.lines().count() <= Self::LINES).then_some(text)
+            let lines = head.iter().filter(|&&b| b == b'\n').count();
+            (head.len() <= Self::BYTES && lines <= Self::LINES).then_some(head)
         };
         Some(TestTexts {
             input: read(input)?,

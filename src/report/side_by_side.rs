@@ -17,16 +17,20 @@ pub(super) fn write(texts: &TestTexts, style: Style, out: &mut dyn Write) -> io:
         ("output", &texts.output),
     ];
     let width = (style.width.saturating_sub(INDENT.len() + 2 * GAP.len())) / 3;
-    let lines = |text: &str, width| -> Vec<String> {
-        let mut lines: Vec<String> = text
-            .lines()
-            .map(|l| crate::text::visible(l, width))
-            .collect();
-        if !text.is_empty() && !text.ends_with('\n') {
-            lines.push("(no final newline)".into());
-        }
+    let lines = |text: &[u8], width| -> Vec<String> {
         if text.is_empty() {
-            lines.push("(empty)".into());
+            return vec!["(empty)".into()];
+        }
+        let (body, ended) = match text.strip_suffix(b"\n") {
+            Some(body) => (body, true),
+            None => (text, false),
+        };
+        let mut lines: Vec<String> = body
+            .split(|&b| b == b'\n')
+            .map(|l| crate::text::visible(l.strip_suffix(b"\r").unwrap_or(l), width))
+            .collect();
+        if !ended {
+            lines.push("(no final newline)".into());
         }
         lines
     };
