@@ -112,8 +112,8 @@ pub fn write_doctor(doctor: &DoctorReport, style: Style, out: &mut dyn Write) ->
         let names: Vec<&str> = inactive.iter().map(|l| l.name()).collect();
         writeln!(
             out,
-            "\n{} layer(s) off: {}; `judge --strict` refuses to run like this",
-            inactive.len(),
+            "\n{} off: {}; `judge --strict` refuses to run like this",
+            crate::units::plural(inactive.len(), "layer"),
             names.join(", ")
         )?;
     }
@@ -134,5 +134,50 @@ pub fn warn_unavailable(isolation: &Isolation, wanted: &Layers) {
             isolation.status(layer).detail,
             layer.guards()
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::Detail;
+    use crate::sandbox::LayerStatus;
+
+    #[test]
+    fn doctor_report() {
+        let mut isolation = Isolation::off();
+        isolation.namespaces = LayerStatus {
+            active: true,
+            detail: "user, PID with its own read-only /proc, network (none), mount".into(),
+        };
+        isolation.cgroup.detail =
+            "unavailable: cannot create /sys/fs/cgroup/memory/cpjudge-1: Permission denied".into();
+        let doctor = DoctorReport {
+            isolation,
+            enforced: vec![Enforcement {
+                what: "processes",
+                how: "at most 128 processes and threads per run (RLIMIT_NPROC, counted in the run's own user \
+                      namespace)"
+                    .into(),
+            }],
+            toolchains: vec![
+                ToolchainStatus {
+                    language: "C",
+                    found: Ok(("/usr/bin/gcc".into(), "gcc 12.2.0".into())),
+                },
+                ToolchainStatus {
+                    language: "Java",
+                    found: Err("Java needs `javac`, which was not found on PATH".into()),
+                },
+            ],
+        };
+        let mut out = Vec::new();
+        let style = Style {
+            color: false,
+            width: 80,
+            detail: Detail::Normal,
+        };
+        write_doctor(&doctor, style, &mut out).unwrap();
+        insta::assert_snapshot!(String::from_utf8(out).unwrap());
     }
 }

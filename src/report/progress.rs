@@ -7,6 +7,8 @@ use std::io::{IsTerminal, Write};
 
 pub struct Progress {
     bar: Option<ProgressBar>,
+    /// Where lines go: standard error, or a buffer in tests.
+    out: Box<dyn Write + Send>,
     /// Tests per solution, to move the bar past tests a solution did not need to run.
     tests: u64,
     done: u64,
@@ -28,9 +30,21 @@ impl Progress {
         });
         Progress {
             bar,
+            out: Box::new(std::io::stderr()),
             tests: 0,
             done: 0,
             quiet,
+        }
+    }
+
+    /// Plain lines to `out`, never a bar: for tests, and wherever the output is not a terminal.
+    pub fn lines_to(out: Box<dyn Write + Send>) -> Self {
+        Progress {
+            bar: None,
+            out,
+            tests: 0,
+            done: 0,
+            quiet: false,
         }
     }
 
@@ -62,7 +76,7 @@ impl Progress {
                     Some(bar) => bar.set_position(self.done),
                     None if !self.quiet => {
                         let _ = writeln!(
-                            std::io::stderr(),
+                            self.out,
                             "judged {}: {} ({} of {} tests run)",
                             report.name,
                             report.verdict,
@@ -78,7 +92,7 @@ impl Progress {
                     bar.finish_and_clear();
                 }
                 let _ = writeln!(
-                    std::io::stderr(),
+                    self.out,
                     "interrupted while {}: runs in flight were stopped; {}",
                     interruption.during,
                     super::interrupted_summary(interruption)
@@ -99,5 +113,50 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::judge::Interruption;
+    use std::sync::{Arc, Mutex};
+
+    /// A writer whose bytes the test can read afterwards.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().write(buf)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn lines_where_there_is_no_terminal() {
+        let shared = Shared::default();
+        let mut progress = Progress::lines_to(Box::new(shared.clone()));
+        let report = crate::report::json::tests::sample_report();
+        progress.on_event(&Event::Started {
+            problem: "sum",
+            solutions: &[],
+            tests: 2,
+        });
+        progress.on_event(&Event::Compiling { what: "ref" });
+        for solution in &report.solutions[..2] {
+            progress.on_event(&Event::SolutionFinished { report: solution });
+        }
+        progress.on_event(&Event::Interrupted {
+            interruption: &Interruption {
+                during: "judging broken".into(),
+                not_judged: vec!["broken".into()],
+            },
+        });
+        progress.finish();
+        let lines = String::from_utf8(shared.0.lock().unwrap().clone()).unwrap();
+        insta::assert_snapshot!(lines);
     }
 }
