@@ -136,6 +136,7 @@ impl<'a> Judge<'a> {
         if let Some(path) = &problem.validator {
             on_event(Event::Compiling { what: "validator" });
             let (program, identity) = self.tool("validator", path, TOOL_LIMITS.memory)?;
+            *during = "validating the tests".to_owned();
             on_event(Event::Validating { tests: tests.len() });
             validate(
                 self.runner,
