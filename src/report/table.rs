@@ -183,7 +183,10 @@ fn write_details(solution: &SolutionReport, style: Style, out: &mut dyn Write) -
         }
     }
     if !solution.ok {
-        writeln!(out, "    test: {}", test.input.display())?;
+        // Relative to where the user is, as they would type it.
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let input = test.input.strip_prefix(&cwd).unwrap_or(&test.input);
+        writeln!(out, "    test: {}", input.display())?;
         if let Some(texts) = &test.texts {
             super::side_by_side::write(texts, style, out)?;
         } else if let Some(diff) = &test.diff {
