@@ -205,6 +205,21 @@ impl<'a> Compiler<'a> {
         })
     }
 
+    /// Compiles one of the problem's own programs (checker, validator, generator, a reference); it failing to
+    /// compile is the problem's fault, an error. Returns how to run it, and its build's key (which changes whenever
+    /// the build does).
+    pub fn tool(&self, what: &'static str, path: &Path, memory: Bytes) -> Result<(Program, String)> {
+        let build = self.compile(path)?;
+        if !build.outcome.ok {
+            return Err(Error::ToolCompile {
+                what,
+                path: path.to_owned(),
+                message: build.outcome.message,
+            });
+        }
+        Ok((self.program(&build, memory)?, build.key()))
+    }
+
     /// How to run a compiled program under the given memory limit.
     pub fn program(&self, compiled: &Compiled, memory: Bytes) -> Result<Program> {
         let run = &compiled.language.spec().run;

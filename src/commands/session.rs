@@ -42,24 +42,9 @@ pub(super) fn run(
         limits.memory = memory;
     }
 
-    let sandbox = Sandbox::from_current_exe()?;
-    let isolation = Isolation::probe(layers, sandbox.supervisor());
-    report::warn_unavailable(&isolation, layers);
-    if args.strict {
-        let off = isolation.inactive();
-        if !off.is_empty() {
-            let off: Vec<&str> = off.iter().map(|l| l.name()).collect();
-            return Err(Error::Sandbox(format!(
-                "--strict: refusing to judge with isolation layers off: {} (see `cpjudge doctor`)",
-                off.join(", ")
-            )));
-        }
-    }
-    // The cache must exist before its real path is known; solutions may read only their own build in it.
-    std::fs::create_dir_all(&cache).map_err(|e| Error::io("create", &cache, e))?;
     let mut hidden = session.private_dirs;
-    hidden.extend([session.tests_dir, cache.clone(), std::env::temp_dir()]);
-    let sandbox = sandbox.isolated(isolation.active(), hidden);
+    hidden.push(session.tests_dir);
+    let (sandbox, isolation) = prepare_sandbox(layers, args.strict, hidden, &cache)?;
     let options = JudgeOptions {
         all_tests: args.all,
         jobs: usize::from(args.jobs),
@@ -102,6 +87,33 @@ pub(super) fn run(
     } else {
         Outcome::from(report.all_as_expected())
     })
+}
+
+/// The sandbox every run of a command goes through: the optional layers that work here (a warning names those
+/// that do not), with `hidden` (besides the cache and the temporary folder) kept from solutions.
+pub(super) fn prepare_sandbox(
+    layers: &Layers,
+    strict: bool,
+    mut hidden: Vec<PathBuf>,
+    cache: &Path,
+) -> Result<(Sandbox, Isolation)> {
+    let sandbox = Sandbox::from_current_exe()?;
+    let isolation = Isolation::probe(layers, sandbox.supervisor());
+    report::warn_unavailable(&isolation, layers);
+    if strict {
+        let off = isolation.inactive();
+        if !off.is_empty() {
+            let off: Vec<&str> = off.iter().map(|l| l.name()).collect();
+            return Err(Error::Sandbox(format!(
+                "--strict: refusing to judge with isolation layers off: {} (see `cpjudge doctor`)",
+                off.join(", ")
+            )));
+        }
+    }
+    // The cache must exist before its real path is known; solutions may read only their own build in it.
+    std::fs::create_dir_all(cache).map_err(|e| Error::io("create", cache, e))?;
+    hidden.extend([cache.to_owned(), std::env::temp_dir()]);
+    Ok((sandbox.isolated(isolation.active(), hidden), isolation))
 }
 
 /// A report file can only be written if its folder exists.

@@ -11,7 +11,7 @@ use crate::verdict::Verdict;
 ///
 /// Limits come first, output before memory before time: a program killed for its output or its memory often
 /// dies by a signal too, and the limit is the more useful thing to say.
-pub(crate) fn classify(run: &RunResult, limits: &ProblemLimits) -> Option<(Verdict, String)> {
+pub fn classify(run: &RunResult, limits: &ProblemLimits) -> Option<(Verdict, String)> {
     let signal = match run.termination {
         Termination::Signaled(signal) => Some(signal),
         Termination::Exited(_) => None,

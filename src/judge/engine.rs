@@ -11,9 +11,8 @@ use crate::problem::{Comparison, Problem, Solution, Test};
 use crate::runs::{CHECKER_LIMITS, TOOL_LIMITS};
 use crate::sandbox::Runner;
 use crate::toolchain::Toolchain;
-use crate::units::Bytes;
 use crate::verdict::Verdict;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
@@ -128,14 +127,14 @@ impl<'a> Judge<'a> {
         let checker = match &problem.comparison {
             Comparison::Checker(path) => {
                 on_event(Event::Compiling { what: "checker" });
-                let (program, _) = self.tool("checker", path, CHECKER_LIMITS.memory)?;
+                let (program, _) = self.compiler.tool("checker", path, CHECKER_LIMITS.memory)?;
                 Some(Checker { program })
             }
             _ => None,
         };
         if let Some(path) = &problem.validator {
             on_event(Event::Compiling { what: "validator" });
-            let (program, identity) = self.tool("validator", path, TOOL_LIMITS.memory)?;
+            let (program, identity) = self.compiler.tool("validator", path, TOOL_LIMITS.memory)?;
             *during = "validating the tests".to_owned();
             on_event(Event::Validating { tests: tests.len() });
             validate(
@@ -179,20 +178,6 @@ impl<'a> Judge<'a> {
             report.solutions.push(solution_report);
         }
         Ok(())
-    }
-
-    /// Compiles one of the problem's own programs; it failing to compile is the problem's fault, an error.
-    /// Returns how to run it, and its build's key (which changes whenever the build does).
-    fn tool(&self, what: &'static str, path: &Path, memory: Bytes) -> Result<(Program, String)> {
-        let build = self.compiler.compile(path)?;
-        if !build.outcome.ok {
-            return Err(Error::ToolCompile {
-                what,
-                path: path.to_owned(),
-                message: build.outcome.message,
-            });
-        }
-        Ok((self.compiler.program(&build, memory)?, build.key()))
     }
 
     fn judge_solution(

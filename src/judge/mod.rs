@@ -9,4 +9,7 @@ mod run_test;
 mod validate;
 
 pub use engine::{Judge, JudgeOptions};
+pub(crate) use run_test::TestRunner;
+pub use validate::{InputCheck, check_input};
+pub(crate) use classify::classify;
 pub use outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult, TestTexts};

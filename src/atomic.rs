@@ -1,0 +1,41 @@
+//! Writing files so that a reader sees the old contents or the new, never half of them: a temporary file in the
+//! same folder, renamed over the target once complete.
+
+use crate::error::{Error, Result};
+use std::io::Write;
+use std::path::Path;
+
+/// Writes `contents` to `path` in one step.
+pub(crate) fn write(path: &Path, contents: &[u8]) -> Result<()> {
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut file = tempfile::Builder::new()
+        .prefix(".cpjudge-")
+        .suffix(".part")
+        .tempfile_in(folder)
+        .map_err(|e| Error::io("create a file in", folder, e))?;
+    file.write_all(contents)
+        .and_then(|()| file.as_file().sync_data())
+        .map_err(|e| Error::io("write", file.path().to_owned(), e))?;
+    file.persist(path)
+        .map_err(|e| Error::io("write", path, e.error))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_the_file_and_leaves_nothing_else() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.in");
+        std::fs::write(&path, "old").unwrap();
+        write(&path, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(names.len(), 1);
+    }
+}

@@ -1,0 +1,148 @@
+//! The problem's programs, compiled and ready for the authoring commands: the generator makes inputs, the
+//! validator checks them, the references answer them, and a submission is judged on them as `judge` would.
+
+use crate::check::Checker;
+use crate::compile::{Compiler, Program};
+use crate::error::{Error, Result};
+use crate::judge::{InputCheck, TestResult, TestRunner, check_input, classify};
+use crate::problem::{Comparison, Problem, Solution, Test};
+use crate::runs::{self, CHECKER_LIMITS, TOOL_LIMITS};
+use crate::sandbox::Runner;
+use crate::verdict::Verdict;
+use std::path::Path;
+
+pub struct Workshop<'a> {
+    runner: &'a dyn Runner,
+    compiler: Compiler<'a>,
+    pub problem: &'a Problem,
+    checker: Option<Checker>,
+}
+
+/// What a reference made of an input: its answer, or how it failed.
+#[derive(Debug, Clone)]
+pub enum Answer {
+    Output(Vec<u8>),
+    Failed { verdict: Verdict, message: String },
+}
+
+impl<'a> Workshop<'a> {
+    /// Builds lazily: only what a command asks for is compiled, except the checker, which every judging needs.
+    pub fn new(runner: &'a dyn Runner, cache: &Path, problem: &'a Problem) -> Result<Self> {
+        let compiler = Compiler::new(cache.join("build"), runner);
+        let checker = match &problem.comparison {
+            Comparison::Checker(path) => Some(Checker {
+                program: compiler.tool("checker", path, CHECKER_LIMITS.memory)?.0,
+            }),
+            _ => None,
+        };
+        Ok(Workshop {
+            runner,
+            compiler,
+            problem,
+            checker,
+        })
+    }
+
+    pub fn generator(&self) -> Result<Program> {
+        let path = self.problem.generator.as_ref().ok_or_else(|| {
+            Error::Usage(format!(
+                "problem {} has no generator: give one with `generator = \"generator.rs\"` in {}",
+                self.problem.name,
+                self.problem.config_path.display()
+            ))
+        })?;
+        Ok(self.compiler.tool("generator", path, TOOL_LIMITS.memory)?.0)
+    }
+
+    pub fn validator(&self) -> Result<Program> {
+        let path = self.problem.validator.as_ref().ok_or_else(|| {
+            Error::Usage(format!(
+                "problem {} has no validator: give one with `validator = \"validator.rs\"` in {}",
+                self.problem.name,
+                self.problem.config_path.display()
+            ))
+        })?;
+        Ok(self.compiler.tool("validator", path, TOOL_LIMITS.memory)?.0)
+    }
+
+    /// A solution to run on inputs; its not compiling is an error, since the command cannot go on without it.
+    pub fn solution(&self, solution: &Solution) -> Result<Program> {
+        let what = if solution.main {
+            "the main reference"
+        } else {
+            "solution"
+        };
+        Ok(self
+            .compiler
+            .tool(what, &solution.path, self.problem.limits.memory)?
+            .0)
+    }
+
+    pub fn main_solution(&self) -> Result<&'a Solution> {
+        self.problem.main_solution().ok_or_else(|| {
+            Error::Usage(format!(
+                "problem {} has no main reference (`main = true` on one solution in {})",
+                self.problem.name,
+                self.problem.config_path.display()
+            ))
+        })
+    }
+
+    /// `generator ARGS...`: the input it printed, or why it failed (as an `Err` of the inner result).
+    pub fn generate(
+        &self,
+        generator: &Program,
+        args: &[String],
+    ) -> Result<std::result::Result<Vec<u8>, String>> {
+        let dir = scratch("generate")?;
+        let mut spec = runs::tool(generator, dir.path(), None, TOOL_LIMITS);
+        spec.argv.extend(args.iter().map(Into::into));
+        let run = self.runner.run(&spec)?;
+        if !run.succeeded() {
+            let said = crate::text::bound(run.stderr_text().trim(), 1024);
+            let ending = run.ending(&TOOL_LIMITS);
+            return Ok(Err(if said.is_empty() {
+                format!("the generator {ending}")
+            } else {
+                format!("the generator {ending}: {said}")
+            }));
+        }
+        let input = std::fs::read(&spec.stdout).map_err(|e| Error::io("read", &spec.stdout, e))?;
+        Ok(Ok(input))
+    }
+
+    pub fn validate(&self, validator: &Program, input: &Path) -> Result<InputCheck> {
+        check_input(self.runner, validator, input)
+    }
+
+    /// Runs a reference on `input` under the problem's limits.
+    pub fn answer(&self, program: &Program, input: &Path) -> Result<Answer> {
+        let dir = scratch("answer")?;
+        let workdir = dir.path().join("box");
+        let output = dir.path().join("output");
+        std::fs::create_dir(&workdir).map_err(|e| Error::io("create", &workdir, e))?;
+        let spec = runs::solution(program, &self.problem.limits, &workdir, input, &output);
+        let run = self.runner.run(&spec)?;
+        if let Some((verdict, message)) = classify(&run, &self.problem.limits) {
+            return Ok(Answer::Failed { verdict, message });
+        }
+        let bytes = std::fs::read(&output).map_err(|e| Error::io("read", &output, e))?;
+        Ok(Answer::Output(bytes))
+    }
+
+    /// Judges `program` on one test, exactly as `judge` does.
+    pub fn judge(&self, program: &Program, test: &Test) -> Result<TestResult> {
+        TestRunner {
+            runner: self.runner,
+            limits: self.problem.limits,
+            comparison: &self.problem.comparison,
+            checker: self.checker.as_ref(),
+        }
+        .run(program, test)
+    }
+}
+
+/// A fresh folder of this command's own.
+pub(crate) fn scratch(what: &str) -> Result<tempfile::TempDir> {
+    crate::scratch::folder(what).map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))
+}
