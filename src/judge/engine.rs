@@ -288,6 +288,7 @@ mod tests {
     use crate::language::Language;
     use crate::problem::ProblemLimits;
     use crate::sandbox::{RunResult, RunSpec, Termination};
+    use crate::units::Bytes;
     use std::sync::Mutex;
     use std::time::Duration;
 
