@@ -61,6 +61,10 @@ pub enum Command {
     /// Show which isolation layers work on this machine and which limits are really enforced.
     #[command(after_help = DOCTOR_HELP)]
     Doctor(DoctorArgs),
+    /// Add tests: an input of your own, or the generator's; each is validated, answered by the main reference and
+    /// checked against the other references before it is written.
+    #[command(after_help = ADD_HELP)]
+    Add(AddArgs),
 }
 
 const JUDGE_HELP: &str = "\
@@ -87,6 +91,19 @@ Exit codes: 0 the file passed every test, 1 it did not, 2 usage error (no such f
 const LIST_HELP: &str = "\
 Exit codes: 0 every problem's configuration is sound, 1 some problem's is broken (its error is shown),
 2 not a project folder.";
+
+const ADD_HELP: &str = "\
+Examples:
+  cpjudge add knight-pawns --input corner.txt --name two-corners
+  echo '0 0\n1\n1 2' | cpjudge add knight-pawns --input -
+  cpjudge add knight-pawns --gen 'cluster 12 7'
+  cpjudge add knight-pawns --gen 'random 15 {seed}' --seeds 1..20     (20 tests, seeds 1 to 20)
+
+An input given with --input is recorded as hand-made in testdata/<problem>/recipe.toml; a generated one with its
+arguments, so that `cpjudge regen` can rebuild it. Either every test is added or none is.
+
+Exit codes: 0 the tests were added, 1 the references disagree on an input (both outputs are shown), 2 an input
+is invalid or already a test, or a usage error, 130 interrupted (Ctrl-C).";
 
 const DOCTOR_HELP: &str = "\
 Exit codes: 0 the report was written, 2 it could not be.";
@@ -182,6 +199,54 @@ pub struct TestArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("what").required(true).args(["input", "generate"])))]
+pub struct AddArgs {
+    /// The problem: its name, or the path of its folder.
+    pub problem: String,
+
+    /// The input to add, from a file, or `-` for standard input.
+    #[arg(long, value_name = "FILE")]
+    pub input: Option<PathBuf>,
+
+    /// Add the input the generator prints with these arguments (split at spaces; `{seed}` is replaced by each of
+    /// --seeds). Repeatable.
+    #[arg(long = "gen", value_name = "ARGS", conflicts_with = "input")]
+    pub generate: Vec<String>,
+
+    /// With --gen, one test per seed in this range, both ends included ("1..20").
+    #[arg(long, value_name = "A..B", value_parser = parse_seeds, requires = "generate")]
+    pub seeds: Option<std::ops::RangeInclusive<u64>>,
+
+    /// The new test's name [default: hand-N for --input, the arguments joined by '-' for --gen].
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+}
+
+/// A range of seeds, "A..B" or "A..=B", both ends included.
+fn parse_seeds(text: &str) -> Result<std::ops::RangeInclusive<u64>, String> {
+    let (low, high) = text
+        .split_once("..=")
+        .or_else(|| text.split_once(".."))
+        .ok_or_else(|| format!("{text:?} is not a range like 1..20"))?;
+    let number = |part: &str| {
+        part.trim()
+            .parse::<u64>()
+            .map_err(|_| format!("{part:?} in {text:?} is not a seed (a whole number)"))
+    };
+    let (low, high) = (number(low)?, number(high)?);
+    if low > high {
+        return Err(format!("{text:?} is empty: {low} is above {high}"));
+    }
+    if high - low >= 10_000 {
+        return Err(format!(
+            "{text:?} is {} seeds: at most 10000 at once",
+            high - low + 1
+        ));
+    }
+    Ok(low..=high)
+}
+
+#[derive(Debug, clap::Args)]
 pub struct DoctorArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
@@ -199,6 +264,15 @@ pub struct ListArgs {
 mod tests {
     use super::*;
     use crate::problem::STANDALONE_LIMITS;
+
+    #[test]
+    fn seed_ranges() {
+        assert_eq!(parse_seeds("1..20"), Ok(1..=20));
+        assert_eq!(parse_seeds("5..=5"), Ok(5..=5));
+        for bad in ["1", "a..3", "3..1", "0..99999", "-1..2"] {
+            assert!(parse_seeds(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn the_help_of_test_states_its_real_limits() {

@@ -208,7 +208,12 @@ impl<'a> Compiler<'a> {
     /// Compiles one of the problem's own programs (checker, validator, generator, a reference); it failing to
     /// compile is the problem's fault, an error. Returns how to run it, and its build's key (which changes whenever
     /// the build does).
-    pub fn tool(&self, what: &'static str, path: &Path, memory: Bytes) -> Result<(Program, String)> {
+    pub fn tool(
+        &self,
+        what: &'static str,
+        path: &Path,
+        memory: Bytes,
+    ) -> Result<(Program, String)> {
         let build = self.compile(path)?;
         if !build.outcome.ok {
             return Err(Error::ToolCompile {

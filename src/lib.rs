@@ -86,6 +86,8 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::List(args) => {
             project().and_then(|catalog| commands::list(&catalog, args).map(Outcome::from))
         }
+        Command::Add(args) => project()
+            .and_then(|catalog| commands::add(&catalog, &cwd, cache, &cli.layers, cli.color, args)),
         Command::Doctor(args) => {
             commands::doctor(&cli.layers, cli.color, args).map(|()| Outcome::AsExpected)
         }

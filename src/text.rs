@@ -111,3 +111,9 @@ mod tests {
         assert_eq!(bound("short", 4096), "short");
     }
 }
+
+/// `path` as the user would type it: relative to the current folder when it lies below it.
+pub(crate) fn relative(path: &std::path::Path) -> std::path::PathBuf {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    path.strip_prefix(&cwd).unwrap_or(path).to_owned()
+}

@@ -1,11 +1,12 @@
 //! What a problem setter uses to grow and check a problem's tests: the recipe of each test, the testdata folder
 //! under a lock, and the problem's programs ready to run.
 
+mod add;
 mod recipe;
 mod store;
 mod workshop;
 
+pub use add::{Added, Candidate, Name, Refusal, add, check_name, name_from_args};
 pub use recipe::{Entry, Recipe, Source};
 pub use store::{NewTest, TestFolder};
 pub use workshop::{Answer, Workshop};
-pub(crate) use workshop::scratch;

@@ -144,5 +144,6 @@ impl<'a> Workshop<'a> {
 
 /// A fresh folder of this command's own.
 pub(crate) fn scratch(what: &str) -> Result<tempfile::TempDir> {
-    crate::scratch::folder(what).map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))
+    crate::scratch::folder(what)
+        .map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))
 }

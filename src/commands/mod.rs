@@ -1,11 +1,13 @@
 //! The subcommands: each turns parsed arguments into work for the library and output for the reporter.
 
+mod add;
 mod doctor;
 mod judge;
 mod list;
 mod session;
 mod test;
 
+pub use add::add;
 pub use doctor::doctor;
 pub use judge::judge;
 pub use list::list;

@@ -8,8 +8,8 @@ mod outcome;
 mod run_test;
 mod validate;
 
+pub(crate) use classify::classify;
 pub use engine::{Judge, JudgeOptions};
+pub use outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult, TestTexts};
 pub(crate) use run_test::TestRunner;
 pub use validate::{InputCheck, check_input};
-pub(crate) use classify::classify;
-pub use outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult, TestTexts};

@@ -1,19 +1,23 @@
 //! Everything the user sees of a judge: the progress bar, the table, JSON and JUnit. Only this module prints.
 
+mod added;
 mod doctor;
 mod json;
 mod junit;
 mod progress;
 mod side_by_side;
+mod steps;
 mod style;
 mod table;
 
+pub use added::{write_added, write_refusal};
 pub use doctor::{
     DoctorReport, ToolchainStatus, warn_unavailable, write_doctor, write_doctor_json,
 };
 pub use json::{AboutJudge, ProblemSummary, write_json, write_list_json};
 pub use junit::write_junit;
 pub use progress::Progress;
+pub use steps::Steps;
 pub use style::{ColorChoice, Detail, Style};
 pub use table::{write_list, write_table};
 

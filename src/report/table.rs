@@ -142,6 +142,28 @@ fn write_every_test(
     Ok(())
 }
 
+/// What shows a wrong answer: the test whole, side by side with the output, or the first differing lines.
+pub(super) fn write_evidence(
+    test: &TestResult,
+    style: Style,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    if let Some(texts) = &test.texts {
+        super::side_by_side::write(texts, style, out)?;
+    } else if let Some(diff) = &test.diff {
+        writeln!(out, "    first difference (- answer, + output):")?;
+        for line in diff.lines() {
+            let color = match line.chars().next() {
+                Some('-') => console::Style::new().red(),
+                Some('+') => console::Style::new().green(),
+                _ => console::Style::new(),
+            };
+            writeln!(out, "      {}", style.paint(&style.cut(line, 6), color))?;
+        }
+    }
+    Ok(())
+}
+
 /// Failing tests listed after the first one's details.
 const MORE_FAILURES: usize = 4;
 
@@ -184,22 +206,9 @@ fn write_details(solution: &SolutionReport, style: Style, out: &mut dyn Write) -
     }
     if !solution.ok {
         // Relative to where the user is, as they would type it.
-        let cwd = std::env::current_dir().unwrap_or_default();
-        let input = test.input.strip_prefix(&cwd).unwrap_or(&test.input);
+        let input = crate::text::relative(&test.input);
         writeln!(out, "    test: {}", input.display())?;
-        if let Some(texts) = &test.texts {
-            super::side_by_side::write(texts, style, out)?;
-        } else if let Some(diff) = &test.diff {
-            writeln!(out, "    first difference (- answer, + output):")?;
-            for line in diff.lines() {
-                let color = match line.chars().next() {
-                    Some('-') => console::Style::new().red(),
-                    Some('+') => console::Style::new().green(),
-                    _ => console::Style::new(),
-                };
-                writeln!(out, "      {}", style.paint(&style.cut(line, 6), color))?;
-            }
-        }
+        write_evidence(test, style, out)?;
     }
     // With --all, the other failing tests too, one line each: the first few, then how many more.
     for other in others.iter().take(MORE_FAILURES) {

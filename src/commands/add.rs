@@ -1,0 +1,151 @@
+//! `cpjudge add`: new tests from an input of the user's or from the generator.
+
+use super::session::prepare_sandbox;
+use crate::Outcome;
+use crate::authoring::{self, Candidate, Name, Source, Workshop};
+use crate::cli::AddArgs;
+use crate::error::{Error, Result};
+use crate::problem::Catalog;
+use crate::report::{self, ColorChoice, Detail, Steps, Style};
+use crate::sandbox::Layers;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+pub fn add(
+    catalog: &Catalog,
+    cwd: &Path,
+    cache: PathBuf,
+    layers: &Layers,
+    color: ColorChoice,
+    args: &AddArgs,
+) -> Result<Outcome> {
+    if let Some(name) = &args.name {
+        authoring::check_name(name)?;
+    }
+    let problem = catalog.load_given(&args.problem, cwd)?;
+    let (sandbox, _) = prepare_sandbox(layers, false, catalog.private_dirs(), &cache)?;
+    let workshop = Workshop::new(&sandbox, &cache, &problem)?;
+    let candidates = match &args.input {
+        Some(path) => vec![Candidate {
+            origin: if path == Path::new("-") {
+                "the input from stdin".to_owned()
+            } else {
+                path.display().to_string()
+            },
+            name: name_or(args, Name::Numbered("hand".to_owned())),
+            source: Source::HandMade,
+            input: read_input(path)?,
+        }],
+        None => generated(&workshop, args)?,
+    };
+    if args.name.is_some() && candidates.len() > 1 {
+        return Err(Error::Usage(format!(
+            "--name names one test, and these arguments make {}",
+            candidates.len()
+        )));
+    }
+    let steps = Steps::new("checking", candidates.len());
+    let outcome = authoring::add(
+        &workshop,
+        &catalog.testdata_dir(&problem.name),
+        candidates,
+        &mut |done, _| steps.set(done),
+    )?;
+    steps.finish();
+    let style = Style::for_stdout(color, Detail::Normal);
+    let mut out = std::io::stdout().lock();
+    let written = match &outcome {
+        Ok(added) => report::write_added(added, style, &mut out),
+        Err(refusal) => report::write_refusal(refusal, style, &mut out),
+    };
+    written.map_err(|e| Error::io("write", "standard output", e))?;
+    Ok(Outcome::from(outcome.is_ok()))
+}
+
+fn name_or(args: &AddArgs, default: Name) -> Name {
+    match &args.name {
+        Some(name) => Name::Given(name.clone()),
+        None => default,
+    }
+}
+
+fn read_input(path: &Path) -> Result<Vec<u8>> {
+    if path == Path::new("-") {
+        let mut input = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut input)
+            .map_err(|e| Error::io("read", "standard input", e))?;
+        return Ok(input);
+    }
+    std::fs::read(path).map_err(|e| Error::io("read", path, e))
+}
+
+/// The generator's inputs, one per --gen and seed.
+fn generated(workshop: &Workshop, args: &AddArgs) -> Result<Vec<Candidate>> {
+    let generator = workshop.generator()?;
+    let mut candidates = Vec::new();
+    for line in &args.generate {
+        for generator_args in expand(line, args.seeds.clone())? {
+            let input = workshop
+                .generate(&generator, &generator_args)?
+                .map_err(|why| {
+                    Error::Usage(format!("generator {}: {why}", generator_args.join(" ")))
+                })?;
+            candidates.push(Candidate {
+                origin: format!("generator {}", generator_args.join(" ")),
+                name: name_or(
+                    args,
+                    Name::Default(authoring::name_from_args(&generator_args)),
+                ),
+                source: Source::Generated(generator_args),
+                input,
+            });
+        }
+    }
+    Ok(candidates)
+}
+
+/// The argument lists of one --gen: `{seed}` replaced by each seed, or the arguments as they are.
+fn expand(line: &str, seeds: Option<std::ops::RangeInclusive<u64>>) -> Result<Vec<Vec<String>>> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    if words.is_empty() {
+        return Err(Error::Usage(
+            "--gen needs the generator's arguments".to_owned(),
+        ));
+    }
+    let seeded = line.contains("{seed}");
+    match (seeded, seeds) {
+        (true, Some(seeds)) => Ok(seeds
+            .map(|seed| {
+                words
+                    .iter()
+                    .map(|w| w.replace("{seed}", &seed.to_string()))
+                    .collect()
+            })
+            .collect()),
+        (false, None) => Ok(vec![words.iter().map(|w| w.to_string()).collect()]),
+        (true, None) => Err(Error::Usage(format!(
+            "--gen {line:?} has {{seed}}: give the seeds with --seeds A..B"
+        ))),
+        (false, Some(_)) => Err(Error::Usage(format!(
+            "--seeds needs {{seed}} in the generator's arguments, and --gen {line:?} has none"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeds_fill_the_placeholder() {
+        assert_eq!(
+            expand("random 3 {seed}", Some(1..=2)).unwrap(),
+            [["random", "3", "1"], ["random", "3", "2"]]
+        );
+        assert_eq!(expand(" ring  4 ", None).unwrap(), [["ring", "4"]]);
+        assert!(expand("random {seed}", None).is_err());
+        assert!(expand("random 3", Some(1..=2)).is_err());
+        assert!(expand("  ", None).is_err());
+    }
+}

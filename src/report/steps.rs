@@ -1,0 +1,56 @@
+//! Progress of the authoring commands' long work: a bar on a terminal, nothing elsewhere (their results say
+//! everything a log needs).
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::io::IsTerminal;
+
+pub struct Steps {
+    bar: Option<ProgressBar>,
+}
+
+impl Steps {
+    /// A bar of `total` steps on stderr, if it is a terminal; `total` 0 is a spinner.
+    pub fn new(what: &str, total: usize) -> Steps {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::with_draw_target(
+                (total > 0).then_some(total as u64),
+                ProgressDrawTarget::stderr(),
+            );
+            let template = if total > 0 {
+                "{spinner} [{elapsed_precise}] {prefix} {wide_bar} {pos}/{len} {msg}"
+            } else {
+                "{spinner} [{elapsed_precise}] {prefix} {pos} {msg}"
+            };
+            bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
+            bar.set_prefix(what.to_owned());
+            bar.enable_steady_tick(std::time::Duration::from_millis(120));
+            bar
+        });
+        Steps { bar }
+    }
+
+    pub fn set(&self, done: usize) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(done as u64);
+        }
+    }
+
+    pub fn message(&self, message: String) {
+        if let Some(bar) = &self.bar {
+            bar.set_message(message);
+        }
+    }
+
+    /// Clears the bar, so that what is printed next starts on a clean line.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+impl Drop for Steps {
+    fn drop(&mut self) {
+        self.finish();
+    }
+}
