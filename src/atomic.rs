@@ -18,7 +18,7 @@ pub(crate) fn write(path: &Path, contents: &[u8]) -> Result<()> {
         .map_err(|e| Error::io("create a file in", folder, e))?;
     file.write_all(contents)
         .and_then(|()| file.as_file().sync_data())
-        .map_err(|e| Error::io("write", file.path().to_owned(), e))?;
+        .map_err(|e| Error::io("write", file.path(), e))?;
     file.persist(path)
         .map_err(|e| Error::io("write", path, e.error))?;
     Ok(())

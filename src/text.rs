@@ -81,6 +81,12 @@ pub(crate) fn escape_bytes(bytes: &[u8], chars: usize) -> String {
     shown
 }
 
+/// `path` as the user would type it: relative to the current folder when it lies below it.
+pub(crate) fn relative(path: &std::path::Path) -> std::path::PathBuf {
+    let cwd = std::env::current_dir().unwrap_or_default();
+    path.strip_prefix(&cwd).unwrap_or(path).to_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,10 +116,4 @@ mod tests {
         );
         assert_eq!(bound("short", 4096), "short");
     }
-}
-
-/// `path` as the user would type it: relative to the current folder when it lies below it.
-pub(crate) fn relative(path: &std::path::Path) -> std::path::PathBuf {
-    let cwd = std::env::current_dir().unwrap_or_default();
-    path.strip_prefix(&cwd).unwrap_or(path).to_owned()
 }
