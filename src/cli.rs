@@ -65,6 +65,9 @@ pub enum Command {
     /// checked against the other references before it is written.
     #[command(after_help = ADD_HELP)]
     Add(AddArgs),
+    /// Rebuild every test from testdata/<problem>/recipe.toml and report each whose input or answer would change.
+    #[command(after_help = REGEN_HELP)]
+    Regen(RegenArgs),
 }
 
 const JUDGE_HELP: &str = "\
@@ -104,6 +107,17 @@ arguments, so that `cpjudge regen` can rebuild it. Either every test is added or
 
 Exit codes: 0 the tests were added, 1 the references disagree on an input (both outputs are shown), 2 an input
 is invalid or already a test, or a usage error, 130 interrupted (Ctrl-C).";
+
+const REGEN_HELP: &str = "\
+Each generated test is made twice by the generator with its recorded arguments, to catch a generator that is not
+deterministic; every test's answer is made again by the main reference. Hand-made tests keep their input.
+
+Examples:
+  cpjudge regen knight-pawns
+  cpjudge regen knight-pawns --write        (after changing the generator or the main reference)
+
+Exit codes: 0 every test is as its recipe makes it (or was rewritten so with --write), 1 some test is not, or
+cannot be rebuilt, 2 usage or configuration error, 130 interrupted (Ctrl-C).";
 
 const DOCTOR_HELP: &str = "\
 Exit codes: 0 the report was written, 2 it could not be.";
@@ -220,6 +234,16 @@ pub struct AddArgs {
     /// The new test's name [default: hand-N for --input, the arguments joined by '-' for --gen].
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RegenArgs {
+    /// The problem: its name, or the path of its folder.
+    pub problem: String,
+
+    /// Write the rebuilt tests over the kept ones where they differ.
+    #[arg(long)]
+    pub write: bool,
 }
 
 /// A range of seeds, "A..B" or "A..=B", both ends included.

@@ -88,6 +88,9 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         }
         Command::Add(args) => project()
             .and_then(|catalog| commands::add(&catalog, &cwd, cache, &cli.layers, cli.color, args)),
+        Command::Regen(args) => project().and_then(|catalog| {
+            commands::regen(&catalog, &cwd, cache, &cli.layers, cli.color, args)
+        }),
         Command::Doctor(args) => {
             commands::doctor(&cli.layers, cli.color, args).map(|()| Outcome::AsExpected)
         }

@@ -89,8 +89,9 @@ pub fn add(
 
     let dir = scratch("add")?;
     let mut ready = Vec::with_capacity(candidates.len());
+    let total = candidates.len();
     for (index, candidate) in candidates.into_iter().enumerate() {
-        on_step(index, 0);
+        on_step(index, total);
         if crate::interrupt::requested() {
             return Err(Error::Interrupted);
         }

@@ -49,7 +49,7 @@ pub fn add(
         &workshop,
         &catalog.testdata_dir(&problem.name),
         candidates,
-        &mut |done, _| steps.set(done),
+        &mut |done, total| steps.set(done, total),
     )?;
     steps.finish();
     let style = Style::for_stdout(color, Detail::Normal);

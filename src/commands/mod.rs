@@ -4,6 +4,7 @@ mod add;
 mod doctor;
 mod judge;
 mod list;
+mod regen;
 mod session;
 mod test;
 
@@ -11,4 +12,5 @@ pub use add::add;
 pub use doctor::doctor;
 pub use judge::judge;
 pub use list::list;
+pub use regen::regen;
 pub use test::test;

@@ -5,6 +5,7 @@ mod doctor;
 mod json;
 mod junit;
 mod progress;
+mod regen;
 mod side_by_side;
 mod steps;
 mod style;
@@ -17,6 +18,7 @@ pub use doctor::{
 pub use json::{AboutJudge, ProblemSummary, write_json, write_list_json};
 pub use junit::write_junit;
 pub use progress::Progress;
+pub use regen::write_regen;
 pub use steps::Steps;
 pub use style::{ColorChoice, Detail, Style};
 pub use table::{write_list, write_table};

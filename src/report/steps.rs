@@ -29,8 +29,18 @@ impl Steps {
         Steps { bar }
     }
 
-    pub fn set(&self, done: usize) {
+    /// `done` steps of `total` (0: not known).
+    pub fn set(&self, done: usize, total: usize) {
         if let Some(bar) = &self.bar {
+            if total > 0 && bar.length() != Some(total as u64) {
+                bar.set_length(total as u64);
+                bar.set_style(
+                    ProgressStyle::with_template(
+                        "{spinner} [{elapsed_precise}] {prefix} {wide_bar} {pos}/{len} {msg}",
+                    )
+                    .expect("valid template"),
+                );
+            }
             bar.set_position(done as u64);
         }
     }

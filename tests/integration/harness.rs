@@ -27,6 +27,7 @@ pub struct Judge {
     timeout: Duration,
     /// Where the judge runs, below the project folder.
     cwd: PathBuf,
+    stdin: Option<Vec<u8>>,
 }
 
 impl Judge {
@@ -50,7 +51,48 @@ impl Judge {
             env_removed: Vec::new(),
             timeout: Duration::from_secs(600),
             cwd: PathBuf::new(),
+            stdin: None,
         }
+    }
+
+    /// A fresh project holding copies of the bundled problems named, with their tests.
+    pub fn bundled(problems: &[&str]) -> Self {
+        let project = tempfile::Builder::new()
+            .prefix("cpjudge-project-")
+            .tempdir()
+            .unwrap();
+        let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+        for problem in problems {
+            for folder in ["problems", "testdata"] {
+                copy_dir(
+                    &repo.join(folder).join(problem),
+                    &project.path().join(folder).join(problem),
+                );
+            }
+        }
+        Judge {
+            project,
+            args: Vec::new(),
+            cache: shared_cache(),
+            env: Vec::new(),
+            env_removed: Vec::new(),
+            timeout: Duration::from_secs(600),
+            cwd: PathBuf::new(),
+            stdin: None,
+        }
+    }
+
+    /// What the command reads on its standard input.
+    pub fn stdin(mut self, bytes: &[u8]) -> Self {
+        self.stdin = Some(bytes.to_vec());
+        self
+    }
+
+    /// Runs another command on the same project (and cache), reading `stdin`.
+    pub fn then(&mut self, args: &[&str], stdin: &[u8]) -> Run {
+        self.args = args.iter().map(|s| s.to_string()).collect();
+        self.stdin = Some(stdin.to_vec());
+        self.run()
     }
 
     pub fn args(mut self, args: &[&str]) -> Self {
@@ -124,6 +166,9 @@ impl Judge {
         }
         for (k, v) in &self.env {
             command.env(k, v);
+        }
+        if let Some(stdin) = &self.stdin {
+            command.write_stdin(stdin.clone());
         }
         Run {
             output: command.output().unwrap(),

@@ -1,5 +1,6 @@
 //! End-to-end tests of the cpjudge binary: small fixture projects under tests/fixtures, and the bundled problems.
 
+mod authoring;
 mod bundled;
 mod harness;
 mod hostile;

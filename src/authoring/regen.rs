@@ -1,0 +1,176 @@
+//! Rebuilding every test from its recipe: the generator's input (made twice, to catch a generator that is not
+//! deterministic) or the kept hand-made one, the validator's word on it, and the main reference's answer.
+
+use super::recipe::Source;
+use super::store::{NewTest, TestFolder};
+use super::workshop::{Answer, Workshop, scratch};
+use crate::error::{Error, Result};
+use crate::judge::InputCheck;
+use crate::verdict::Verdict;
+
+/// What rebuilding one test found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rebuilt {
+    /// Byte for byte the files kept.
+    Same,
+    /// The files kept differ from the rebuilt ones (or are missing); with --write they were replaced.
+    Changed {
+        input: Difference,
+        answer: Difference,
+        written: bool,
+    },
+    /// Two runs of the generator with the same arguments gave different inputs.
+    Nondeterministic,
+    GeneratorFailed(String),
+    /// A hand-made test whose input is gone: nothing can rebuild it.
+    InputLost,
+    Invalid(String),
+    ReferenceFailed {
+        verdict: Verdict,
+        message: String,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Difference {
+    Same,
+    Differs,
+    Missing,
+}
+
+impl Rebuilt {
+    /// Whether this leaves the tests as their recipe makes them.
+    pub fn is_fine(&self) -> bool {
+        match self {
+            Rebuilt::Same => true,
+            Rebuilt::Changed { written, .. } => *written,
+            _ => false,
+        }
+    }
+}
+
+#[derive(Debug)]
+pub struct RegenReport {
+    pub tests: Vec<(String, Rebuilt)>,
+    /// Tests in the folder that the recipe does not list.
+    pub unrecorded: Vec<String>,
+}
+
+impl RegenReport {
+    pub fn is_fine(&self) -> bool {
+        self.tests.iter().all(|(_, rebuilt)| rebuilt.is_fine())
+    }
+}
+
+/// Rebuilds every test the recipe lists, writing the changes if `write`. The folder stays locked throughout, so no
+/// `add` slips in between.
+pub fn regen(
+    workshop: &Workshop,
+    folder_dir: &std::path::Path,
+    write: bool,
+    on_step: &mut dyn FnMut(usize, usize),
+) -> Result<RegenReport> {
+    let folder = TestFolder::lock(folder_dir)?;
+    let recipe = folder.recipe()?;
+    let generated = recipe
+        .tests
+        .iter()
+        .any(|t| matches!(t.source, Source::Generated(_)));
+    let generator = generated.then(|| workshop.generator()).transpose()?;
+    let validator = workshop
+        .problem
+        .validator
+        .is_some()
+        .then(|| workshop.validator())
+        .transpose()?;
+    let main = workshop.solution(workshop.main_solution()?)?;
+    let dir = scratch("regen")?;
+
+    let mut tests = Vec::with_capacity(recipe.tests.len());
+    for (index, entry) in recipe.tests.iter().enumerate() {
+        on_step(index, recipe.tests.len());
+        if crate::interrupt::requested() {
+            return Err(Error::Interrupted);
+        }
+        let kept_input = std::fs::read(folder.path(&entry.name, "in")).ok();
+        let input = match &entry.source {
+            Source::Generated(args) => {
+                let generator = generator.as_ref().expect("made when any test is generated");
+                let first = workshop.generate(generator, args)?;
+                let second = workshop.generate(generator, args)?;
+                match (first, second) {
+                    (Err(why), _) | (_, Err(why)) => {
+                        tests.push((entry.name.clone(), Rebuilt::GeneratorFailed(why)));
+                        continue;
+                    }
+                    (Ok(first), Ok(second)) if first != second => {
+                        tests.push((entry.name.clone(), Rebuilt::Nondeterministic));
+                        continue;
+                    }
+                    (Ok(first), Ok(_)) => first,
+                }
+            }
+            Source::HandMade => match &kept_input {
+                Some(input) => input.clone(),
+                None => {
+                    tests.push((entry.name.clone(), Rebuilt::InputLost));
+                    continue;
+                }
+            },
+        };
+        let input_path = dir.path().join(format!("{index}.in"));
+        std::fs::write(&input_path, &input).map_err(|e| Error::io("write", &input_path, e))?;
+        if let Some(validator) = &validator
+            && let InputCheck::Invalid { message } = workshop.validate(validator, &input_path)?
+        {
+            tests.push((entry.name.clone(), Rebuilt::Invalid(message)));
+            continue;
+        }
+        let answer = match workshop.answer(&main, &input_path)? {
+            Answer::Output(answer) => answer,
+            Answer::Failed { verdict, message } => {
+                tests.push((
+                    entry.name.clone(),
+                    Rebuilt::ReferenceFailed { verdict, message },
+                ));
+                continue;
+            }
+        };
+        let kept_answer = std::fs::read(folder.path(&entry.name, "ans")).ok();
+        let compare = |kept: &Option<Vec<u8>>, new: &[u8]| match kept {
+            None => Difference::Missing,
+            Some(kept) if kept.as_slice() == new => Difference::Same,
+            Some(_) => Difference::Differs,
+        };
+        let (input_difference, answer_difference) =
+            (compare(&kept_input, &input), compare(&kept_answer, &answer));
+        let rebuilt =
+            if (input_difference, answer_difference) == (Difference::Same, Difference::Same) {
+                Rebuilt::Same
+            } else {
+                if write {
+                    folder.write(&NewTest {
+                        name: entry.name.clone(),
+                        input,
+                        answer,
+                    })?;
+                }
+                Rebuilt::Changed {
+                    input: input_difference,
+                    answer: answer_difference,
+                    written: write,
+                }
+            };
+        tests.push((entry.name.clone(), rebuilt));
+    }
+    let unrecorded = match crate::problem::find_tests(folder.dir()) {
+        Ok(found) => found
+            .into_iter()
+            .filter(|t| recipe.get(&t.name).is_none())
+            .map(|t| t.name)
+            .collect(),
+        Err(Error::NoTests { .. }) => Vec::new(),
+        Err(e) => return Err(e),
+    };
+    Ok(RegenReport { tests, unrecorded })
+}

@@ -1,0 +1,265 @@
+//! The setter's commands on temporary copies of the bundled problems: `add`, `regen`, `validate` and `stress`.
+
+use crate::harness::Judge;
+use std::path::Path;
+
+/// The `.in` files of a folder, by name.
+fn inputs(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".in"))
+        .collect();
+    names.sort();
+    names
+}
+
+/// Every file of a folder with its contents, to show that nothing changed.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn add_makes_the_next_test_and_the_problem_stays_green() {
+    let mut project = Judge::bundled(&["knight-pawns"]);
+    let tests = project.root().join("testdata/knight-pawns");
+    let before = inputs(&tests);
+    let added = project
+        .then(
+            &["add", "knight-pawns", "--input", "-"],
+            b"0 0\n2\n1 2\n2 1\n",
+        )
+        .expect_code(0);
+    assert!(added.stdout().contains("hand-1.in"), "{}", added.stdout());
+    assert_eq!(
+        std::fs::read_to_string(tests.join("hand-1.in")).unwrap(),
+        "0 0\n2\n1 2\n2 1\n"
+    );
+    assert!(!std::fs::read(tests.join("hand-1.ans")).unwrap().is_empty());
+    let recipe = cpjudge::authoring::Recipe::load(&tests).unwrap();
+    assert_eq!(
+        recipe.get("hand-1").unwrap().source,
+        cpjudge::authoring::Source::HandMade
+    );
+    assert_eq!(inputs(&tests).len(), before.len() + 1);
+    project.then(&["judge", "knight-pawns"], b"").expect_code(0);
+    project.then(&["regen", "knight-pawns"], b"").expect_code(0);
+}
+
+#[test]
+fn add_refuses_an_invalid_input_and_a_duplicate_writing_nothing() {
+    let mut project = Judge::bundled(&["knight-pawns"]);
+    let tests = project.root().join("testdata/knight-pawns");
+    let before = snapshot(&tests);
+    let invalid = project
+        .then(
+            &["add", "knight-pawns", "--input", "-"],
+            b"0 0\n2\n1 2\n1 2\n",
+        )
+        .expect_code(2);
+    assert!(
+        invalid
+            .stderr()
+            .contains("line 4: pawn 2 at (1, 2) repeats pawn 1"),
+        "{}",
+        invalid.stderr()
+    );
+    let sample = std::fs::read(tests.join("sample-1.in")).unwrap();
+    let duplicate = project
+        .then(&["add", "knight-pawns", "--input", "-"], &sample)
+        .expect_code(2);
+    assert!(
+        duplicate.stderr().contains("byte for byte test sample-1"),
+        "{}",
+        duplicate.stderr()
+    );
+    let taken = project
+        .then(
+            &["add", "knight-pawns", "--input", "-", "--name", "sample-2"],
+            b"0 0\n1\n1 2\n",
+        )
+        .expect_code(2);
+    assert!(
+        taken.stderr().contains("exists already"),
+        "{}",
+        taken.stderr()
+    );
+    assert_eq!(snapshot(&tests), before, "something was written");
+}
+
+#[test]
+fn two_adds_at_once_make_two_tests() {
+    let project = Judge::bundled(&["knight-pawns"]);
+    let tests = project.root().join("testdata/knight-pawns");
+    let spawn = |input: &'static [u8]| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cpjudge"))
+            .current_dir(project.root())
+            .arg("--cache-dir")
+            .arg(crate::harness::shared_cache())
+            .args(["add", "knight-pawns", "--input", "-"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        child
+    };
+    let children = [spawn(b"5 5\n1\n6 7\n"), spawn(b"5 5\n1\n7 6\n")];
+    for child in children {
+        let output = child.wait_with_output().unwrap();
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let mut made: Vec<String> = ["hand-1.in", "hand-2.in"]
+        .iter()
+        .map(|name| std::fs::read_to_string(tests.join(name)).unwrap())
+        .collect();
+    made.sort();
+    assert_eq!(made, ["5 5\n1\n6 7\n", "5 5\n1\n7 6\n"]);
+    let recipe = cpjudge::authoring::Recipe::load(&tests).unwrap();
+    assert!(recipe.get("hand-1").is_some() && recipe.get("hand-2").is_some());
+}
+
+#[test]
+fn add_from_the_generator_records_the_arguments() {
+    let mut project = Judge::bundled(&["young-chess"]);
+    let tests = project.root().join("testdata/young-chess");
+    project
+        .then(
+            &[
+                "add",
+                "young-chess",
+                "--gen",
+                "random 3 4 9 {seed}",
+                "--seeds",
+                "1..3",
+            ],
+            b"",
+        )
+        .expect_code(0);
+    let recipe = cpjudge::authoring::Recipe::load(&tests).unwrap();
+    for seed in 1..=3 {
+        let name = format!("random-3-4-9-{seed}");
+        assert_eq!(
+            recipe.get(&name).unwrap().source,
+            cpjudge::authoring::Source::Generated(
+                ["random", "3", "4", "9", &seed.to_string()]
+                    .map(String::from)
+                    .to_vec()
+            ),
+            "{name}"
+        );
+        assert!(tests.join(format!("{name}.ans")).is_file());
+    }
+    project.then(&["regen", "young-chess"], b"").expect_code(0);
+}
+
+#[test]
+fn add_refuses_an_input_the_references_disagree_on() {
+    let mut project = Judge::bundled(&["knight-pawns"]);
+    let tests = project.root().join("testdata/knight-pawns");
+    // The greedy solution, taken for a reference: it is wrong on some of these inputs.
+    let config = project.root().join("problems/knight-pawns/problem.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(
+        &config,
+        text.replace(
+            "path = \"solutions/greedy_nearest.rs\"\nexpected = \"WA\"",
+            "path = \"solutions/greedy_nearest.rs\"\nexpected = \"AC\"",
+        ),
+    )
+    .unwrap();
+    let before = snapshot(&tests);
+    let refused = project
+        .then(
+            &[
+                "add",
+                "knight-pawns",
+                "--gen",
+                "random 15 {seed}",
+                "--seeds",
+                "1000..1010",
+            ],
+            b"",
+        )
+        .expect_code(1);
+    let said = refused.stdout();
+    assert!(
+        said.contains("the references disagree") && said.contains("greedy_nearest.rs gets WA"),
+        "{said}"
+    );
+    assert!(
+        said.contains("expected") && said.contains("output"),
+        "{said}"
+    );
+    assert_eq!(snapshot(&tests), before, "something was written");
+}
+
+#[test]
+fn regen_rebuilds_every_bundled_test_byte_for_byte() {
+    for problem in ["knight-pawns", "knight-tour", "young-chess"] {
+        let mut project = Judge::bundled(&[problem]);
+        let run = project.then(&["regen", problem], b"").expect_code(0);
+        let count = inputs(&project.root().join("testdata").join(problem)).len();
+        assert!(
+            run.stdout()
+                .contains(&format!("{count} of {count} tests rebuilt byte for byte")),
+            "{problem}: {}",
+            run.stdout()
+        );
+    }
+}
+
+#[test]
+fn regen_catches_a_changed_answer_and_a_nondeterministic_generator() {
+    let mut project = Judge::bundled(&["knight-pawns"]);
+    let tests = project.root().join("testdata/knight-pawns");
+    let kept = std::fs::read(tests.join("ring-n07-1.ans")).unwrap();
+    std::fs::write(tests.join("ring-n07-1.ans"), "999\n").unwrap();
+    let run = project.then(&["regen", "knight-pawns"], b"").expect_code(1);
+    assert!(
+        run.stdout()
+            .contains("would change ring-n07-1: answer differs"),
+        "{}",
+        run.stdout()
+    );
+    project
+        .then(&["regen", "knight-pawns", "--write"], b"")
+        .expect_code(0);
+    assert_eq!(std::fs::read(tests.join("ring-n07-1.ans")).unwrap(), kept);
+
+    // A generator that mixes the clock into its seed.
+    let generator = project.root().join("problems/knight-pawns/generator.rs");
+    let text = std::fs::read_to_string(&generator).unwrap();
+    assert!(text.contains("fn main() {"));
+    std::fs::write(
+        &generator,
+        text.replace(
+            "fn main() {",
+            "fn main() {\n    println!(\"{}\", std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos());",
+        ),
+    )
+    .unwrap();
+    let run = project.then(&["regen", "knight-pawns"], b"").expect_code(1);
+    assert!(
+        run.stdout().contains("nondeterministic"),
+        "{}",
+        run.stdout()
+    );
+}
