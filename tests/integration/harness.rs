@@ -82,12 +82,6 @@ impl Judge {
         }
     }
 
-    /// What the command reads on its standard input.
-    pub fn stdin(mut self, bytes: &[u8]) -> Self {
-        self.stdin = Some(bytes.to_vec());
-        self
-    }
-
     /// Runs another command on the same project (and cache), reading `stdin`.
     pub fn then(&mut self, args: &[&str], stdin: &[u8]) -> Run {
         self.args = args.iter().map(|s| s.to_string()).collect();
