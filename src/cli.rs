@@ -68,6 +68,9 @@ pub enum Command {
     /// Rebuild every test from testdata/<problem>/recipe.toml and report each whose input or answer would change.
     #[command(after_help = REGEN_HELP)]
     Regen(RegenArgs),
+    /// Run the validator on every test, and on every kept invalid input (which it must reject).
+    #[command(after_help = VALIDATE_HELP)]
+    Validate(ValidateArgs),
 }
 
 const JUDGE_HELP: &str = "\
@@ -118,6 +121,17 @@ Examples:
 
 Exit codes: 0 every test is as its recipe makes it (or was rewritten so with --write), 1 some test is not, or
 cannot be rebuilt, 2 usage or configuration error, 130 interrupted (Ctrl-C).";
+
+const VALIDATE_HELP: &str = "\
+Every test must be accepted. Every problems/<problem>/invalid/NAME.in must be rejected, with a message holding
+the text of NAME.err: the validator's own test.
+
+Examples:
+  cpjudge validate knight-pawns
+  cpjudge validate knight-pawns --tests my-tests/
+
+Exit codes: 0 every test is valid and every kept invalid input rejected as expected, 1 not, 2 usage or
+configuration error (no validator), 130 interrupted (Ctrl-C).";
 
 const DOCTOR_HELP: &str = "\
 Exit codes: 0 the report was written, 2 it could not be.";
@@ -234,6 +248,16 @@ pub struct AddArgs {
     /// The new test's name [default: hand-N for --input, the arguments joined by '-' for --gen].
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ValidateArgs {
+    /// The problem: its name, or the path of its folder.
+    pub problem: String,
+
+    /// Validate the NAME.in files under DIR instead of testdata/<problem>.
+    #[arg(long, value_name = "DIR")]
+    pub tests: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]

@@ -91,6 +91,9 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Regen(args) => project().and_then(|catalog| {
             commands::regen(&catalog, &cwd, cache, &cli.layers, cli.color, args)
         }),
+        Command::Validate(args) => project().and_then(|catalog| {
+            commands::validate(&catalog, &cwd, cache, &cli.layers, cli.color, args)
+        }),
         Command::Doctor(args) => {
             commands::doctor(&cli.layers, cli.color, args).map(|()| Outcome::AsExpected)
         }

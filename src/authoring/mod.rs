@@ -5,10 +5,12 @@ mod add;
 mod recipe;
 mod regen;
 mod store;
+mod validate;
 mod workshop;
 
 pub use add::{Added, Candidate, Name, Refusal, add, check_name, name_from_args};
 pub use recipe::{Entry, Recipe, Source};
 pub use regen::{Difference, Rebuilt, RegenReport, regen};
 pub use store::{NewTest, TestFolder};
+pub use validate::{KeptInvalid, SelfTest, ValidationReport, validate};
 pub use workshop::{Answer, Workshop};

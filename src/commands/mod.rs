@@ -7,6 +7,7 @@ mod list;
 mod regen;
 mod session;
 mod test;
+mod validate;
 
 pub use add::add;
 pub use doctor::doctor;
@@ -14,3 +15,4 @@ pub use judge::judge;
 pub use list::list;
 pub use regen::regen;
 pub use test::test;
+pub use validate::validate;

@@ -10,6 +10,7 @@ mod side_by_side;
 mod steps;
 mod style;
 mod table;
+mod validation;
 
 pub use added::{write_added, write_refusal};
 pub use doctor::{
@@ -22,6 +23,7 @@ pub use regen::write_regen;
 pub use steps::Steps;
 pub use style::{ColorChoice, Detail, Style};
 pub use table::{write_list, write_table};
+pub use validation::write_validation;
 
 /// Which results an interrupted judge reports, and which it does not.
 fn interrupted_summary(interruption: &crate::judge::Interruption) -> String {

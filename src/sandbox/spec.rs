@@ -134,11 +134,13 @@ impl RunResult {
         String::from_utf8_lossy(&self.stderr).into_owned()
     }
 
-    /// How the run ended, in words: "exit code 3", "killed by SIGSEGV", or "stopped at its CPU time limit of 10s".
+    /// How the run ended, to follow the program's name: "ended with exit code 3", "was killed by SIGSEGV", or
+    /// "stopped at its CPU time limit of 10s".
     pub fn ending(&self, limits: &Limits) -> String {
-        match self.killed_for {
-            Some(kind) => format!("stopped at its {kind} limit of {}", limits.of(kind)),
-            None => self.termination.to_string(),
+        match (self.killed_for, self.termination) {
+            (Some(kind), _) => format!("stopped at its {kind} limit of {}", limits.of(kind)),
+            (None, Termination::Exited(_)) => format!("ended with {}", self.termination),
+            (None, Termination::Signaled(_)) => format!("was {}", self.termination),
         }
     }
 

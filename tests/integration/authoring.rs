@@ -263,3 +263,54 @@ fn regen_catches_a_changed_answer_and_a_nondeterministic_generator() {
         run.stdout()
     );
 }
+
+#[test]
+fn validate_passes_the_bundled_problems_and_runs_the_validators_self_test() {
+    for problem in ["knight-pawns", "knight-tour", "young-chess"] {
+        let mut project = Judge::bundled(&[problem]);
+        let root = project.root().to_owned();
+        let tests = inputs(&root.join("testdata").join(problem)).len();
+        let kept = inputs(&root.join("problems").join(problem).join("invalid")).len();
+        assert!(kept >= 10, "{problem}: only {kept} kept invalid inputs");
+        let run = project.then(&["validate", problem], b"").expect_code(0);
+        assert!(
+            run.stdout().contains(&format!(
+                "ok: {tests} of {tests} tests valid; {kept} of {kept} kept invalid inputs rejected with the expected message"
+            )),
+            "{problem}: {}",
+            run.stdout()
+        );
+    }
+}
+
+#[test]
+fn validate_names_an_invalid_test_and_a_self_test_that_fails() {
+    let mut project = Judge::bundled(&["young-chess"]);
+    let root = project.root().to_owned();
+    std::fs::write(root.join("testdata/young-chess/wide.in"), "1 11\n").unwrap();
+    std::fs::write(root.join("testdata/young-chess/wide.ans"), "0\n").unwrap();
+    let invalid = root.join("problems/young-chess/invalid");
+    // A kept invalid input that is in fact valid, and one whose expected message is not what the validator says.
+    std::fs::copy(
+        root.join("testdata/young-chess/sample-1.in"),
+        invalid.join("fine.in"),
+    )
+    .unwrap();
+    std::fs::write(invalid.join("fine.err"), "anything\n").unwrap();
+    std::fs::write(invalid.join("empty.err"), "some other reason\n").unwrap();
+    let run = project
+        .then(&["validate", "young-chess"], b"")
+        .expect_code(1);
+    let said = run.stdout();
+    assert!(said.contains("invalid test wide"), "{said}");
+    assert!(
+        said.contains("fine.in: accepted, but it is kept as an invalid input"),
+        "{said}"
+    );
+    assert!(
+        said.contains("empty.in: rejected, but not with the message expected")
+            && said.contains("expected some other reason"),
+        "{said}"
+    );
+    assert!(said.contains("FAILED"), "{said}");
+}

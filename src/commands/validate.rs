@@ -1,0 +1,37 @@
+//! `cpjudge validate`: the tests against the validator, and the validator against the kept invalid inputs.
+
+use super::session::prepare_sandbox;
+use crate::Outcome;
+use crate::authoring::{self, Workshop};
+use crate::cli::ValidateArgs;
+use crate::error::{Error, Result};
+use crate::problem::{Catalog, find_tests};
+use crate::report::{self, ColorChoice, Detail, Steps, Style};
+use crate::sandbox::Layers;
+use std::path::{Path, PathBuf};
+
+pub fn validate(
+    catalog: &Catalog,
+    cwd: &Path,
+    cache: PathBuf,
+    layers: &Layers,
+    color: ColorChoice,
+    args: &ValidateArgs,
+) -> Result<Outcome> {
+    let problem = catalog.load_given(&args.problem, cwd)?;
+    let tests_dir = args
+        .tests
+        .clone()
+        .unwrap_or_else(|| catalog.testdata_dir(&problem.name));
+    let tests = find_tests(&tests_dir)?;
+    let (sandbox, _) = prepare_sandbox(layers, false, catalog.private_dirs(), &cache)?;
+    let workshop = Workshop::new(&sandbox, &cache, &problem)?;
+    let steps = Steps::new("validating", 0);
+    let outcome = authoring::validate(&workshop, tests, &mut |done, total| steps.set(done, total));
+    steps.finish();
+    let report = outcome?;
+    let style = Style::for_stdout(color, Detail::Normal);
+    report::write_validation(&report, style, &mut std::io::stdout().lock())
+        .map_err(|e| Error::io("write", "standard output", e))?;
+    Ok(Outcome::from(report.is_fine()))
+}
