@@ -71,6 +71,9 @@ pub enum Command {
     /// Run the validator on every test, and on every kept invalid input (which it must reject).
     #[command(after_help = VALIDATE_HELP)]
     Validate(ValidateArgs),
+    /// Search for an input on which a submission disagrees with the main reference, and shrink it.
+    #[command(after_help = STRESS_HELP)]
+    Stress(StressArgs),
 }
 
 const JUDGE_HELP: &str = "\
@@ -132,6 +135,22 @@ Examples:
 
 Exit codes: 0 every test is valid and every kept invalid input rejected as expected, 1 not, 2 usage or
 configuration error (no validator), 130 interrupted (Ctrl-C).";
+
+const STRESS_HELP: &str = "\
+Inputs come from the generator, with {seed} in its arguments replaced by 1, 2, 3, ...; the submission is judged
+on each against the main reference's output, as `judge` would judge it. The first failure (a wrong answer, a
+crash or a limit) is shrunk: each number among the generator's arguments is tried smaller, with other seeds,
+then items are taken out of the input (by the generator's `shrink` mode, or one line at a time) while the
+validator accepts it and the submission still fails. The smallest failure is saved with both outputs; Ctrl-C
+keeps the smallest found so far.
+
+Examples:
+  cpjudge stress knight-pawns --submission mine.cpp
+  cpjudge stress knight-pawns --submission mine.py --gen 'cluster 15 {seed}' --time 30s -j 2
+  cpjudge stress young-chess --submission greedy.rs --count 300
+
+Exit codes: 0 no failure found, 1 a failure found (and saved), 2 usage or configuration error (a generator or a
+reference that fails), 130 interrupted (Ctrl-C; a failure found is still saved).";
 
 const DOCTOR_HELP: &str = "\
 Exit codes: 0 the report was written, 2 it could not be.";
@@ -258,6 +277,53 @@ pub struct ValidateArgs {
     /// Validate the NAME.in files under DIR instead of testdata/<problem>.
     #[arg(long, value_name = "DIR")]
     pub tests: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct StressArgs {
+    /// The problem: its name, or the path of its folder.
+    pub problem: String,
+
+    /// The source file to stress.
+    #[arg(long, value_name = "FILE")]
+    pub submission: PathBuf,
+
+    /// The generator's arguments, with {seed} where each seed goes [default: `stress` in problem.toml].
+    #[arg(long = "gen", value_name = "ARGS")]
+    pub generate: Option<String>,
+
+    /// Stop after N inputs [default: 1000, unless --time is given].
+    #[arg(long, value_name = "N", conflicts_with = "seeds")]
+    pub count: Option<u64>,
+
+    /// Stop after this long ("30s", "2m").
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    pub time: Option<std::time::Duration>,
+
+    /// Try exactly these seeds, both ends included ("1..300") [default: from 1].
+    #[arg(long, value_name = "A..B", value_parser = parse_seeds)]
+    pub seeds: Option<std::ops::RangeInclusive<u64>>,
+
+    /// Run up to N inputs at once.
+    #[arg(short = 'j', long = "jobs", value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub jobs: u16,
+
+    /// Where to save the smallest failure [default: target/stress/<problem> in the project].
+    #[arg(long, value_name = "DIR")]
+    pub save: Option<PathBuf>,
+
+    /// Print one JSON object on stdout instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let duration = humantime::parse_duration(text).map_err(|e| format!("{text:?}: {e}"))?;
+    if duration.is_zero() {
+        return Err(format!("{text:?} is no time at all"));
+    }
+    Ok(duration)
 }
 
 #[derive(Debug, clap::Args)]

@@ -94,6 +94,9 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Validate(args) => project().and_then(|catalog| {
             commands::validate(&catalog, &cwd, cache, &cli.layers, cli.color, args)
         }),
+        Command::Stress(args) => project().and_then(|catalog| {
+            commands::stress(&catalog, &cwd, cache, &cli.layers, cli.color, args)
+        }),
         Command::Doctor(args) => {
             commands::doctor(&cli.layers, cli.color, args).map(|()| Outcome::AsExpected)
         }

@@ -5,6 +5,7 @@ mod add;
 mod recipe;
 mod regen;
 mod store;
+mod stress;
 mod validate;
 mod workshop;
 
@@ -12,5 +13,6 @@ pub use add::{Added, Candidate, Name, Refusal, add, check_name, name_from_args};
 pub use recipe::{Entry, Recipe, Source};
 pub use regen::{Difference, Rebuilt, RegenReport, regen};
 pub use store::{NewTest, TestFolder};
+pub use stress::{Event as StressEvent, Failure, Plan, Saved, Stress, StressReport};
 pub use validate::{KeptInvalid, SelfTest, ValidationReport, validate};
 pub use workshop::{Answer, Workshop};

@@ -94,8 +94,27 @@ impl<'a> Workshop<'a> {
         generator: &Program,
         args: &[String],
     ) -> Result<std::result::Result<Vec<u8>, String>> {
+        self.run_generator(generator, args, None)
+    }
+
+    /// `generator ARGS... < stdin`, as `generate`.
+    pub fn generate_from(
+        &self,
+        generator: &Program,
+        args: &[String],
+        stdin: &Path,
+    ) -> Result<std::result::Result<Vec<u8>, String>> {
+        self.run_generator(generator, args, Some(stdin))
+    }
+
+    fn run_generator(
+        &self,
+        generator: &Program,
+        args: &[String],
+        stdin: Option<&Path>,
+    ) -> Result<std::result::Result<Vec<u8>, String>> {
         let dir = scratch("generate")?;
-        let mut spec = runs::tool(generator, dir.path(), None, TOOL_LIMITS);
+        let mut spec = runs::tool(generator, dir.path(), stdin, TOOL_LIMITS);
         spec.argv.extend(args.iter().map(Into::into));
         let run = self.runner.run(&spec)?;
         if !run.succeeded() {
@@ -132,13 +151,21 @@ impl<'a> Workshop<'a> {
 
     /// Judges `program` on one test, exactly as `judge` does.
     pub fn judge(&self, program: &Program, test: &Test) -> Result<TestResult> {
+        self.test_runner().run(program, test)
+    }
+
+    /// As `judge`, in `dir` (fresh and empty), where the program's output stays as `judge::OUTPUT`.
+    pub fn judge_in(&self, dir: &Path, program: &Program, test: &Test) -> Result<TestResult> {
+        self.test_runner().run_in(dir, program, test)
+    }
+
+    fn test_runner(&self) -> TestRunner<'_> {
         TestRunner {
             runner: self.runner,
             limits: self.problem.limits,
             comparison: &self.problem.comparison,
             checker: self.checker.as_ref(),
         }
-        .run(program, test)
     }
 }
 

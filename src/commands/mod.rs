@@ -6,6 +6,7 @@ mod judge;
 mod list;
 mod regen;
 mod session;
+mod stress;
 mod test;
 mod validate;
 
@@ -14,5 +15,6 @@ pub use doctor::doctor;
 pub use judge::judge;
 pub use list::list;
 pub use regen::regen;
+pub use stress::stress;
 pub use test::test;
 pub use validate::validate;

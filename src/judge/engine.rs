@@ -365,6 +365,7 @@ mod tests {
             comparison: Comparison::Tokens,
             validator: None,
             generator: None,
+            stress: None,
             solutions: Vec::new(),
         };
         let solution = Solution {

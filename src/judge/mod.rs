@@ -11,5 +11,5 @@ mod validate;
 pub(crate) use classify::classify;
 pub use engine::{Judge, JudgeOptions};
 pub use outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult, TestTexts};
-pub(crate) use run_test::TestRunner;
+pub(crate) use run_test::{OUTPUT, TestRunner};
 pub use validate::{InputCheck, check_input};

@@ -42,15 +42,19 @@ impl TestTexts {
 
     /// The three files, if each is short enough to show whole.
     pub fn read(input: &Path, answer: &Path, output: &Path) -> Option<TestTexts> {
-        let read = |path: &Path| {
-            let head = crate::text::read_head(path, Self::BYTES + 1);
-            let lines = head.iter().filter(|&&b| b == b'\n').count();
-            (head.len() <= Self::BYTES && lines <= Self::LINES).then_some(head)
+        let read = |path: &Path| crate::text::read_head(path, Self::BYTES + 1);
+        Self::new(read(input), read(answer), read(output))
+    }
+
+    /// The three texts, if each is short enough to show whole.
+    pub fn new(input: Vec<u8>, answer: Vec<u8>, output: Vec<u8>) -> Option<TestTexts> {
+        let short = |text: &[u8]| {
+            text.len() <= Self::BYTES && text.iter().filter(|&&b| b == b'\n').count() <= Self::LINES
         };
-        Some(TestTexts {
-            input: read(input)?,
-            answer: read(answer)?,
-            output: read(output)?,
+        (short(&input) && short(&answer) && short(&output)).then_some(TestTexts {
+            input,
+            answer,
+            output,
         })
     }
 }

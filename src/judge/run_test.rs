@@ -11,6 +11,9 @@ use crate::sandbox::Runner;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
+/// The program's output, in the folder of its run.
+pub(crate) const OUTPUT: &str = "output";
+
 /// How a program is run and judged on any test of one problem.
 pub(crate) struct TestRunner<'a> {
     pub runner: &'a dyn Runner,
@@ -21,13 +24,18 @@ pub(crate) struct TestRunner<'a> {
 
 impl TestRunner<'_> {
     pub fn run(&self, program: &Program, test: &Test) -> Result<TestResult> {
-        // The run's folder: `box` is the program's empty working directory; its input is a read-only copy, so
-        // nothing it does can reach or change the testdata.
         let dir = crate::scratch::folder("run")
             .map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))?;
-        let workdir = dir.path().join("box");
-        let input = dir.path().join("input");
-        let output = dir.path().join("output");
+        self.run_in(dir.path(), program, test)
+    }
+
+    /// Runs in `dir`, a fresh empty folder, where the program's output is left as `output`.
+    pub fn run_in(&self, dir: &Path, program: &Program, test: &Test) -> Result<TestResult> {
+        // `box` is the program's empty working directory; its input is a read-only copy, so nothing it does can
+        // reach or change the testdata.
+        let workdir = dir.join("box");
+        let input = dir.join("input");
+        let output = dir.join(OUTPUT);
         std::fs::create_dir(&workdir).map_err(|e| Error::io("create", &workdir, e))?;
         std::fs::copy(&test.input, &input).map_err(|e| Error::io("copy", &test.input, e))?;
         std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o444))
@@ -52,7 +60,7 @@ impl TestRunner<'_> {
             return Ok(result);
         }
         // The checker reads the test's own input: the run's copy is the run's to change.
-        let checked = self.check(dir.path(), &test.input, &output, &test.answer)?;
+        let checked = self.check(dir, &test.input, &output, &test.answer)?;
         result.verdict = checked.verdict;
         result.message = checked.message;
         if checked.verdict == crate::verdict::Verdict::WrongAnswer {

@@ -32,6 +32,8 @@ pub struct Problem {
     /// judge does not run it; it is checked to exist and be in a known language, so that the tests can always be
     /// rebuilt.
     pub generator: Option<PathBuf>,
+    /// The generator's arguments for `stress` when none are given, with `{seed}` where each seed goes.
+    pub stress: Option<String>,
     pub solutions: Vec<Solution>,
 }
 
@@ -95,6 +97,7 @@ struct RawProblem {
     checker: Option<Spanned<String>>,
     validator: Option<Spanned<String>>,
     generator: Option<Spanned<String>>,
+    stress: Option<Spanned<String>>,
     #[serde(default)]
     solutions: Vec<Spanned<RawSolution>>,
 }
@@ -213,6 +216,7 @@ impl Validator<'_> {
 
     fn problem(&self, name: &str, raw: RawProblem) -> Result<Problem> {
         let comparison = self.comparison(&raw)?;
+        let stress = self.stress(&raw)?;
         let validator = raw
             .validator
             .as_ref()
@@ -236,8 +240,28 @@ impl Validator<'_> {
             comparison,
             validator: validator.map(|(path, _)| path),
             generator: generator.map(|(path, _)| path),
+            stress,
             solutions: self.solutions(&raw.solutions)?,
         })
+    }
+
+    fn stress(&self, raw: &RawProblem) -> Result<Option<String>> {
+        let Some(stress) = &raw.stress else {
+            return Ok(None);
+        };
+        if raw.generator.is_none() {
+            return Err(self.error(
+                stress,
+                "`stress` gives the generator's arguments: it needs a `generator`",
+            ));
+        }
+        if !stress.get_ref().contains("{seed}") {
+            return Err(self.error(
+                stress,
+                "`stress` needs {seed} among the generator's arguments, for each input to differ",
+            ));
+        }
+        Ok(Some(stress.get_ref().clone()))
     }
 
     fn comparison(&self, raw: &RawProblem) -> Result<Comparison> {

@@ -30,6 +30,7 @@ impl Problem {
             comparison: Comparison::Tokens,
             validator: None,
             generator: None,
+            stress: None,
             solutions: Vec::new(),
         }
     }

@@ -314,3 +314,64 @@ fn validate_names_an_invalid_test_and_a_self_test_that_fails() {
     );
     assert!(said.contains("FAILED"), "{said}");
 }
+
+/// The bytes of the input `stress` saved, and what it printed.
+fn stress(problem: &str, submission: &str, extra: &[&str], code: i32) -> (Vec<u8>, String) {
+    let mut project = Judge::bundled(&[problem]);
+    let save = project.root().join("saved");
+    let submission = format!("problems/{problem}/solutions/{submission}");
+    let mut args = vec![
+        "stress",
+        problem,
+        "--submission",
+        &submission,
+        "--save",
+        save.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    let run = project.then(&args, b"").expect_code(code);
+    let input = std::fs::read(save.join("smallest.in")).unwrap_or_default();
+    (input, run.stdout())
+}
+
+#[test]
+fn stress_finds_the_greedy_knight_wrong_and_shrinks_it_to_three_pawns_at_most() {
+    let (input, said) = stress("knight-pawns", "greedy_nearest.rs", &[], 1);
+    let text = String::from_utf8(input).unwrap();
+    let pawns: usize = text.lines().nth(1).unwrap().trim().parse().unwrap();
+    assert!(pawns <= 3, "{pawns} pawns:\n{text}\n{said}");
+    assert!(said.contains("greedy_nearest.rs gets WA"), "{said}");
+    assert!(said.contains("cpjudge add knight-pawns"), "{said}");
+}
+
+#[test]
+fn stress_finds_the_greedy_player_wrong_and_shrinks_it_to_two_by_two_at_most() {
+    let (input, said) = stress("young-chess", "greedy.rs", &["-j", "2"], 1);
+    let text = String::from_utf8(input).unwrap();
+    let size: Vec<usize> = text
+        .lines()
+        .next()
+        .unwrap()
+        .split_whitespace()
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert!(
+        size[0] * size[1] <= 4 && size[0] <= 2 && size[1] <= 2,
+        "{text}\n{said}"
+    );
+    assert!(said.contains("greedy.rs gets WA"), "{said}");
+}
+
+#[test]
+fn stress_finds_nothing_wrong_with_a_reference() {
+    let (input, said) = stress(
+        "knight-pawns",
+        "subset_table.rs",
+        &["--count", "300", "-j", "2", "--json"],
+        0,
+    );
+    assert!(input.is_empty(), "a failure was saved");
+    let json: serde_json::Value = serde_json::from_str(&said).unwrap();
+    assert_eq!(json["tests"], 300, "{said}");
+    assert!(json["failure"].is_null(), "{said}");
+}

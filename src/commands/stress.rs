@@ -1,0 +1,113 @@
+//! `cpjudge stress`: a submission against the main reference on generated inputs, until one fails; then the
+//! failure shrunk and saved.
+
+use super::session::prepare_sandbox;
+use crate::Outcome;
+use crate::authoring::{Plan, Stress, StressEvent, Workshop};
+use crate::cli::StressArgs;
+use crate::error::{Error, Result};
+use crate::problem::{Catalog, submissions};
+use crate::report::{self, ColorChoice, Detail, Steps, Style};
+use crate::sandbox::Layers;
+use crate::verdict::Verdict;
+use std::path::{Path, PathBuf};
+
+/// Inputs tried when neither a count, seeds nor a time is given.
+const DEFAULT_COUNT: u64 = 1000;
+
+pub fn stress(
+    catalog: &Catalog,
+    cwd: &Path,
+    cache: PathBuf,
+    layers: &Layers,
+    color: ColorChoice,
+    args: &StressArgs,
+) -> Result<Outcome> {
+    let problem = catalog.load_given(&args.problem, cwd)?;
+    let submission =
+        submissions(std::slice::from_ref(&args.submission), &[Verdict::Accepted])?.remove(0);
+    let arguments = match (&args.generate, &problem.stress) {
+        (Some(given), _) => given.clone(),
+        (None, Some(default)) => default.clone(),
+        (None, None) => {
+            return Err(Error::Usage(format!(
+                "say what to generate: --gen 'ARGS with {{seed}}', or `stress = \"...\"` in {}",
+                problem.config_path.display()
+            )));
+        }
+    };
+    let arguments: Vec<String> = arguments.split_whitespace().map(str::to_owned).collect();
+    if !arguments.iter().any(|a| a.contains("{seed}")) {
+        return Err(Error::Usage(format!(
+            "the generator's arguments {:?} have no {{seed}}: every input would be the same",
+            arguments.join(" ")
+        )));
+    }
+    let plan = Plan {
+        arguments,
+        first_seed: args.seeds.as_ref().map_or(1, |s| *s.start()),
+        count: match (&args.seeds, args.count, args.time) {
+            (Some(seeds), _, _) => Some(seeds.end() - seeds.start() + 1),
+            (None, Some(count), _) => Some(count),
+            (None, None, Some(_)) => None,
+            (None, None, None) => Some(DEFAULT_COUNT),
+        },
+        time: args.time,
+        jobs: usize::from(args.jobs),
+    };
+    let save = match &args.save {
+        Some(dir) => dir.clone(),
+        None => catalog
+            .root()
+            .join("target")
+            .join("stress")
+            .join(&problem.name),
+    };
+
+    let (sandbox, _) = prepare_sandbox(layers, false, catalog.private_dirs(), &cache)?;
+    let workshop = Workshop::new(&sandbox, &cache, &problem)?;
+    let stress = Stress::new(&workshop, workshop.solution(&submission)?, plan.jobs)?;
+    let main = workshop.main_solution()?.name.clone();
+    let steps = Steps::new("stress", 0);
+    let mut smallest = None;
+    let outcome = stress.run(&plan, &mut |event| match event {
+        StressEvent::Searched { tests, elapsed } => {
+            steps.set(tests as usize, 0);
+            let rate = tests as f64 / elapsed.as_secs_f64().max(1e-3);
+            steps.message(format!("tests, {rate:.0}/s"));
+        }
+        StressEvent::Smallest { bytes } => smallest = Some(bytes),
+        StressEvent::Shrinking { tried } => {
+            steps.set(tried as usize, 0);
+            steps.message(format!(
+                "shrinking; smallest failure {} bytes",
+                smallest.unwrap_or_default()
+            ));
+        }
+    });
+    steps.finish();
+    let outcome = outcome?;
+    let saved = match &outcome.smallest {
+        Some(failure) => Some(failure.save(&save)?),
+        None => None,
+    };
+    let about = report::StressAbout {
+        problem: &problem.name,
+        submission: &submission.name,
+        main: &main,
+        arguments: &plan.arguments,
+    };
+    let mut out = std::io::stdout().lock();
+    let written = if args.json {
+        report::write_stress_json(&outcome, &about, saved.as_ref(), &mut out)
+    } else {
+        let style = Style::for_stdout(color, Detail::Normal);
+        report::write_stress(&outcome, &about, saved.as_ref(), style, &mut out)
+    };
+    written.map_err(|e| Error::io("write", "standard output", e))?;
+    Ok(if outcome.interrupted {
+        Outcome::Interrupted
+    } else {
+        Outcome::from(outcome.first.is_none())
+    })
+}
