@@ -377,6 +377,11 @@ impl<'a> Stress<'a> {
             for (index, outcome) in receiver {
                 on_done(index);
                 let problem = match outcome {
+                    // Runs in flight when the user stopped the search: what was found so far stands.
+                    Err(Error::Interrupted) => {
+                        broken.store(true, Ordering::SeqCst);
+                        None
+                    }
                     Err(e) => Some(e),
                     Ok(Trial::Failed(failure)) => {
                         if found.as_ref().is_none_or(|(i, _)| index < *i) {

@@ -76,7 +76,14 @@ pub fn stress(
             let rate = tests as f64 / elapsed.as_secs_f64().max(1e-3);
             steps.message(format!("tests, {rate:.0}/s"));
         }
-        StressEvent::Smallest { bytes } => smallest = Some(bytes),
+        StressEvent::Smallest { bytes } => {
+            if smallest.is_none() {
+                steps.note(&format!(
+                    "found a failure ({bytes} bytes of input); shrinking it (Ctrl-C keeps the smallest so far)"
+                ));
+            }
+            smallest = Some(bytes);
+        }
         StressEvent::Shrinking { tried } => {
             steps.set(tried as usize, 0);
             steps.message(format!(

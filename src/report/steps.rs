@@ -51,6 +51,14 @@ impl Steps {
         }
     }
 
+    /// A line of its own, above the bar, or on stderr where there is none (a log).
+    pub fn note(&self, line: &str) {
+        match &self.bar {
+            Some(bar) => bar.println(line),
+            None => eprintln!("{line}"),
+        }
+    }
+
     /// Clears the bar, so that what is printed next starts on a clean line.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {

@@ -375,3 +375,46 @@ fn stress_finds_nothing_wrong_with_a_reference() {
     assert_eq!(json["tests"], 300, "{said}");
     assert!(json["failure"].is_null(), "{said}");
 }
+
+/// Ctrl-C while a failure is being shrunk: the smallest failure so far is saved, and the exit code is 130.
+#[test]
+fn an_interrupted_stress_keeps_the_smallest_failure_so_far() {
+    use std::io::{BufRead, BufReader};
+    let project = Judge::bundled(&["knight-pawns"]);
+    // Wrong on every input, and slow enough that shrinking takes many seconds.
+    let slow = project.root().join("slow.c");
+    std::fs::write(
+        &slow,
+        "#include <stdio.h>\n#include <unistd.h>\nint main(void) { usleep(300000); puts(\"0\"); return 0; }\n",
+    )
+    .unwrap();
+    let save = project.root().join("saved");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cpjudge"))
+        .current_dir(project.root())
+        .arg("--cache-dir")
+        .arg(crate::harness::shared_cache())
+        .args(["stress", "knight-pawns", "--submission", "slow.c", "--save"])
+        .arg(&save)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let found = lines
+        .by_ref()
+        .map(|l| l.unwrap())
+        .find(|l| l.starts_with("found a failure"));
+    assert!(found.is_some(), "no failure was found");
+    // SAFETY: kill takes plain integers; the command is our child.
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let output = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(130), "{said}");
+    assert!(said.contains("shrinking was interrupted"), "{said}");
+    let input = std::fs::read_to_string(save.join("smallest.in")).unwrap();
+    assert!(input.lines().count() >= 3, "{input}");
+    assert_eq!(
+        std::fs::read_to_string(save.join("smallest.out")).unwrap(),
+        "0\n"
+    );
+}
