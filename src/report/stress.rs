@@ -89,14 +89,18 @@ pub fn write_stress(
     if let Some(saved) = saved {
         let show = |path| crate::text::relative(path).display().to_string();
         writeln!(out, "\nsaved:")?;
-        writeln!(out, "    {}  the input", show(&saved.input))?;
-        writeln!(out, "    {}  {}'s output", show(&saved.answer), about.main)?;
-        writeln!(
-            out,
-            "    {}  {}'s output",
-            show(&saved.output),
-            about.submission
-        )?;
+        let rows = [
+            (show(&saved.input), "the input".to_owned()),
+            (show(&saved.answer), format!("{}'s output", about.main)),
+            (
+                show(&saved.output),
+                format!("{}'s output", about.submission),
+            ),
+        ];
+        let width = rows.iter().map(|(path, _)| path.len()).max().unwrap_or(0);
+        for (path, what) in rows {
+            writeln!(out, "    {path:<width$}  {what}")?;
+        }
         writeln!(out, "to keep it as a test:")?;
         let command = match &smallest.arguments {
             Some(arguments) => format!(
