@@ -71,12 +71,7 @@ pub fn add(
     candidates: Vec<Candidate>,
     on_step: OnStep,
 ) -> Result<std::result::Result<Vec<Added>, Refusal>> {
-    let validator = workshop
-        .problem
-        .validator
-        .is_some()
-        .then(|| workshop.validator())
-        .transpose()?;
+    let validator = workshop.optional_validator()?;
     let main_solution = workshop.main_solution()?;
     let main = workshop.solution(main_solution)?;
     let others: Vec<_> = workshop

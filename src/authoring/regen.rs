@@ -77,12 +77,7 @@ pub fn regen(
         .iter()
         .any(|t| matches!(t.source, Source::Generated(_)));
     let generator = generated.then(|| workshop.generator()).transpose()?;
-    let validator = workshop
-        .problem
-        .validator
-        .is_some()
-        .then(|| workshop.validator())
-        .transpose()?;
+    let validator = workshop.optional_validator()?;
     let main = workshop.solution(workshop.main_solution()?)?;
     let dir = scratch("regen")?;
 

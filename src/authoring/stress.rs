@@ -116,12 +116,7 @@ impl<'a> Stress<'a> {
     pub fn new(workshop: &'a Workshop<'a>, submission: Program, jobs: usize) -> Result<Self> {
         Ok(Stress {
             generator: workshop.generator()?,
-            validator: workshop
-                .problem
-                .validator
-                .is_some()
-                .then(|| workshop.validator())
-                .transpose()?,
+            validator: workshop.optional_validator()?,
             main: workshop.solution(workshop.main_solution()?)?,
             submission,
             jobs: jobs.max(1),

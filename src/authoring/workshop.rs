@@ -65,6 +65,15 @@ impl<'a> Workshop<'a> {
         Ok(self.compiler.tool("validator", path, TOOL_LIMITS.memory)?.0)
     }
 
+    /// The validator, if the problem has one.
+    pub fn optional_validator(&self) -> Result<Option<Program>> {
+        self.problem
+            .validator
+            .is_some()
+            .then(|| self.validator())
+            .transpose()
+    }
+
     /// A solution to run on inputs; its not compiling is an error, since the command cannot go on without it.
     pub fn solution(&self, solution: &Solution) -> Result<Program> {
         let what = if solution.main {

@@ -43,6 +43,10 @@ impl Judge {
             .tempdir_in(parent)
             .unwrap();
         copy_dir(&fixtures().join(name), project.path());
+        Self::in_project(project)
+    }
+
+    fn in_project(project: tempfile::TempDir) -> Self {
         Judge {
             project,
             args: Vec::new(),
@@ -70,16 +74,7 @@ impl Judge {
                 );
             }
         }
-        Judge {
-            project,
-            args: Vec::new(),
-            cache: shared_cache(),
-            env: Vec::new(),
-            env_removed: Vec::new(),
-            timeout: Duration::from_secs(600),
-            cwd: PathBuf::new(),
-            stdin: None,
-        }
+        Self::in_project(project)
     }
 
     /// Runs another command on the same project (and cache), reading `stdin`.

@@ -152,7 +152,10 @@ fn crashing_checker_is_a_judge_error() {
     let reference = solution(&run.json(), "zero_last.py").clone();
     assert_eq!(reference["verdict"], "JE");
     let message = reference["tests"][0]["message"].as_str().unwrap();
-    assert!(message.contains("checker was killed by SIGSEGV"), "{message}");
+    assert!(
+        message.contains("checker was killed by SIGSEGV"),
+        "{message}"
+    );
 }
 
 /// A second judge of the same problem compiles nothing: every build comes from the cache.
