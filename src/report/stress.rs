@@ -50,19 +50,21 @@ pub fn write_stress(
         origin(first),
         format_time(report.elapsed)
     )?;
+    let tries = match report.shrink_tried {
+        1 => "1 try".to_owned(),
+        n => format!("{n} tries"),
+    };
     let shrunk = if smallest.input.len() < first.input.len() {
         format!(
-            "shrunk from {} to {} bytes ({}), in {} tries",
+            "shrunk from {} to {} bytes ({}), in {tries}",
             first.input.len(),
             smallest.input.len(),
             origin(smallest),
-            report.shrink_tried
         )
     } else {
         format!(
-            "it does not shrink ({} bytes; {} tries)",
+            "it does not shrink ({} bytes; {tries})",
             smallest.input.len(),
-            report.shrink_tried
         )
     };
     writeln!(
