@@ -42,24 +42,13 @@ pub(super) fn run(
         limits.memory = memory;
     }
 
-    let sandbox = Sandbox::from_current_exe()?;
-    let isolation = Isolation::probe(layers, sandbox.supervisor());
-    report::warn_unavailable(&isolation, layers);
-    if args.strict {
-        let off = isolation.inactive();
-        if !off.is_empty() {
-            let off: Vec<&str> = off.iter().map(|l| l.name()).collect();
-            return Err(Error::Sandbox(format!(
-                "--strict: refusing to judge with isolation layers off: {} (see `cpjudge doctor`)",
-                off.join(", ")
-            )));
-        }
-    }
-    // The cache must exist before its real path is known; solutions may read only their own build in it.
-    std::fs::create_dir_all(&cache).map_err(|e| Error::io("create", &cache, e))?;
-    let mut hidden = session.private_dirs;
-    hidden.extend([session.tests_dir, cache.clone(), std::env::temp_dir()]);
-    let sandbox = sandbox.isolated(isolation.active(), hidden);
+    let (sandbox, isolation) = prepare_sandbox(
+        layers,
+        args.strict,
+        &cache,
+        &session.tests_dir,
+        session.private_dirs,
+    )?;
     let options = JudgeOptions {
         all_tests: args.all,
         jobs: usize::from(args.jobs),
@@ -102,6 +91,37 @@ pub(super) fn run(
     } else {
         Outcome::from(report.all_as_expected())
     })
+}
+
+/// The sandbox solutions run in: the isolation layers that work here among those asked for (said on stderr when
+/// some do not; refused with `strict`), hiding `private_dirs`, the tests, the cache and the temporary folder.
+/// Creates the cache, whose real path must be known to hide it. Returns the isolation found, for the report.
+pub(super) fn prepare_sandbox(
+    layers: &Layers,
+    strict: bool,
+    cache: &Path,
+    tests_dir: &Path,
+    private_dirs: Vec<PathBuf>,
+) -> Result<(Sandbox, Isolation)> {
+    let sandbox = Sandbox::from_current_exe()?;
+    let isolation = Isolation::probe(layers, sandbox.supervisor());
+    report::warn_unavailable(&isolation, layers);
+    if strict {
+        let off = isolation.inactive();
+        if !off.is_empty() {
+            let off: Vec<&str> = off.iter().map(|l| l.name()).collect();
+            return Err(Error::Sandbox(format!(
+                "--strict: refusing to judge with isolation layers off: {} (see `cpjudge doctor`)",
+                off.join(", ")
+            )));
+        }
+    }
+    // The cache must exist before its real path is known; solutions may read only their own build in it.
+    std::fs::create_dir_all(cache).map_err(|e| Error::io("create", cache, e))?;
+    let mut hidden = private_dirs;
+    hidden.extend([tests_dir.to_owned(), cache.to_owned(), std::env::temp_dir()]);
+    let sandbox = sandbox.isolated(isolation.active(), hidden);
+    Ok((sandbox, isolation))
 }
 
 /// A report file can only be written if its folder exists.
