@@ -1,6 +1,7 @@
 //! cpjudge: compiles a problem's solutions, runs them on its tests under time, memory and output limits, checks
 //! their answers, and reports a verdict per solution and per test.
 
+pub mod calibrate;
 pub mod check;
 pub mod cli;
 mod commands;
@@ -84,6 +85,9 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::List(args) => {
             project().and_then(|catalog| commands::list(&catalog, args).map(Outcome::from))
         }
+        Command::Timelimit(args) => project().and_then(|catalog| {
+            commands::timelimit(&catalog, &cwd, cache, &cli.layers, cli.color, args)
+        }),
         Command::Doctor(args) => {
             commands::doctor(&cli.layers, cli.color, args).map(|()| Outcome::AsExpected)
         }

@@ -5,8 +5,10 @@ mod judge;
 mod list;
 mod session;
 mod test;
+mod timelimit;
 
 pub use doctor::doctor;
 pub use judge::judge;
 pub use list::list;
 pub use test::test;
+pub use timelimit::timelimit;

@@ -1,5 +1,6 @@
 //! Everything the user sees of a judge: the progress bar, the table, JSON and JUnit. Only this module prints.
 
+mod calibration_progress;
 mod doctor;
 mod json;
 mod junit;
@@ -7,7 +8,9 @@ mod progress;
 mod side_by_side;
 mod style;
 mod table;
+mod timelimit;
 
+pub use calibration_progress::CalibrationProgress;
 pub use doctor::{
     DoctorReport, ToolchainStatus, warn_unavailable, write_doctor, write_doctor_json,
 };
@@ -16,6 +19,7 @@ pub use junit::write_junit;
 pub use progress::Progress;
 pub use style::{ColorChoice, Detail, Style};
 pub use table::{write_list, write_table};
+pub use timelimit::{write_timelimit, write_timelimit_json};
 
 /// Which results an interrupted judge reports, and which it does not.
 fn interrupted_summary(interruption: &crate::judge::Interruption) -> String {
