@@ -64,6 +64,9 @@ pub enum Command {
     /// Time the references and the solutions expected TLE several times, and suggest a time limit.
     #[command(after_help = TIMELIMIT_HELP)]
     Timelimit(TimelimitArgs),
+    /// Start a new problem: problem.toml, statement, solution, validator, generator and a sample test.
+    #[command(after_help = NEW_HELP)]
+    New(NewArgs),
 }
 
 const JUDGE_HELP: &str = "\
@@ -111,6 +114,18 @@ Examples:
   cpjudge timelimit knight-tour --runs 5 --json
 
 Exit codes: 0 no warning, 1 some warning, 2 usage or configuration error, 130 interrupted (Ctrl-C).";
+
+const NEW_HELP: &str = "\
+Makes problems/NAME/ (problem.toml, statement.md, solutions/main.rs, validator.rs, generator.rs) and
+testdata/NAME/ (sample-1.in, sample-1.ans, recipe.toml), for a placeholder problem (the sum of two integers)
+that `cpjudge judge NAME` passes at once. Comments in every file say what to fill in.
+
+Examples:
+  cpjudge new knight-moves
+  cpjudge judge knight-moves
+
+Exit codes: 0 the problem was made, 2 it was not (a bad or taken name, not a project folder, a file that could
+not be written: nothing is left behind).";
 
 const DOCTOR_HELP: &str = "\
 Exit codes: 0 the report was written, 2 it could not be.";
@@ -231,6 +246,12 @@ pub struct TimelimitArgs {
     /// Refuse to run unless every isolation layer is on.
     #[arg(long)]
     pub strict: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct NewArgs {
+    /// The new problem's name: letters, digits, '-' and '_', as its folder will be named.
+    pub name: String,
 }
 
 #[derive(Debug, clap::Args)]

@@ -1,6 +1,7 @@
 //! cpjudge: compiles a problem's solutions, runs them on its tests under time, memory and output limits, checks
 //! their answers, and reports a verdict per solution and per test.
 
+mod authoring;
 pub mod calibrate;
 pub mod check;
 pub mod cli;
@@ -88,6 +89,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Timelimit(args) => project().and_then(|catalog| {
             commands::timelimit(&catalog, &cwd, cache, &cli.layers, cli.color, args)
         }),
+        Command::New(args) => project().and_then(|catalog| commands::new(&catalog, args)),
         Command::Doctor(args) => {
             commands::doctor(&cli.layers, cli.color, args).map(|()| Outcome::AsExpected)
         }

@@ -3,6 +3,7 @@
 mod doctor;
 mod judge;
 mod list;
+mod new;
 mod session;
 mod test;
 mod timelimit;
@@ -10,5 +11,6 @@ mod timelimit;
 pub use doctor::doctor;
 pub use judge::judge;
 pub use list::list;
+pub use new::new;
 pub use test::test;
 pub use timelimit::timelimit;

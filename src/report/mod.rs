@@ -4,6 +4,7 @@ mod calibration_progress;
 mod doctor;
 mod json;
 mod junit;
+mod new_problem;
 mod progress;
 mod side_by_side;
 mod style;
@@ -16,6 +17,7 @@ pub use doctor::{
 };
 pub use json::{AboutJudge, ProblemSummary, write_json, write_list_json};
 pub use junit::write_junit;
+pub use new_problem::write_new_problem;
 pub use progress::Progress;
 pub use style::{ColorChoice, Detail, Style};
 pub use table::{write_list, write_table};
