@@ -209,7 +209,10 @@ mod tests {
         Duration::from_millis(n)
     }
 
-    fn timing(role: Role, runs: &[(&str, Verdict, u64, bool)]) -> SolutionTiming {
+    /// A run as a row of a table: test, verdict, CPU milliseconds, whether it repeats a borderline run.
+    type RunRow<'a> = (&'a str, Verdict, u64, bool);
+
+    fn timing(role: Role, runs: &[RunRow]) -> SolutionTiming {
         SolutionTiming {
             name: "s.rs".into(),
             expected: vec![if role == Role::Reference {
@@ -269,7 +272,7 @@ mod tests {
     #[test]
     fn warnings_table() {
         let limit = ms(1000);
-        let cases: Vec<(Role, Vec<(&str, Verdict, u64, bool)>, Option<&str>)> = vec![
+        let cases: Vec<(Role, Vec<RunRow>, Option<&str>)> = vec![
             (Role::Reference, vec![("a", Accepted, 500, false)], None),
             (
                 Role::Reference,
