@@ -7,6 +7,22 @@ use std::path::Path;
 
 /// Writes `contents` to `path` in one step.
 pub(crate) fn write(path: &Path, contents: &[u8]) -> Result<()> {
+    let file = complete(path, contents)?;
+    file.persist(path)
+        .map_err(|e| Error::io("write", path, e.error))?;
+    Ok(())
+}
+
+/// Writes `contents` to `path` in one step, unless `path` exists: then it is left as it is, and this fails.
+pub(crate) fn write_new(path: &Path, contents: &[u8]) -> Result<()> {
+    let file = complete(path, contents)?;
+    file.persist_noclobber(path)
+        .map_err(|e| Error::io("write", path, e.error))?;
+    Ok(())
+}
+
+/// A temporary file beside `path` holding `contents`, on disk.
+fn complete(path: &Path, contents: &[u8]) -> Result<tempfile::NamedTempFile> {
     let folder = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -19,9 +35,7 @@ pub(crate) fn write(path: &Path, contents: &[u8]) -> Result<()> {
     file.write_all(contents)
         .and_then(|()| file.as_file().sync_data())
         .map_err(|e| Error::io("write", file.path(), e))?;
-    file.persist(path)
-        .map_err(|e| Error::io("write", path, e.error))?;
-    Ok(())
+    Ok(file)
 }
 
 #[cfg(test)]
@@ -37,5 +51,15 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn a_new_file_never_replaces_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.in");
+        write_new(&path, b"first").unwrap();
+        assert!(write_new(&path, b"second").is_err());
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "first");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 }

@@ -74,6 +74,12 @@ pub enum Command {
     /// Search for an input on which a submission disagrees with the main reference, and shrink it.
     #[command(after_help = STRESS_HELP)]
     Stress(StressArgs),
+    /// Time the references and the solutions expected TLE several times, and suggest a time limit.
+    #[command(after_help = TIMELIMIT_HELP)]
+    Timelimit(TimelimitArgs),
+    /// Start a new problem: problem.toml, statement, solution, validator, generator and a sample test.
+    #[command(after_help = NEW_HELP)]
+    New(NewArgs),
 }
 
 const JUDGE_HELP: &str = "\
@@ -151,6 +157,39 @@ Examples:
 
 Exit codes: 0 no failure found, 1 a failure found (and saved), 2 usage or configuration error (a generator or a
 reference that fails), 130 interrupted (Ctrl-C; a failure found is still saved).";
+
+const TIMELIMIT_HELP: &str = "\
+How it runs: every solution expected AC (a reference) runs on every test under 3 x the problem's limit (at least
+2s), so that a slow one is timed rather than cut off; every solution expected TLE runs under 1.5 x the limit.
+Each run is repeated --runs times; a solution expected TLE is not run again on a test it was killed on. A run
+that finishes within 10% of the limit it ran under is borderline: it is run once more, both runs count, and the
+report says so.
+
+What it reports, per solution: its slowest CPU time and the test, the spread (fastest..slowest) of the runs on
+that test, and for a reference its margin (the problem's limit / its slowest time).
+
+Suggested limit: the slowest reference CPU time x 2, rounded up to the next 100ms, in the spirit of Kattis'
+time multipliers. It warns when a reference uses more than half of the problem's limit (or fails), and when a
+solution expected TLE finishes every test within 1.5 x the limit: a limit separates it well only if some test
+leaves it far behind.
+
+Examples:
+  cpjudge timelimit knight-tour
+  cpjudge timelimit knight-tour --runs 5 --json
+
+Exit codes: 0 no warning, 1 some warning, 2 usage or configuration error, 130 interrupted (Ctrl-C).";
+
+const NEW_HELP: &str = "\
+Makes problems/NAME/ (problem.toml, statement.md, solutions/main.rs, validator.rs, generator.rs) and
+testdata/NAME/ (sample-1.in, sample-1.ans, recipe.toml), for a placeholder problem (the sum of two integers)
+that `cpjudge judge NAME` passes at once. Comments in every file say what to fill in.
+
+Examples:
+  cpjudge new knight-moves
+  cpjudge judge knight-moves
+
+Exit codes: 0 the problem was made, 2 it was not (a bad or taken name, not a project folder, a file that could
+not be written: nothing is left behind).";
 
 const DOCTOR_HELP: &str = "\
 Exit codes: 0 the report was written, 2 it could not be.";
@@ -358,6 +397,40 @@ fn parse_seeds(text: &str) -> Result<std::ops::RangeInclusive<u64>, String> {
         ));
     }
     Ok(low..=high)
+}
+
+#[derive(Debug, clap::Args)]
+pub struct TimelimitArgs {
+    /// The problem: its name (a folder under problems/), or the path of its folder (`.` inside it).
+    pub problem: String,
+
+    /// Runs of every solution on every test.
+    #[arg(long, value_name = "N", default_value_t = 3,
+          value_parser = clap::value_parser!(u16).range(1..=100))]
+    pub runs: u16,
+
+    /// Only the tests with this name, or whose name matches this glob. Repeatable.
+    #[arg(long = "test", value_name = "NAME|GLOB")]
+    pub test_patterns: Vec<String>,
+
+    /// Run up to N tests at once. Runs that share cores slow each other down: one at a time times best.
+    #[arg(short = 'j', long = "jobs", value_name = "N", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub jobs: u16,
+
+    /// Print one JSON object on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Refuse to run unless every isolation layer is on.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct NewArgs {
+    /// The new problem's name: letters, digits, '-' and '_', as its folder will be named.
+    pub name: String,
 }
 
 #[derive(Debug, clap::Args)]

@@ -3,6 +3,7 @@
 
 mod atomic;
 pub mod authoring;
+pub mod calibrate;
 pub mod check;
 pub mod cli;
 mod commands;
@@ -97,6 +98,10 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Stress(args) => project().and_then(|catalog| {
             commands::stress(&catalog, &cwd, cache, &cli.layers, cli.color, args)
         }),
+        Command::Timelimit(args) => project().and_then(|catalog| {
+            commands::timelimit(&catalog, &cwd, cache, &cli.layers, cli.color, args)
+        }),
+        Command::New(args) => project().and_then(|catalog| commands::new(&catalog, args)),
         Command::Doctor(args) => {
             commands::doctor(&cli.layers, cli.color, args).map(|()| Outcome::AsExpected)
         }

@@ -4,6 +4,7 @@
 mod add;
 mod recipe;
 mod regen;
+mod scaffold;
 mod store;
 mod stress;
 mod validate;
@@ -12,6 +13,7 @@ mod workshop;
 pub use add::{Added, Candidate, Name, Refusal, add, check_name, name_from_args};
 pub use recipe::{Entry, Recipe, Source};
 pub use regen::{Difference, Rebuilt, RegenReport, regen};
+pub use scaffold::scaffold;
 pub use store::{NewTest, TestFolder};
 pub use stress::{Event as StressEvent, Failure, Plan, Saved, Stress, StressReport};
 pub use validate::{KeptInvalid, SelfTest, ValidationReport, validate};

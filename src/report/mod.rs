@@ -1,9 +1,11 @@
 //! Everything the user sees of a judge: the progress bar, the table, JSON and JUnit. Only this module prints.
 
 mod added;
+mod calibration_progress;
 mod doctor;
 mod json;
 mod junit;
+mod new_problem;
 mod progress;
 mod regen;
 mod side_by_side;
@@ -11,20 +13,24 @@ mod steps;
 mod stress;
 mod style;
 mod table;
+mod timelimit;
 mod validation;
 
 pub use added::{write_added, write_refusal};
+pub use calibration_progress::CalibrationProgress;
 pub use doctor::{
     DoctorReport, ToolchainStatus, warn_unavailable, write_doctor, write_doctor_json,
 };
 pub use json::{AboutJudge, ProblemSummary, write_json, write_list_json};
 pub use junit::write_junit;
+pub use new_problem::write_new_problem;
 pub use progress::Progress;
 pub use regen::write_regen;
 pub use steps::Steps;
 pub use stress::{StressAbout, write_stress, write_stress_json};
 pub use style::{ColorChoice, Detail, Style};
 pub use table::{write_list, write_table};
+pub use timelimit::{write_timelimit, write_timelimit_json};
 pub use validation::write_validation;
 
 /// Which results an interrupted judge reports, and which it does not.

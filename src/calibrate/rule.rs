@@ -1,0 +1,120 @@
+//! The rules of a calibration, in one place so that the help, the README and the code say the same: the limits
+//! solutions run under, which runs are borderline, and the suggested limit.
+
+use crate::verdict::Verdict;
+use std::time::Duration;
+
+/// What a solution is timed for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Expected AC: its slowest run sets the suggested limit.
+    Reference,
+    /// Expected TLE (and not AC): the limit should leave it far behind.
+    ExpectedTle,
+}
+
+impl Role {
+    /// The role of a solution expected to get `expected`, if it is timed at all (one expected WA is not).
+    pub fn of(expected: &[Verdict]) -> Option<Role> {
+        if expected.contains(&Verdict::Accepted) {
+            Some(Role::Reference)
+        } else if expected.contains(&Verdict::TimeLimit) {
+            Some(Role::ExpectedTle)
+        } else {
+            None
+        }
+    }
+
+    /// The limit solutions of this role run under, for a problem whose limit is `limit`.
+    pub fn limit(self, limit: Duration) -> Duration {
+        match self {
+            Role::Reference => reference_limit(limit),
+            Role::ExpectedTle => tle_limit(limit),
+        }
+    }
+}
+
+/// References run under 3 x the problem's limit, at least 2s: a slow one is timed rather than cut off.
+pub fn reference_limit(limit: Duration) -> Duration {
+    (limit * 3).max(Duration::from_secs(2))
+}
+
+/// Solutions expected TLE run under 1.5 x the problem's limit: one that finishes within it is too close.
+pub fn tle_limit(limit: Duration) -> Duration {
+    limit * 3 / 2
+}
+
+/// A run that finishes within this fraction of the limit it ran under (90% or more of it) is borderline: it is
+/// run again before its time counts.
+pub const BORDERLINE: f64 = 0.9;
+
+/// Whether a run is borderline: it finished (was not killed for time) within 10% of the limit it ran under.
+pub fn is_borderline(cpu: Duration, verdict: Verdict, limit: Duration) -> bool {
+    verdict != Verdict::TimeLimit && cpu >= limit.mul_f64(BORDERLINE)
+}
+
+/// The suggested limit: the slowest reference's CPU time x 2, rounded up to the next 100 ms (at least 100 ms), in
+/// the spirit of Kattis' time multipliers.
+pub fn suggest(slowest_reference: Duration) -> Duration {
+    const STEP: u128 = 100;
+    let doubled = (slowest_reference * 2).as_micros();
+    let step = STEP * 1000;
+    let steps = doubled.div_ceil(step).max(1);
+    Duration::from_millis((steps * STEP) as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn suggestions_double_and_round_up() {
+        for (slowest, suggested) in [
+            (ms(0), ms(100)),
+            (ms(1), ms(100)),
+            (ms(50), ms(100)),
+            (Duration::from_micros(50_001), ms(200)),
+            (ms(212), ms(500)),
+            (ms(250), ms(500)),
+            (ms(700), ms(1400)),
+            (ms(1234), ms(2500)),
+        ] {
+            assert_eq!(suggest(slowest), suggested, "{slowest:?}");
+        }
+    }
+
+    #[test]
+    fn raised_limits() {
+        assert_eq!(reference_limit(ms(1000)), ms(3000));
+        assert_eq!(reference_limit(ms(200)), ms(2000));
+        assert_eq!(tle_limit(ms(1000)), ms(1500));
+        assert_eq!(tle_limit(ms(300)), ms(450));
+    }
+
+    #[test]
+    fn borderline_runs_finished_near_the_limit() {
+        let limit = ms(1500);
+        assert!(!is_borderline(ms(1349), Verdict::Accepted, limit));
+        assert!(is_borderline(ms(1350), Verdict::Accepted, limit));
+        assert!(is_borderline(ms(1500), Verdict::WrongAnswer, limit));
+        // Killed for time: over the limit, not near it.
+        assert!(!is_borderline(ms(1510), Verdict::TimeLimit, limit));
+    }
+
+    #[test]
+    fn roles_from_expected_verdicts() {
+        use Verdict::*;
+        assert_eq!(Role::of(&[Accepted]), Some(Role::Reference));
+        assert_eq!(Role::of(&[TimeLimit]), Some(Role::ExpectedTle));
+        assert_eq!(
+            Role::of(&[TimeLimit, RuntimeError]),
+            Some(Role::ExpectedTle)
+        );
+        assert_eq!(Role::of(&[Accepted, TimeLimit]), Some(Role::Reference));
+        assert_eq!(Role::of(&[WrongAnswer]), None);
+    }
+}

@@ -1,0 +1,59 @@
+//! `cpjudge timelimit`: time a problem's references and its solutions expected TLE, and suggest a time limit.
+
+use super::session::prepare_sandbox;
+use crate::Outcome;
+use crate::calibrate::Calibrator;
+use crate::cli::TimelimitArgs;
+use crate::error::{Error, Result};
+use crate::judge::{Judge, JudgeOptions};
+use crate::problem::{Catalog, TestSelection, find_tests};
+use crate::report::{self, CalibrationProgress, ColorChoice, Detail, Style};
+use crate::sandbox::Layers;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Calibrates and reports; returns whether nothing called for a warning, or whether the user stopped it.
+pub fn timelimit(
+    catalog: &Catalog,
+    cwd: &Path,
+    cache: PathBuf,
+    layers: &Layers,
+    color: ColorChoice,
+    args: &TimelimitArgs,
+) -> Result<Outcome> {
+    let problem = catalog.load_given(&args.problem, cwd)?;
+    let tests_dir = catalog.testdata_dir(&problem.name);
+    let tests = TestSelection::new(&args.test_patterns, false)?.apply(find_tests(&tests_dir)?)?;
+    let (sandbox, _) = prepare_sandbox(layers, args.strict, catalog.private_dirs(), &cache)?;
+    let options = JudgeOptions {
+        // Every test, whatever the verdict: a reference's slowest test may come after a failing one.
+        all_tests: true,
+        jobs: usize::from(args.jobs),
+    };
+    let judge = Judge::new(&sandbox, cache, options);
+    let calibrator = Calibrator {
+        judge: &judge,
+        runs: usize::from(args.runs),
+    };
+    let mut progress = CalibrationProgress::new(args.json);
+    let calibration = calibrator.calibrate(&problem, &problem.solutions, &tests, &mut |event| {
+        progress.on_event(&event)
+    });
+    progress.finish();
+    let calibration = calibration?;
+    // The progress said where it stopped; a partial calibration suggests nothing, so nothing is printed.
+    if calibration.interrupted.is_some() {
+        return Ok(Outcome::Interrupted);
+    }
+
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        report::write_timelimit_json(&calibration, &mut out)
+    } else {
+        let style = Style::for_stdout(color, Detail::Normal);
+        report::write_timelimit(&calibration, style, &mut out)
+    }
+    .and_then(|()| out.flush())
+    .map_err(|e| Error::io("write", "standard output", e))?;
+    Ok(Outcome::from(calibration.warnings().is_empty()))
+}
