@@ -19,7 +19,7 @@ pub fn write_new_problem(name: &str, made: &[PathBuf], out: &mut dyn Write) -> i
     writeln!(out, "     to match (each file says what to fill in)")?;
     writeln!(
         out,
-        "  2. list the tests in testdata/{name}/recipe.toml and make them"
+        "  2. cpjudge add {name} --gen 'random {{seed}}' --seeds 1..10    (or --input FILE)"
     )?;
     writeln!(out, "  3. cpjudge judge {name}")?;
     writeln!(
