@@ -1,6 +1,7 @@
 //! cpjudge: compiles a problem's solutions, runs them on its tests under time, memory and output limits, checks
 //! their answers, and reports a verdict per solution and per test.
 
+pub mod authoring;
 pub mod check;
 pub mod cli;
 mod commands;
