@@ -1,5 +1,6 @@
 //! Everything the user sees of a judge: the progress bar, the table, JSON and JUnit. Only this module prints.
 
+mod constraints;
 mod doctor;
 mod json;
 mod junit;
@@ -8,6 +9,7 @@ mod side_by_side;
 mod style;
 mod table;
 
+pub use constraints::write_constraints;
 pub use doctor::{
     DoctorReport, ToolchainStatus, warn_unavailable, write_doctor, write_doctor_json,
 };
