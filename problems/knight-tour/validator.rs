@@ -76,13 +76,13 @@ fn main() {
         );
     }
     let mut square = [0i64; 2];
-    for ((name, tok), v) in ["r", "c"].iter().zip(&first).zip(&mut square) {
+    for ((name, tok), slot) in ["r", "c"].iter().zip(&first).zip(&mut square) {
         match integer(tok) {
             None => fail(1, format!("{name} = \"{}\" is not an integer", show(tok))),
             Some(v) if !(0..=7).contains(&v) => {
                 fail(1, format!("{name} = {} is out of range 0..=7", show(tok)))
             }
-            Some(read) => *v = read,
+            Some(v) => *slot = v,
         }
     }
     for (i, line) in lines.enumerate() {
