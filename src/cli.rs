@@ -138,6 +138,7 @@ the text of NAME.err: the validator's own test.
 Examples:
   cpjudge validate knight-pawns
   cpjudge validate knight-pawns --tests my-tests/
+  cpjudge validate knight-pawns --constraints       (which bounds the tests reach)
 
 Exit codes: 0 every test is valid and every kept invalid input rejected as expected, 1 not, 2 usage or
 configuration error (no validator), 130 interrupted (Ctrl-C).";
@@ -316,6 +317,11 @@ pub struct ValidateArgs {
     /// Validate the NAME.in files under DIR instead of testdata/<problem>.
     #[arg(long, value_name = "DIR")]
     pub tests: Option<PathBuf>,
+
+    /// Also show which bounds and special cases the tests reach, as the validator reports them (see "Constraint
+    /// report" in the README), so that a weak test set shows.
+    #[arg(long)]
+    pub constraints: bool,
 }
 
 #[derive(Debug, clap::Args)]

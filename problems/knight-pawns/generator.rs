@@ -1,5 +1,6 @@
-// Test generator for knight-pawns: `generator MODE N SEED` prints one input.
-use std::io::{self, Write};
+// Test generator for knight-pawns: `generator MODE N SEED` prints one input;
+// `generator shrink` prints every input one pawn smaller than the one on stdin.
+use std::io::{self, Read, Write};
 use std::process::exit;
 
 const SIDE: i32 = 50;
@@ -12,7 +13,10 @@ const USAGE: &str = "usage: generator MODE N SEED
         ring     every pawn the same number of knight moves from the knight
         edge     knight and pawns on the two outermost rings of the board
   N     number of pawns, 1..=15
-  SEED  any unsigned 64-bit integer";
+  SEED  any unsigned 64-bit integer
+       generator shrink
+  reads one valid input on stdin and prints every input with one pawn fewer,
+  each followed by a line \"---\"; nothing when there is a single pawn";
 
 // splitmix64: tiny, and the same stream on every platform for a given seed.
 struct Rng(u64);
@@ -169,8 +173,46 @@ fn edge(rng: &mut Rng, n: usize) -> ((i32, i32), Vec<(i32, i32)>) {
     (chosen[0], chosen[1..].to_vec())
 }
 
+// Every input with one pawn removed: the knight line, n - 1, the other pawns.
+fn shrink() {
+    let mut input = String::new();
+    if io::stdin().read_to_string(&mut input).is_err() {
+        eprintln!("shrink: cannot read the input");
+        exit(1);
+    }
+    // Each line as its numbers with single spaces, however the input spaced them.
+    let lines: Vec<String> = input
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|l| !l.is_empty())
+        .collect();
+    let n = match lines.get(1).map(|l| l.parse::<usize>()) {
+        Some(Ok(n)) if lines.len() == n + 2 => n,
+        _ => {
+            eprintln!("shrink: the input is not \"kx ky\", n, then n pawn lines");
+            exit(1);
+        }
+    };
+    let mut out = String::new();
+    if n > 1 {
+        for removed in 0..n {
+            out.push_str(&format!("{}\n{}\n", lines[0], n - 1));
+            for (i, pawn) in lines[2..].iter().enumerate() {
+                if i != removed {
+                    out.push_str(&format!("{}\n", pawn));
+                }
+            }
+            out.push_str("---\n");
+        }
+    }
+    io::stdout().lock().write_all(out.as_bytes()).unwrap();
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args == ["shrink"] {
+        return shrink();
+    }
     if args.len() != 3 {
         fail();
     }

@@ -2,11 +2,14 @@
 // nothing random to draw: the tests simply name squares.
 //   generator square R C   prints "R C"              (0 <= R, C <= 7)
 //   generator index K      prints square K row-major (0 <= K <= 63)
+//   generator shrink       prints nothing: one square is as small as an input gets
 use std::env;
+use std::io;
 use std::process::exit;
 
-const USAGE: &str =
-    "usage: generator square R C   (0 <= R, C <= 7)\n       generator index K      (0 <= K <= 63)";
+const USAGE: &str = "usage: generator square R C   (0 <= R, C <= 7)
+       generator index K      (0 <= K <= 63)
+       generator shrink       (reads an input, prints no smaller one: there is none)";
 
 fn usage(why: &str) -> ! {
     eprintln!("{why}\n{USAGE}");
@@ -41,6 +44,11 @@ fn main() {
         ["index", k] => {
             let k = arg(k, 64, "K");
             (k / 8, k % 8)
+        }
+        ["shrink"] => {
+            // Read to the end, so that whoever writes the input is never cut off.
+            let _ = io::copy(&mut io::stdin().lock(), &mut io::sink());
+            return;
         }
         _ => usage("unknown mode or wrong number of arguments"),
     };

@@ -4,7 +4,10 @@
 // (so "07", "+7" and "-0" are refused). Spaces or tabs separate the two
 // numbers; whitespace after them, a "\r\n" ending or a missing final newline
 // are fine, but nothing else may follow.
-use std::io::{self, Read};
+//
+// A valid input also gets its constraint report on stdout (`value` and
+// `case` lines, see the README), printed once the whole input is found valid.
+use std::io::{self, Read, Write};
 use std::process::exit;
 
 fn is_blank(b: u8) -> bool {
@@ -72,13 +75,14 @@ fn main() {
             format!("expected 2 numbers, found {}{hint}", first.len()),
         );
     }
-    for (name, tok) in ["r", "c"].iter().zip(&first) {
+    let mut square = [0i64; 2];
+    for ((name, tok), slot) in ["r", "c"].iter().zip(&first).zip(&mut square) {
         match integer(tok) {
             None => fail(1, format!("{name} = \"{}\" is not an integer", show(tok))),
             Some(v) if !(0..=7).contains(&v) => {
                 fail(1, format!("{name} = {} is out of range 0..=7", show(tok)))
             }
-            Some(_) => {}
+            Some(v) => *slot = v,
         }
     }
     for (i, line) in lines.enumerate() {
@@ -89,4 +93,19 @@ fn main() {
             );
         }
     }
+
+    let [r, c] = square;
+    let edge = |v: i64| v == 0 || v == 7;
+    // Corners and edges leave a knight the fewest moves; the centre the most.
+    let cases = [
+        ("start-in-corner", edge(r) && edge(c)),
+        ("start-on-edge-not-corner", edge(r) != edge(c)),
+        ("start-in-centre", (3..=4).contains(&r) && (3..=4).contains(&c)),
+    ];
+    let mut report = format!("value r {r} 0 7\nvalue c {c} 0 7\n");
+    for (name, holds) in cases {
+        report += &format!("case {name} {}\n", if holds { "yes" } else { "no" });
+    }
+    // A reader that has gone away cannot make a valid input invalid.
+    let _ = io::stdout().lock().write_all(report.as_bytes());
 }

@@ -1,9 +1,10 @@
 // Builds one young-chess input from a mode and its arguments. All randomness
 // comes from a splitmix64 stream seeded by the seed argument, so the same
-// arguments always rebuild the same file.
+// arguments always rebuild the same file. `generator shrink` instead prints
+// the inputs one row or one column smaller than the input on stdin.
 
 use std::fmt::Write as _;
-use std::io::{self, Write};
+use std::io::{self, Read, Write};
 use std::process::exit;
 
 const MAX_SIDE: u64 = 10;
@@ -19,6 +20,10 @@ const USAGE: &str = "usage: generator MODE [ARGS...]
   bait N M MAXV SEED     small values near the corner guarding large ones
                          further in, so grabbing the best cell now hands the
                          opponent a bigger one next
+  shrink                 read one valid input on stdin, print every input
+                         with its last row, last column, first row or first
+                         column removed (from A and B), each followed by a
+                         line \"---\"; none below 1 x 1
 N, M in 1..=10, MAXV and V in 0..=100000";
 
 struct Rng(u64);
@@ -64,7 +69,7 @@ fn expect_args(args: &[String], count: usize) {
     }
 }
 
-fn print_board(a: &[Vec<u64>], b: &[Vec<u64>]) {
+fn board(a: &[Vec<u64>], b: &[Vec<u64>]) -> String {
     let mut out = String::new();
     writeln!(out, "{} {}", a.len(), a[0].len()).unwrap();
     for grid in [a, b] {
@@ -72,6 +77,71 @@ fn print_board(a: &[Vec<u64>], b: &[Vec<u64>]) {
             let line: Vec<String> = row.iter().map(|v| v.to_string()).collect();
             writeln!(out, "{}", line.join(" ")).unwrap();
         }
+    }
+    out
+}
+
+fn print_board(a: &[Vec<u64>], b: &[Vec<u64>]) {
+    io::stdout().write_all(board(a, b).as_bytes()).unwrap();
+}
+
+// Reads "n m", then n rows of A and n rows of B, trusting the input to be valid
+// in all but its shape.
+fn read_board(input: &str) -> Option<(Vec<Vec<u64>>, Vec<Vec<u64>>)> {
+    let mut numbers = input.split_whitespace().map(|t| t.parse::<u64>().ok());
+    let mut next = || numbers.next().flatten();
+    let (n, m) = (next()? as usize, next()? as usize);
+    if n == 0 || m == 0 {
+        return None;
+    }
+    let mut grid = || -> Option<Vec<Vec<u64>>> {
+        (0..n).map(|_| (0..m).map(|_| next()).collect()).collect()
+    };
+    let (a, b) = (grid()?, grid()?);
+    Some((a, b))
+}
+
+// Every board one row or one column smaller, each cut from A and B alike:
+// the last row and column first, as a cut there keeps the corner where play
+// starts. A cut that gives the same board as an earlier one is left out.
+fn shrink() {
+    let mut input = String::new();
+    let read = io::stdin().read_to_string(&mut input).ok().and_then(|_| read_board(&input));
+    let Some((a, b)) = read else {
+        eprintln!("shrink: the input is not \"n m\", then n rows of A and n rows of B");
+        exit(1);
+    };
+    let (n, m) = (a.len(), a[0].len());
+    let rows = |g: &[Vec<u64>], skip: usize| -> Vec<Vec<u64>> {
+        g.iter().enumerate().filter(|&(i, _)| i != skip).map(|(_, r)| r.clone()).collect()
+    };
+    let columns = |g: &[Vec<u64>], skip: usize| -> Vec<Vec<u64>> {
+        g.iter()
+            .map(|r| r.iter().enumerate().filter(|&(j, _)| j != skip).map(|(_, &v)| v).collect())
+            .collect()
+    };
+    let mut candidates: Vec<String> = Vec::new();
+    let mut offer = |text: String| {
+        if !candidates.contains(&text) {
+            candidates.push(text);
+        }
+    };
+    if n > 1 {
+        offer(board(&rows(&a, n - 1), &rows(&b, n - 1)));
+    }
+    if m > 1 {
+        offer(board(&columns(&a, m - 1), &columns(&b, m - 1)));
+    }
+    if n > 1 {
+        offer(board(&rows(&a, 0), &rows(&b, 0)));
+    }
+    if m > 1 {
+        offer(board(&columns(&a, 0), &columns(&b, 0)));
+    }
+    let mut out = String::new();
+    for candidate in candidates {
+        out.push_str(&candidate);
+        out.push_str("---\n");
     }
     io::stdout().write_all(out.as_bytes()).unwrap();
 }
@@ -84,6 +154,10 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.is_empty() {
         fail("missing mode");
+    }
+    if args[0] == "shrink" {
+        expect_args(&args, 0);
+        return shrink();
     }
     let side = |k: usize, what: &str| number(&args, k, what, 1, MAX_SIDE) as usize;
     let (a, b) = match args[0].as_str() {

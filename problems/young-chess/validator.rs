@@ -1,9 +1,12 @@
 // Checks one young-chess input: "n m" on line 1, then n lines of m values of
 // A, then n lines of m values of B, each line holding exactly its numbers and
 // nothing but blank lines after the last one. The input is handled as raw
-// bytes so that no byte sequence can make the check itself fail.
+// bytes so that no byte sequence can make the check itself fail. A valid
+// input also gets its constraint report on stdout (`value` and `case` lines,
+// see the README), printed once the whole input is found valid.
 
-use std::io::{self, Read};
+use std::fmt::Write as _;
+use std::io::{self, Read, Write};
 use std::process::exit;
 
 const MAX_SIDE: i64 = 10;
@@ -104,13 +107,20 @@ fn main() {
     in_range(1, "n", &size[0], 1, MAX_SIDE);
     in_range(1, "m", &size[1], 1, MAX_SIDE);
     let (n, m) = (size[0].0 as usize, size[1].0 as usize);
+    let mut report = String::new();
+    writeln!(report, "value n {} 1 {}", n, MAX_SIDE).unwrap();
+    writeln!(report, "value m {} 1 {}", m, MAX_SIDE).unwrap();
 
+    // Every cell of a grid under the grid's name, so the report shows the range the whole grid covers.
+    let mut cells = Vec::with_capacity(2 * n * m);
     for (grid, first) in [("A", 2), ("B", 2 + n)] {
         for i in 0..n {
             let line = first + i;
             for (j, value) in numbers(&lines, line, m).iter().enumerate() {
                 let name = format!("{}[{}][{}]", grid, i, j);
                 in_range(line, &name, value, 0, MAX_VALUE);
+                writeln!(report, "value {} {} 0 {}", grid, value.0, MAX_VALUE).unwrap();
+                cells.push(value.0);
             }
         }
     }
@@ -123,4 +133,18 @@ fn main() {
             reject(k + 1, format!("unexpected trailing token {}", show(token)));
         }
     }
+
+    let b = &cells[n * m..];
+    let cases = [
+        // Half the original contest's tests had every B = 0.
+        ("all-b-zero", b.iter().all(|&v| v == 0)),
+        ("all-values-equal", cells.iter().all(|&v| v == cells[0])),
+        ("one-row", n == 1),
+        ("one-column", m == 1),
+    ];
+    for (name, holds) in cases {
+        writeln!(report, "case {} {}", name, if holds { "yes" } else { "no" }).unwrap();
+    }
+    // A reader that has gone away cannot make a valid input invalid.
+    let _ = io::stdout().lock().write_all(report.as_bytes());
 }

@@ -2,6 +2,8 @@
 //! under a lock, and the problem's programs ready to run.
 
 mod add;
+mod constraints;
+mod number;
 mod recipe;
 mod regen;
 mod scaffold;
@@ -11,6 +13,8 @@ mod validate;
 mod workshop;
 
 pub use add::{Added, Candidate, Name, Refusal, add, check_name, name_from_args};
+pub use constraints::{CaseRow, Constraints, ProtocolError, Summary, ValueRow};
+pub use number::{Bounds, Number};
 pub use recipe::{Entry, Recipe, Source};
 pub use regen::{Difference, Rebuilt, RegenReport, regen};
 pub use scaffold::scaffold;

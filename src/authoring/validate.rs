@@ -1,6 +1,7 @@
 //! Checking the tests with the validator, and the validator itself: every test must be accepted, and every kept
 //! invalid input (`problems/<p>/invalid/*.in`) rejected with the message its `.err` file expects.
 
+use super::constraints::{Constraints, ProtocolError, Summary};
 use super::workshop::Workshop;
 use crate::error::{Error, Result};
 use crate::judge::InputCheck;
@@ -13,6 +14,10 @@ pub struct ValidationReport {
     pub tests: Vec<(Test, InputCheck)>,
     /// The validator's self-test.
     pub kept_invalid: Vec<KeptInvalid>,
+    /// With --constraints: the bounds and cases the valid tests reach, as the validator reported them.
+    pub constraints: Option<Summary>,
+    /// Lines of the validator's stdout that break the constraint protocol (with --constraints).
+    pub protocol_errors: Vec<ProtocolError>,
 }
 
 /// One kept invalid input and how the validator took it.
@@ -44,6 +49,7 @@ impl ValidationReport {
 
     pub fn is_fine(&self) -> bool {
         self.invalid_tests().next().is_none()
+            && self.protocol_errors.is_empty()
             && self
                 .kept_invalid
                 .iter()
@@ -51,10 +57,12 @@ impl ValidationReport {
     }
 }
 
-/// Runs the validator on `tests` and on the problem's kept invalid inputs.
+/// Runs the validator on `tests` and on the problem's kept invalid inputs; with `constraints`, gathers what it
+/// reports of the valid tests by the constraint protocol.
 pub fn validate(
     workshop: &Workshop,
     tests: Vec<Test>,
+    constraints: bool,
     on_step: &mut dyn FnMut(usize, usize),
 ) -> Result<ValidationReport> {
     let validator = workshop.validator()?;
@@ -80,9 +88,17 @@ pub fn validate(
     };
 
     let mut checked = Vec::with_capacity(tests.len());
+    let mut reached = Constraints::new();
+    let mut protocol_errors = Vec::new();
     for test in tests {
         next(on_step)?;
         let check = workshop.validate(&validator, &test.input)?;
+        if constraints
+            && let InputCheck::Valid { said } = &check
+            && let Err(e) = reached.record(&test.name, said.as_bytes())
+        {
+            protocol_errors.push(e);
+        }
         checked.push((test, check));
     }
     let mut kept_invalid = Vec::with_capacity(kept.len());
@@ -107,5 +123,7 @@ pub fn validate(
     Ok(ValidationReport {
         tests: checked,
         kept_invalid,
+        constraints: constraints.then(|| reached.summary()),
+        protocol_errors,
     })
 }

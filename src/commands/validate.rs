@@ -27,7 +27,9 @@ pub fn validate(
     let (sandbox, _) = prepare_sandbox(layers, false, catalog.private_dirs(), &cache)?;
     let workshop = Workshop::new(&sandbox, &cache, &problem)?;
     let steps = Steps::new("validating", 0);
-    let outcome = authoring::validate(&workshop, tests, &mut |done, total| steps.set(done, total));
+    let outcome = authoring::validate(&workshop, tests, args.constraints, &mut |done, total| {
+        steps.set(done, total)
+    });
     steps.finish();
     let report = outcome?;
     let style = Style::for_stdout(color, Detail::Normal);

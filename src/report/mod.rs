@@ -2,6 +2,7 @@
 
 mod added;
 mod calibration_progress;
+mod constraints;
 mod doctor;
 mod json;
 mod junit;
@@ -18,6 +19,7 @@ mod validation;
 
 pub use added::{write_added, write_refusal};
 pub use calibration_progress::CalibrationProgress;
+pub use constraints::write_constraints;
 pub use doctor::{
     DoctorReport, ToolchainStatus, warn_unavailable, write_doctor, write_doctor_json,
 };

@@ -51,6 +51,25 @@ pub fn write_validation(
             writeln!(out, "    {label:<9}{}", style.cut(text, 13))?;
         }
     }
+    for error in &report.protocol_errors {
+        writeln!(
+            out,
+            "{} {}",
+            style.paint("protocol", red()),
+            style.cut(&error.to_string(), 9)
+        )?;
+    }
+    if let Some(summary) = &report.constraints {
+        if summary.is_empty() {
+            writeln!(
+                out,
+                "the validator reports no constraints: see \"Constraint report\" in the README for how it can"
+            )?;
+        } else {
+            super::constraints::write_constraints(summary, style, out)?;
+        }
+        writeln!(out)?;
+    }
     let valid = report.tests.len() - report.invalid_tests().count();
     let rejected = report
         .kept_invalid

@@ -418,3 +418,35 @@ fn an_interrupted_stress_keeps_the_smallest_failure_so_far() {
         "0\n"
     );
 }
+
+#[test]
+fn validate_constraints_shows_the_bounds_the_tests_reach_and_those_they_miss() {
+    let mut project = Judge::bundled(&["young-chess"]);
+    let run = project
+        .then(&["validate", "young-chess", "--constraints"], b"")
+        .expect_code(0);
+    let said = run.stdout();
+    for row in [
+        "n  1..10      of 1..10      ✓ both ends",
+        "A  0..100000  of 0..100000  ✓ both ends",
+    ] {
+        assert!(said.contains(row), "{row:?} in\n{said}");
+    }
+    assert!(said.contains("case all-b-zero"), "{said}");
+    // Without the 10-row boards, the report says what is missing.
+    let tests = project.root().join("testdata/young-chess");
+    for name in inputs(&tests) {
+        let text = std::fs::read_to_string(tests.join(&name)).unwrap();
+        let rows: usize = text.split_whitespace().next().unwrap().parse().unwrap();
+        if rows == 10 {
+            std::fs::remove_file(tests.join(&name)).unwrap();
+            std::fs::remove_file(tests.join(name.replace(".in", ".ans"))).unwrap();
+        }
+    }
+    let run = project
+        .then(&["validate", "young-chess", "--constraints"], b"")
+        .expect_code(0);
+    let said = run.stdout();
+    assert!(said.contains("✗ never 10"), "{said}");
+    assert!(said.contains("never reached:"), "{said}");
+}

@@ -4,6 +4,7 @@
 use crate::harness::{build_tool as build, copy_dir, shared_cache, solution};
 use assert_cmd::Command;
 use std::ffi::OsString;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
@@ -77,6 +78,31 @@ fn run(argv: &[OsString], args: &[&str], stdin: &Path) -> Ran {
     }
 }
 
+/// Runs a program with `input` on its stdin.
+fn run_on(argv: &[OsString], args: &[&str], input: &[u8]) -> Ran {
+    let mut child = std::process::Command::new(&argv[0])
+        .args(&argv[1..])
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::scope(|scope| {
+        let writer = scope.spawn(move || stdin.write_all(input));
+        let output = child.wait_with_output().unwrap();
+        (writer.join().unwrap(), output)
+    });
+    let (written, output) = writer;
+    written.unwrap();
+    Ran {
+        ok: output.status.success(),
+        stdout: output.stdout,
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
 /// Files in `dir` with the given extension, sorted.
 fn files(dir: &Path, extension: &str) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -88,8 +114,8 @@ fn files(dir: &Path, extension: &str) -> Vec<PathBuf> {
     found
 }
 
-/// Every hand-made invalid input in problems/<name>/invalid/ is rejected, with a message holding its `.err`;
-/// every test input is accepted.
+/// Every hand-made invalid input in problems/<name>/invalid/ is rejected, with a message holding its `.err` and
+/// nothing on stdout; every test input is accepted, with a constraint report that keeps to the protocol.
 #[test]
 fn validators_reject_invalid_inputs() {
     for problem in PROBLEMS {
@@ -101,6 +127,7 @@ fn validators_reject_invalid_inputs() {
             let ran = run(&validator, &[], &input);
             let want = std::fs::read_to_string(input.with_extension("err")).unwrap();
             assert!(!ran.ok, "{}: accepted", input.display());
+            assert!(ran.stdout.is_empty(), "{}: reported", input.display());
             assert!(
                 ran.stderr.contains(want.trim()),
                 "{}: said {:?}, not {want:?}",
@@ -108,10 +135,19 @@ fn validators_reject_invalid_inputs() {
                 ran.stderr
             );
         }
+        let mut constraints = cpjudge::authoring::Constraints::new();
         for input in files(&repo().join("testdata").join(problem), "in") {
             let ran = run(&validator, &[], &input);
             assert!(ran.ok, "{}: rejected: {}", input.display(), ran.stderr);
+            constraints
+                .record(&input.display().to_string(), &ran.stdout)
+                .unwrap_or_else(|e| panic!("{e}"));
         }
+        let summary = constraints.summary();
+        assert!(
+            !summary.values.is_empty() && !summary.cases.is_empty(),
+            "{problem}: no constraint report: {summary:?}"
+        );
     }
 }
 
@@ -146,6 +182,67 @@ fn recipes_rebuild_every_generated_test() {
                 recipe.get(&name).is_some(),
                 "{problem}: {name} is not in the recipe"
             );
+        }
+    }
+}
+
+/// `generator shrink` offers, for every test input, candidates the validator accepts, each shorter than the input:
+/// one per pawn for knight-pawns (none for a single pawn), up to four for young-chess, none for knight-tour.
+#[test]
+fn generators_shrink_to_valid_inputs() {
+    for problem in PROBLEMS {
+        let config = cpjudge::problem::Catalog::new(repo())
+            .load(problem)
+            .unwrap();
+        let generator = build(&config.generator.expect("a generator"));
+        let validator = build(&config.validator.expect("a validator"));
+        for input in files(&repo().join("testdata").join(problem), "in") {
+            let text = std::fs::read_to_string(&input).unwrap();
+            let ran = run_on(&generator, &["shrink"], text.as_bytes());
+            assert!(ran.ok, "{}: {}", input.display(), ran.stderr);
+            let printed = String::from_utf8(ran.stdout).unwrap();
+            assert!(
+                printed.is_empty() || printed.ends_with("---\n"),
+                "{}: {printed:?}",
+                input.display()
+            );
+            let candidates: Vec<&str> = printed.split_terminator("---\n").collect();
+            // How many candidates there may be: a cut of the first row or column is left out when it gives the
+            // same board as a cut of the last.
+            let numbers: Vec<usize> = text
+                .split_whitespace()
+                .take(3)
+                .map(|t| t.parse().unwrap())
+                .collect();
+            let allowed = match problem {
+                "knight-pawns" if numbers[2] == 1 => 0..=0,
+                "knight-pawns" => numbers[2]..=numbers[2],
+                "young-chess" => {
+                    let cuts = usize::from(numbers[0] > 1) + usize::from(numbers[1] > 1);
+                    cuts..=2 * cuts
+                }
+                _ => 0..=0,
+            };
+            assert!(
+                allowed.contains(&candidates.len()),
+                "{}: {} candidates",
+                input.display(),
+                candidates.len()
+            );
+            for candidate in candidates {
+                assert!(
+                    candidate.len() < text.len(),
+                    "{}: {candidate}",
+                    input.display()
+                );
+                let checked = run_on(&validator, &[], candidate.as_bytes());
+                assert!(
+                    checked.ok,
+                    "{}: shrinks to an invalid input ({}):\n{candidate}",
+                    input.display(),
+                    checked.stderr
+                );
+            }
         }
     }
 }
