@@ -1,7 +1,7 @@
 #!/bin/sh
-# What the isolation layers cost per run: judges one fast reference solution of knight-pawns on its 34 tests
+# What the isolation layers cost per run: judges one fast reference solution of knight-pawns on its 35 tests
 # with no optional layer, with each layer alone, and with all of them, side by side in one hyperfine run.
-# The per-run cost of a layer is (its time - the time with none) / 34.
+# The per-run cost of a layer is (its time - the time with none) / 35.
 #
 #   benches/isolation-cost.sh [hyperfine options]
 set -eu
