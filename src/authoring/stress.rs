@@ -91,6 +91,16 @@ pub struct StressReport {
     pub interrupted: bool,
 }
 
+/// Which part of the work a batch of trials belongs to.
+#[derive(Clone, Copy)]
+enum Phase {
+    /// Looking for a failure, until the deadline if there is one: an input the generator cannot make, the
+    /// validator rejects or the main reference cannot answer is an error of the problem's.
+    Search { deadline: Option<Instant> },
+    /// Looking for a smaller failure: such an input only rules a candidate out.
+    Shrink,
+}
+
 /// What one input gave.
 enum Trial {
     Passed,
@@ -151,7 +161,7 @@ impl<'a> Stress<'a> {
             let found = self.first_failure(
                 &seeds,
                 |&seed| self.try_arguments(&with_seed(&plan.arguments, seed)),
-                deadline,
+                Phase::Search { deadline },
                 &mut |_| {
                     tests += 1;
                     on_event(Event::Searched {
@@ -211,7 +221,7 @@ impl<'a> Stress<'a> {
                     let found = self.first_failure(
                         &seeds,
                         |&seed| self.try_arguments(&with_seed(&arguments, seed)),
-                        None,
+                        Phase::Shrink,
                         &mut |_| count(on_event),
                     )?;
                     if let Some((_, found)) = found
@@ -234,7 +244,7 @@ impl<'a> Stress<'a> {
             let found = self.first_failure(
                 &candidates,
                 |input| self.try_input(input.clone(), None),
-                None,
+                Phase::Shrink,
                 &mut |_| count(on_event),
             )?;
             match found {
@@ -278,7 +288,7 @@ impl<'a> Stress<'a> {
     fn try_arguments(&self, arguments: &[String]) -> Result<Trial> {
         match self.workshop.generate(&self.generator, arguments)? {
             Ok(input) => self.try_input(input, Some(arguments.to_vec())),
-            Err(why) => Ok(Trial::NoInput(why)),
+            Err(why) => Ok(Trial::NoInput(format!("{}: {why}", arguments.join(" ")))),
         }
     }
 
@@ -322,21 +332,22 @@ impl<'a> Stress<'a> {
     }
 
     /// Runs `trial` on every item, up to `jobs` at once, and returns the failure of lowest index, whatever order
-    /// they finish in; no item after a failure found is started. Generator, validator and reference failures end
-    /// the search as errors only while searching (no deadline means shrinking, where they only rule a candidate
-    /// out).
+    /// they finish in; no item after a failure found is started. See [`Phase`] for what the other outcomes mean.
     fn first_failure<T: Sync>(
         &self,
         items: &[T],
         trial: impl Fn(&T) -> Result<Trial> + Sync,
-        deadline: Option<Instant>,
+        phase: Phase,
         on_done: &mut dyn FnMut(usize),
     ) -> Result<Option<(usize, Box<Failure>)>> {
         let next = AtomicUsize::new(0);
         let best = AtomicUsize::new(usize::MAX);
         let broken = AtomicBool::new(false);
         let (sender, receiver) = mpsc::channel();
-        let searching = deadline.is_some();
+        let (searching, deadline) = match phase {
+            Phase::Search { deadline } => (true, deadline),
+            Phase::Shrink => (false, None),
+        };
         let mut found: Option<(usize, Box<Failure>)> = None;
         let mut error = None;
         std::thread::scope(|scope| {
@@ -386,7 +397,7 @@ impl<'a> Stress<'a> {
                     }
                     Ok(Trial::Passed) => None,
                     Ok(Trial::NoInput(why)) if searching => Some(Error::Usage(format!(
-                        "the generator cannot make an input: {why}"
+                        "the generator cannot make an input from {why}"
                     ))),
                     Ok(Trial::Invalid(why)) if searching => Some(Error::Usage(format!(
                         "the generator made an input the validator rejects: {why}"

@@ -450,3 +450,29 @@ fn validate_constraints_shows_the_bounds_the_tests_reach_and_those_they_miss() {
     assert!(said.contains("✗ never 10"), "{said}");
     assert!(said.contains("never reached:"), "{said}");
 }
+
+/// Arguments the generator refuses end the search at once, as an error, rather than passing for inputs that
+/// agree.
+#[test]
+fn stress_with_arguments_the_generator_refuses_is_an_error() {
+    let mut project = Judge::bundled(&["knight-pawns"]);
+    let run = project
+        .then(
+            &[
+                "stress",
+                "knight-pawns",
+                "--submission",
+                "problems/knight-pawns/solutions/subset_table.rs",
+                "--gen",
+                "random 16 {seed}",
+            ],
+            b"",
+        )
+        .expect_code(2);
+    assert!(
+        run.stderr()
+            .contains("the generator cannot make an input from random 16 1"),
+        "{}",
+        run.stderr()
+    );
+}
