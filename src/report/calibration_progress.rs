@@ -123,20 +123,8 @@ mod tests {
     use crate::language::Language;
     use crate::problem::Solution;
     use crate::verdict::Verdict;
-    use std::sync::{Arc, Mutex};
+    use crate::report::shared_writer::Shared;
     use std::time::Duration;
-
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().write(buf)
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
 
     #[test]
     fn calibration_lines_where_there_is_no_terminal() {
@@ -168,7 +156,7 @@ mod tests {
             interruption: &interruption,
         }));
         progress.finish();
-        let lines = String::from_utf8(shared.0.lock().unwrap().clone()).unwrap();
+        let lines = shared.text();
         insta::assert_snapshot!(lines);
     }
 }

@@ -9,6 +9,8 @@ mod junit;
 mod new_problem;
 mod progress;
 mod regen;
+#[cfg(test)]
+mod shared_writer;
 mod side_by_side;
 mod steps;
 mod stress;

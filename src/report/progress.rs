@@ -120,20 +120,7 @@ impl Progress {
 mod tests {
     use super::*;
     use crate::judge::Interruption;
-    use std::sync::{Arc, Mutex};
-
-    /// A writer whose bytes the test can read afterwards.
-    #[derive(Clone, Default)]
-    struct Shared(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Shared {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().write(buf)
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
+    use crate::report::shared_writer::Shared;
 
     #[test]
     fn lines_where_there_is_no_terminal() {
@@ -156,7 +143,7 @@ mod tests {
             },
         });
         progress.finish();
-        let lines = String::from_utf8(shared.0.lock().unwrap().clone()).unwrap();
+        let lines = shared.text();
         insta::assert_snapshot!(lines);
     }
 }
