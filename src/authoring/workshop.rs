@@ -74,13 +74,23 @@ impl<'a> Workshop<'a> {
             .transpose()
     }
 
-    /// A solution to run on inputs; its not compiling is an error, since the command cannot go on without it.
+    /// One of the problem's solutions, to run on inputs; its not compiling is an error, since the command cannot
+    /// go on without it.
     pub fn solution(&self, solution: &Solution) -> Result<Program> {
         let what = if solution.main {
             "the main reference"
         } else {
             "solution"
         };
+        self.program(what, solution)
+    }
+
+    /// A file of the user's to run on inputs, as `solution`.
+    pub fn submission(&self, submission: &Solution) -> Result<Program> {
+        self.program("submission", submission)
+    }
+
+    fn program(&self, what: &'static str, solution: &Solution) -> Result<Program> {
         Ok(self
             .compiler
             .tool(what, &solution.path, self.problem.limits.memory)?

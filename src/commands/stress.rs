@@ -66,7 +66,7 @@ pub fn stress(
 
     let (sandbox, _) = prepare_sandbox(layers, false, catalog.private_dirs(), &cache)?;
     let workshop = Workshop::new(&sandbox, &cache, &problem)?;
-    let stress = Stress::new(&workshop, workshop.solution(&submission)?, plan.jobs)?;
+    let stress = Stress::new(&workshop, workshop.submission(&submission)?, plan.jobs)?;
     let main = workshop.main_solution()?.name.clone();
     let steps = Steps::new("stress", 0);
     let mut smallest = None;

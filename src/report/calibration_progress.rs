@@ -122,8 +122,8 @@ mod tests {
     use crate::judge::Interruption;
     use crate::language::Language;
     use crate::problem::Solution;
-    use crate::verdict::Verdict;
     use crate::report::shared_writer::Shared;
+    use crate::verdict::Verdict;
     use std::time::Duration;
 
     #[test]
