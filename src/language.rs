@@ -70,7 +70,17 @@ pub static TABLE: &[LanguageSpec] = &[
         extensions: &["rs"],
         compile: Step {
             tool: on_path("rustc"),
-            args: &["-O", "--edition", "2021", "-o", "main", "{src}"],
+            // The crate is named apart from the file, whose name may hold characters a crate name may not.
+            args: &[
+                "-O",
+                "--edition",
+                "2021",
+                "--crate-name",
+                "main",
+                "-o",
+                "main",
+                "{src}",
+            ],
         },
         version_args: &["--version"],
         run: Step {

@@ -424,3 +424,29 @@ fn a_crash_shows_the_end_of_its_traceback() {
         "{message}"
     );
 }
+
+/// A Rust file's name need not be a crate name: `a+b.rs` and `sum (2).rs` compile like any other.
+#[test]
+fn rust_files_named_as_people_name_them_compile() {
+    let source = std::fs::read_to_string(
+        crate::harness::fixtures().join("basic/problems/sum/solutions/ac.rs"),
+    )
+    .unwrap();
+    let run = Judge::fixture("basic")
+        .write("a+b.rs", &source)
+        .write("sum (2).rs", &source)
+        .args(&[
+            "judge",
+            "sum",
+            "--submission",
+            "a+b.rs",
+            "--submission",
+            "sum (2).rs",
+            "--json",
+        ])
+        .run()
+        .expect_code(0);
+    for name in ["a+b.rs", "sum (2).rs"] {
+        assert_eq!(solution(&run.json(), name)["verdict"], "AC");
+    }
+}
