@@ -107,7 +107,7 @@ enum Trial {
     Failed(Box<Failure>),
     /// The generator refused the arguments.
     NoInput(String),
-    /// The validator rejected the input (only inputs the submission fails are validated).
+    /// The validator rejected the input.
     Invalid(String),
     /// The main reference did not answer.
     NoAnswer(String),
@@ -297,10 +297,25 @@ impl<'a> Stress<'a> {
         let input_path = dir.path().join("input");
         let answer_path = dir.path().join("answer");
         std::fs::write(&input_path, &input).map_err(|e| Error::io("write", &input_path, e))?;
+        // Which input it is, for a message about it.
+        let which = || match &arguments {
+            Some(arguments) => format!("the input from generator {}", arguments.join(" ")),
+            None => "a shrunk input".to_owned(),
+        };
+        // Every input is validated: a submission is only wrong on inputs the problem allows.
+        if let Some(validator) = &self.validator
+            && let InputCheck::Invalid { message } =
+                self.workshop.validate(validator, &input_path)?
+        {
+            return Ok(Trial::Invalid(format!("{}: {message}", which())));
+        }
         let answer = match self.workshop.answer(&self.main, &input_path)? {
             Answer::Output(answer) => answer,
             Answer::Failed { verdict, message } => {
-                return Ok(Trial::NoAnswer(format!("{verdict}: {message}")));
+                return Ok(Trial::NoAnswer(format!(
+                    "{}: {verdict}: {message}",
+                    which()
+                )));
             }
         };
         std::fs::write(&answer_path, &answer).map_err(|e| Error::io("write", &answer_path, e))?;
@@ -314,12 +329,6 @@ impl<'a> Stress<'a> {
         let result = self.workshop.judge_in(&run, &self.submission, &test)?;
         if result.verdict.is_accepted() {
             return Ok(Trial::Passed);
-        }
-        if let Some(validator) = &self.validator
-            && let InputCheck::Invalid { message } =
-                self.workshop.validate(validator, &input_path)?
-        {
-            return Ok(Trial::Invalid(message));
         }
         let output = crate::text::read_head(&run.join(crate::judge::OUTPUT), OUTPUT_KEPT);
         Ok(Trial::Failed(Box::new(Failure {
@@ -399,12 +408,12 @@ impl<'a> Stress<'a> {
                     Ok(Trial::NoInput(why)) if searching => Some(Error::Usage(format!(
                         "the generator cannot make an input from {why}"
                     ))),
-                    Ok(Trial::Invalid(why)) if searching => Some(Error::Usage(format!(
-                        "the generator made an input the validator rejects: {why}"
-                    ))),
-                    Ok(Trial::NoAnswer(why)) if searching => Some(Error::Usage(format!(
-                        "the main reference fails on a generated input: {why}"
-                    ))),
+                    Ok(Trial::Invalid(why)) if searching => {
+                        Some(Error::Usage(format!("the validator rejects {why}")))
+                    }
+                    Ok(Trial::NoAnswer(why)) if searching => {
+                        Some(Error::Usage(format!("the main reference fails on {why}")))
+                    }
                     Ok(_) => None,
                 };
                 if let Some(problem) = problem {

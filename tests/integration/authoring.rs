@@ -476,3 +476,36 @@ fn stress_with_arguments_the_generator_refuses_is_an_error() {
         run.stderr()
     );
 }
+
+/// Every generated input is validated, even one the submission passes: an input the problem does not allow is
+/// the generator's error, named with its arguments, never a test passed.
+#[test]
+fn stress_refuses_a_generated_input_the_validator_rejects() {
+    let mut project = Judge::bundled(&["knight-pawns"]);
+    // A generator whose every input puts the pawn on the knight's square.
+    std::fs::write(
+        project.root().join("problems/knight-pawns/generator.rs"),
+        "fn main() { println!(\"0 0\\n1\\n0 0\"); }\n",
+    )
+    .unwrap();
+    let run = project
+        .then(
+            &[
+                "stress",
+                "knight-pawns",
+                "--submission",
+                "problems/knight-pawns/solutions/subset_table.rs",
+                "--count",
+                "3",
+            ],
+            b"",
+        )
+        .expect_code(2);
+    assert!(
+        run.stderr().contains(
+            "the validator rejects the input from generator random 15 1: line 3: pawn 1 at (0, 0)"
+        ),
+        "{}",
+        run.stderr()
+    );
+}
