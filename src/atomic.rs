@@ -3,6 +3,7 @@
 
 use crate::error::{Error, Result};
 use std::io::Write;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 /// Writes `contents` to `path` in one step.
@@ -27,9 +28,11 @@ fn complete(path: &Path, contents: &[u8]) -> Result<tempfile::NamedTempFile> {
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
+    // As any new file is made: readable by all, less what the umask takes away (a temporary file is private).
     let mut file = tempfile::Builder::new()
         .prefix(".cpjudge-")
         .suffix(".part")
+        .permissions(std::fs::Permissions::from_mode(0o666))
         .tempfile_in(folder)
         .map_err(|e| Error::io("create a file in", folder, e))?;
     file.write_all(contents)
@@ -51,6 +54,21 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1);
+    }
+
+    #[test]
+    fn files_get_the_mode_the_umask_gives_new_files() {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let umask = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Umask:"))
+            .map(|m| u32::from_str_radix(m.trim(), 8).unwrap())
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.ans");
+        write(&path, b"1\n").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !umask);
     }
 
     #[test]

@@ -94,8 +94,13 @@ impl TestFolder {
                 std::fs::create_dir_all(folder).map_err(|e| Error::io("create", folder, e))?;
             }
         }
-        crate::atomic::write(&answer, &test.answer)?;
-        crate::atomic::write(&input, &test.input)
+        for (path, contents) in [(&answer, &test.answer), (&input, &test.input)] {
+            // A file that is already right is left as it is.
+            if std::fs::read(path).ok().as_ref() != Some(contents) {
+                crate::atomic::write(path, contents)?;
+            }
+        }
+        Ok(())
     }
 
     /// Adds `entries` at the end of the recipe, keeping what is there as it is.
