@@ -301,7 +301,8 @@ pub struct AddArgs {
     pub generate: Vec<String>,
 
     /// With --gen, one test per seed in this range, both ends included ("1..20").
-    #[arg(long, value_name = "A..B", value_parser = parse_seeds, requires = "generate")]
+    #[arg(long, value_name = "A..B", value_parser = parse_seeds, requires = "generate",
+          conflicts_with = "input")]
     pub seeds: Option<std::ops::RangeInclusive<u64>>,
 
     /// The new test's name [default: hand-N for --input, the arguments joined by '-' for --gen].
@@ -338,7 +339,8 @@ pub struct StressArgs {
     pub generate: Option<String>,
 
     /// Stop after N inputs [default: 1000, unless --time is given].
-    #[arg(long, value_name = "N", conflicts_with = "seeds")]
+    #[arg(long, value_name = "N", conflicts_with = "seeds",
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub count: Option<u64>,
 
     /// Stop after this long ("30s", "2m").
@@ -354,7 +356,7 @@ pub struct StressArgs {
           value_parser = clap::value_parser!(u16).range(1..=64))]
     pub jobs: u16,
 
-    /// Where to save the smallest failure [default: target/stress/<problem> in the project].
+    /// Where to save the smallest failure [default: target/stress/<problem>/<submission> in the project].
     #[arg(long, value_name = "DIR")]
     pub save: Option<PathBuf>,
 
@@ -388,9 +390,15 @@ fn parse_seeds(text: &str) -> Result<std::ops::RangeInclusive<u64>, String> {
         .or_else(|| text.split_once(".."))
         .ok_or_else(|| format!("{text:?} is not a range like 1..20"))?;
     let number = |part: &str| {
-        part.trim()
-            .parse::<u64>()
-            .map_err(|_| format!("{part:?} in {text:?} is not a seed (a whole number)"))
+        part.trim().parse::<u64>().map_err(|e| match e.kind() {
+            std::num::IntErrorKind::PosOverflow => {
+                format!(
+                    "{part:?} in {text:?} is too large a seed (at most {})",
+                    u64::MAX
+                )
+            }
+            _ => format!("{part:?} in {text:?} is not a seed (a whole number)"),
+        })
     };
     let (low, high) = (number(low)?, number(high)?);
     if low > high {
@@ -398,8 +406,7 @@ fn parse_seeds(text: &str) -> Result<std::ops::RangeInclusive<u64>, String> {
     }
     if high - low >= 10_000 {
         return Err(format!(
-            "{text:?} is {} seeds: at most 10000 at once",
-            high - low + 1
+            "{text:?} is more than 10000 seeds: at most 10000 at once"
         ));
     }
     Ok(low..=high)
@@ -462,7 +469,15 @@ mod tests {
     fn seed_ranges() {
         assert_eq!(parse_seeds("1..20"), Ok(1..=20));
         assert_eq!(parse_seeds("5..=5"), Ok(5..=5));
-        for bad in ["1", "a..3", "3..1", "0..99999", "-1..2"] {
+        for bad in [
+            "1",
+            "a..3",
+            "3..1",
+            "0..99999",
+            "-1..2",
+            "0..18446744073709551615",
+            "1..99999999999999999999",
+        ] {
             assert!(parse_seeds(bad).is_err(), "{bad}");
         }
     }

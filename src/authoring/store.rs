@@ -42,23 +42,7 @@ impl TestFolder {
 
     /// The test whose input is byte for byte `input`, if there is one.
     pub fn identical(&self, input: &[u8]) -> Result<Option<String>> {
-        let tests = match crate::problem::find_tests(&self.dir) {
-            Ok(tests) => tests,
-            Err(Error::NoTests { .. } | Error::NoTestsFolder { .. }) => return Ok(None),
-            Err(e) => return Err(e),
-        };
-        for test in tests {
-            let size = std::fs::metadata(&test.input)
-                .map_err(|e| Error::io("read", &test.input, e))?
-                .len();
-            if size == input.len() as u64
-                && std::fs::read(&test.input).map_err(|e| Error::io("read", &test.input, e))?
-                    == input
-            {
-                return Ok(Some(test.name));
-            }
-        }
-        Ok(None)
+        identical(&self.dir, input)
     }
 
     /// Whether a test called `name` exists or is promised by the recipe.
@@ -113,6 +97,26 @@ impl TestFolder {
         };
         crate::atomic::write(&path, Recipe::appended(&existing, entries).as_bytes())
     }
+}
+
+/// The test under `dir` whose input is byte for byte `input`, if there is one.
+pub fn identical(dir: &Path, input: &[u8]) -> Result<Option<String>> {
+    let tests = match crate::problem::find_tests(dir) {
+        Ok(tests) => tests,
+        Err(Error::NoTests { .. } | Error::NoTestsFolder { .. }) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    for test in tests {
+        let size = std::fs::metadata(&test.input)
+            .map_err(|e| Error::io("read", &test.input, e))?
+            .len();
+        if size == input.len() as u64
+            && std::fs::read(&test.input).map_err(|e| Error::io("read", &test.input, e))? == input
+        {
+            return Ok(Some(test.name));
+        }
+    }
+    Ok(None)
 }
 
 #[cfg(test)]

@@ -12,6 +12,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+/// How long a failure is shrunk at most: the smallest found by then is kept.
+pub const SHRINK_TIME: Duration = Duration::from_secs(60);
 /// Seeds tried for each smaller value of a size argument.
 const SEEDS_PER_SIZE: u64 = 12;
 /// Bytes of a program's output kept with a failure.
@@ -88,6 +90,8 @@ pub struct StressReport {
     pub smallest: Option<Failure>,
     /// Inputs tried while shrinking.
     pub shrink_tried: u64,
+    /// Whether shrinking stopped at its time limit, [`SHRINK_TIME`].
+    pub shrink_cut: bool,
     pub interrupted: bool,
 }
 
@@ -97,8 +101,8 @@ enum Phase {
     /// Looking for a failure, until the deadline if there is one: an input the generator cannot make, the
     /// validator rejects or the main reference cannot answer is an error of the problem's.
     Search { deadline: Option<Instant> },
-    /// Looking for a smaller failure: such an input only rules a candidate out.
-    Shrink,
+    /// Looking for a smaller failure, until the deadline: such an input only rules a candidate out.
+    Shrink { deadline: Instant },
 }
 
 /// What one input gave.
@@ -145,6 +149,7 @@ impl<'a> Stress<'a> {
             first: None,
             smallest: None,
             shrink_tried: 0,
+            shrink_cut: false,
             interrupted: false,
         };
         let mut next_seed = plan.first_seed;
@@ -184,7 +189,8 @@ impl<'a> Stress<'a> {
         report.elapsed = started.elapsed();
         if let Some(first) = &report.first {
             let mut smallest = first.clone();
-            self.shrink(plan, &mut smallest, &mut report.shrink_tried, on_event)?;
+            report.shrink_cut =
+                self.shrink(plan, &mut smallest, &mut report.shrink_tried, on_event)?;
             report.smallest = Some(smallest);
         }
         report.interrupted = stopped();
@@ -192,59 +198,65 @@ impl<'a> Stress<'a> {
     }
 
     /// Makes `failure` smaller while it still fails: smaller size arguments (with other seeds), then items taken
-    /// out of the input.
+    /// out of the input. Returns whether it stopped at its time limit.
     fn shrink(
         &self,
         plan: &Plan,
         failure: &mut Failure,
         tried: &mut u64,
         on_event: &mut dyn FnMut(Event),
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let mut count = |on_event: &mut dyn FnMut(Event)| {
             *tried += 1;
             on_event(Event::Shrinking { tried: *tried });
         };
-        // The arguments as they stand, `{seed}` kept: each size argument goes down while some seed still fails.
+        let deadline = Instant::now() + SHRINK_TIME;
+        let phase = Phase::Shrink { deadline };
+        let over = || stopped() || Instant::now() >= deadline;
+        // The arguments as they stand, `{seed}` kept. Each size argument is bisected: the smallest value at which
+        // some seed still fails, taking failing at one value to mean failing at every larger one.
         let mut sizes = plan.arguments.clone();
         let numbers: Vec<usize> = (0..sizes.len())
             .filter(|&i| !sizes[i].contains("{seed}") && sizes[i].parse::<u64>().is_ok())
             .collect();
         let mut smaller = true;
-        while smaller && !stopped() {
+        while smaller && !over() {
             smaller = false;
             for &position in &numbers {
-                let value: u64 = sizes[position].parse().expect("a number");
-                for candidate in smaller_values(value) {
+                let (mut low, mut high) = (0, sizes[position].parse::<u64>().expect("a number"));
+                while low < high && !over() {
+                    let middle = low + (high - low) / 2;
                     let mut arguments = sizes.clone();
-                    arguments[position] = candidate.to_string();
+                    arguments[position] = middle.to_string();
                     let seeds: Vec<u64> = (1..=SEEDS_PER_SIZE).collect();
                     let found = self.first_failure(
                         &seeds,
                         |&seed| self.try_arguments(&with_seed(&arguments, seed)),
-                        Phase::Shrink,
+                        phase,
                         &mut |_| count(on_event),
                     )?;
-                    if let Some((_, found)) = found
-                        && found.input.len() <= failure.input.len()
-                    {
-                        *failure = *found;
-                        sizes = arguments;
-                        smaller = true;
-                        on_event(Event::Smallest {
-                            bytes: failure.input.len(),
-                        });
-                        break;
+                    match found {
+                        Some((_, found)) if found.input.len() <= failure.input.len() => {
+                            *failure = *found;
+                            sizes = arguments;
+                            high = middle;
+                            smaller = true;
+                            on_event(Event::Smallest {
+                                bytes: failure.input.len(),
+                            });
+                        }
+                        _ => low = middle + 1,
                     }
                 }
             }
         }
         // Then items out of the input, one at a time, for as long as one can go.
-        while !stopped() {
+        while !over() {
             let candidates = self.smaller_inputs(&failure.input)?;
             let found = self.first_failure(
                 &candidates,
                 |input| self.try_input(input.clone(), None),
-                Phase::Shrink,
+                phase,
                 &mut |_| count(on_event),
             )?;
             match found {
@@ -257,7 +269,7 @@ impl<'a> Stress<'a> {
                 None => break,
             }
         }
-        Ok(())
+        Ok(!stopped() && Instant::now() >= deadline)
     }
 
     /// The inputs one step smaller than `input`: what the generator's shrink mode prints (`generator shrink`,
@@ -355,7 +367,7 @@ impl<'a> Stress<'a> {
         let (sender, receiver) = mpsc::channel();
         let (searching, deadline) = match phase {
             Phase::Search { deadline } => (true, deadline),
-            Phase::Shrink => (false, None),
+            Phase::Shrink { deadline } => (false, Some(deadline)),
         };
         let mut found: Option<(usize, Box<Failure>)> = None;
         let mut error = None;
@@ -441,26 +453,6 @@ fn with_seed(arguments: &[String], seed: u64) -> Vec<String> {
         .collect()
 }
 
-/// The values a size argument of `value` is tried at, smallest first: the very small ones, then fractions of it.
-fn smaller_values(value: u64) -> Vec<u64> {
-    let mut values = vec![
-        0,
-        1,
-        2,
-        3,
-        5,
-        10,
-        value / 10,
-        value / 4,
-        value / 2,
-        value.saturating_sub(1),
-    ];
-    values.retain(|&v| v < value);
-    values.sort_unstable();
-    values.dedup();
-    values
-}
-
 /// The candidates of the generator's shrink mode: each followed by a line holding only `---`.
 fn split_candidates(printed: &[u8]) -> Vec<Vec<u8>> {
     let mut candidates = Vec::new();
@@ -478,17 +470,6 @@ fn split_candidates(printed: &[u8]) -> Vec<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sizes_go_down_smallest_first() {
-        assert_eq!(smaller_values(15), [0, 1, 2, 3, 5, 7, 10, 14]);
-        assert_eq!(smaller_values(2), [0, 1]);
-        assert_eq!(smaller_values(0), Vec::<u64>::new());
-        assert_eq!(
-            smaller_values(100_000),
-            [0, 1, 2, 3, 5, 10, 10_000, 25_000, 50_000, 99_999]
-        );
-    }
 
     #[test]
     fn candidates_end_with_a_separator_line() {

@@ -3,7 +3,7 @@
 
 use super::session::prepare_sandbox;
 use crate::Outcome;
-use crate::authoring::{Plan, Stress, StressEvent, Workshop};
+use crate::authoring::{self, Plan, Stress, StressEvent, Workshop};
 use crate::cli::StressArgs;
 use crate::error::{Error, Result};
 use crate::problem::{Catalog, submissions};
@@ -57,11 +57,13 @@ pub fn stress(
     };
     let save = match &args.save {
         Some(dir) => dir.clone(),
+        // One folder per submission, so that stress runs of two submissions at once keep their own failures.
         None => catalog
             .root()
             .join("target")
             .join("stress")
-            .join(&problem.name),
+            .join(&problem.name)
+            .join(&submission.name),
     };
 
     let (sandbox, _) = prepare_sandbox(layers, false, catalog.private_dirs(), &cache)?;
@@ -98,11 +100,19 @@ pub fn stress(
         Some(failure) => Some(failure.save(&save)?),
         None => None,
     };
+    // A failure that is already a test needs no adding: the judge would show it failing there.
+    let existing = match &outcome.smallest {
+        Some(failure) => {
+            authoring::identical(&catalog.testdata_dir(&problem.name), &failure.input)?
+        }
+        None => None,
+    };
     let about = report::StressAbout {
         problem: &problem.name,
         submission: &submission.name,
         main: &main,
         arguments: &plan.arguments,
+        existing: existing.as_deref(),
     };
     let mut out = std::io::stdout().lock();
     let written = if args.json {

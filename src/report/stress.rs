@@ -14,6 +14,8 @@ pub struct StressAbout<'a> {
     pub submission: &'a str,
     pub main: &'a str,
     pub arguments: &'a [String],
+    /// The test whose input the smallest failure is, if it is one already.
+    pub existing: Option<&'a str>,
 }
 
 pub fn write_stress(
@@ -67,15 +69,17 @@ pub fn write_stress(
             smallest.input.len(),
         )
     };
-    writeln!(
-        out,
-        "{shrunk}{}",
-        if report.interrupted {
-            " (shrinking was interrupted)"
-        } else {
-            ""
-        }
-    )?;
+    let cut = if report.interrupted {
+        " (shrinking was interrupted)".to_owned()
+    } else if report.shrink_cut {
+        format!(
+            " (shrinking stopped at its limit of {})",
+            format_time(crate::authoring::SHRINK_TIME)
+        )
+    } else {
+        String::new()
+    };
+    writeln!(out, "{shrunk}{cut}")?;
     writeln!(out, "\n{} on the smallest input:", smallest.result.verdict)?;
     for line in smallest.result.message.lines().take(8) {
         writeln!(out, "    {}", style.cut(line, 4))?;
@@ -102,6 +106,14 @@ pub fn write_stress(
         let width = rows.iter().map(|(path, _)| path.len()).max().unwrap_or(0);
         for (path, what) in rows {
             writeln!(out, "    {path:<width$}  {what}")?;
+        }
+        if let Some(test) = about.existing {
+            writeln!(
+                out,
+                "it is test {test} already: `cpjudge judge {}` fails it too",
+                about.problem
+            )?;
+            return Ok(());
         }
         writeln!(out, "to keep it as a test:")?;
         let command = match &smallest.arguments {
@@ -150,6 +162,8 @@ struct JsonFailure<'a> {
     /// The generator's arguments that make the smallest input, if it came straight from the generator.
     generator_arguments: Option<&'a [String]>,
     shrink_tries: u64,
+    /// Whether shrinking stopped at its time limit.
+    shrink_cut: bool,
     saved: Option<JsonSaved>,
 }
 
@@ -174,6 +188,7 @@ pub fn write_stress_json(
             smallest_input_bytes: smallest.input.len(),
             generator_arguments: smallest.arguments.as_deref(),
             shrink_tries: report.shrink_tried,
+            shrink_cut: report.shrink_cut,
             saved: saved.map(|s| JsonSaved {
                 input: s.input.display().to_string(),
                 answer: s.answer.display().to_string(),

@@ -341,7 +341,12 @@ fn stress_finds_the_greedy_knight_wrong_and_shrinks_it_to_three_pawns_at_most() 
     let pawns: usize = text.lines().nth(1).unwrap().trim().parse().unwrap();
     assert!(pawns <= 3, "{pawns} pawns:\n{text}\n{said}");
     assert!(said.contains("greedy_nearest.rs gets WA"), "{said}");
-    assert!(said.contains("cpjudge add knight-pawns"), "{said}");
+    // The smallest failure is the kept test random-n02-1, so it is named rather than offered for adding.
+    assert!(
+        said.contains("it is test random-n02-1 already")
+            || said.contains("cpjudge add knight-pawns"),
+        "{said}"
+    );
 }
 
 #[test]
