@@ -147,8 +147,8 @@ const STRESS_HELP: &str = "\
 Inputs come from the generator, with {seed} in its arguments replaced by 1, 2, 3, ...; the submission is judged
 on each against the main reference's output, as `judge` would judge it. The first failure (a wrong answer, a
 crash or a limit) is shrunk, for at most 60s: each number among the generator's arguments is bisected down,
-with other seeds, then items are taken out of the input (by the generator's `shrink` mode, or one line at a time) while the
-validator accepts it and the submission still fails. The smallest failure is saved with both outputs; Ctrl-C
+with other seeds, then items are taken out of the input (by the generator's `shrink` mode, or one line at a
+time) while the validator accepts it and the submission still fails. The smallest failure is saved with both outputs; Ctrl-C
 keeps the smallest found so far.
 
 Examples:
