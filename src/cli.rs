@@ -315,7 +315,7 @@ pub struct ValidateArgs {
     /// The problem: its name, or the path of its folder.
     pub problem: String,
 
-    /// Validate the NAME.in files under DIR instead of testdata/<problem>.
+    /// Validate the NAME.in files under DIR (answers or not) instead of testdata/<problem>.
     #[arg(long, value_name = "DIR")]
     pub tests: Option<PathBuf>,
 

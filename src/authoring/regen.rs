@@ -158,14 +158,10 @@ pub fn regen(
             };
         tests.push((entry.name.clone(), rebuilt));
     }
-    let unrecorded = match crate::problem::find_tests(folder.dir()) {
-        Ok(found) => found
-            .into_iter()
-            .filter(|t| recipe.get(&t.name).is_none())
-            .map(|t| t.name)
-            .collect(),
-        Err(Error::NoTests { .. }) => Vec::new(),
-        Err(e) => return Err(e),
-    };
+    let unrecorded = crate::problem::find_inputs(folder.dir())?
+        .into_iter()
+        .filter(|t| recipe.get(&t.name).is_none())
+        .map(|t| t.name)
+        .collect();
     Ok(RegenReport { tests, unrecorded })
 }

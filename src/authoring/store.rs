@@ -101,9 +101,9 @@ impl TestFolder {
 
 /// The test under `dir` whose input is byte for byte `input`, if there is one.
 pub fn identical(dir: &Path, input: &[u8]) -> Result<Option<String>> {
-    let tests = match crate::problem::find_tests(dir) {
+    let tests = match crate::problem::find_inputs(dir) {
         Ok(tests) => tests,
-        Err(Error::NoTests { .. } | Error::NoTestsFolder { .. }) => return Ok(None),
+        Err(Error::NoTestsFolder { .. }) => return Ok(None),
         Err(e) => return Err(e),
     };
     for test in tests {

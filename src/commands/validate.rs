@@ -5,7 +5,7 @@ use crate::Outcome;
 use crate::authoring::{self, Workshop};
 use crate::cli::ValidateArgs;
 use crate::error::{Error, Result};
-use crate::problem::{Catalog, find_tests};
+use crate::problem::{Catalog, find_inputs};
 use crate::report::{self, ColorChoice, Detail, Steps, Style};
 use crate::sandbox::Layers;
 use std::path::{Path, PathBuf};
@@ -23,7 +23,7 @@ pub fn validate(
         .tests
         .clone()
         .unwrap_or_else(|| catalog.testdata_dir(&problem.name));
-    let tests = find_tests(&tests_dir)?;
+    let tests = find_inputs(&tests_dir)?;
     let (sandbox, _) = prepare_sandbox(layers, false, catalog.private_dirs(), &cache)?;
     let workshop = Workshop::new(&sandbox, &cache, &problem)?;
     let steps = Steps::new("validating", 0);

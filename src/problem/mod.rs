@@ -12,4 +12,4 @@ pub use config::{Comparison, Problem, ProblemLimits, Solution};
 pub use selection::TestSelection;
 pub use standalone::{STANDALONE_LIMITS, default_tests_dir};
 pub use submission::submissions;
-pub use testset::{Test, find_tests};
+pub use testset::{Test, find_inputs, find_tests};

@@ -60,12 +60,44 @@ pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
             dir: dir.to_owned(),
         });
     }
+    sort(&mut tests);
+    Ok(tests)
+}
+
+/// Every test input under `dir` (`NAME.in`), answered or not, in the order of [`find_tests`]; the answer is where
+/// it would be. For the commands that look at inputs alone (validating them, rebuilding them).
+pub fn find_inputs(dir: &Path) -> Result<Vec<Test>> {
+    if !dir.is_dir() {
+        return Err(Error::NoTestsFolder {
+            dir: dir.to_owned(),
+        });
+    }
+    let mut tests = Vec::new();
+    for entry in WalkDir::new(dir).follow_links(true) {
+        let entry = entry.map_err(|e| {
+            let path = e.path().unwrap_or(dir).to_owned();
+            Error::io("read", path, e.into())
+        })?;
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "in") {
+            let relative = path.strip_prefix(dir).unwrap_or(path).with_extension("");
+            tests.push(Test {
+                name: relative.to_string_lossy().into_owned(),
+                input: path.to_owned(),
+                answer: path.with_extension("ans"),
+            });
+        }
+    }
+    sort(&mut tests);
+    Ok(tests)
+}
+
+fn sort(tests: &mut [Test]) {
     tests.sort_by(|a, b| {
         b.is_sample()
             .cmp(&a.is_sample())
             .then_with(|| natord::compare(&a.name, &b.name))
     });
-    Ok(tests)
 }
 
 impl Test {
@@ -177,6 +209,21 @@ mod tests {
         touch(dir.path(), &["3.ans"]);
         let message = find_tests(dir.path()).unwrap_err().to_string();
         assert!(message.contains("3.ans"), "{message}");
+    }
+
+    #[test]
+    fn inputs_need_no_answer() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(
+            dir.path(),
+            &["2.in", "10.in", "10.ans", "sample.in", "notes.txt"],
+        );
+        let names: Vec<_> = find_inputs(dir.path())
+            .unwrap()
+            .into_iter()
+            .map(|t| t.name)
+            .collect();
+        assert_eq!(names, ["sample", "2", "10"]);
     }
 
     #[test]

@@ -239,10 +239,21 @@ fn regen_catches_a_changed_answer_and_a_nondeterministic_generator() {
         "{}",
         run.stdout()
     );
+    // A lost answer is a change to report too, not an error that stops the rebuild.
+    let lost = std::fs::read(tests.join("sample-1.ans")).unwrap();
+    std::fs::remove_file(tests.join("sample-1.ans")).unwrap();
+    let run = project.then(&["regen", "knight-pawns"], b"").expect_code(1);
+    assert!(
+        run.stdout()
+            .contains("would change sample-1: answer is missing"),
+        "{}",
+        run.stdout()
+    );
     project
         .then(&["regen", "knight-pawns", "--write"], b"")
         .expect_code(0);
     assert_eq!(std::fs::read(tests.join("ring-n07-1.ans")).unwrap(), kept);
+    assert_eq!(std::fs::read(tests.join("sample-1.ans")).unwrap(), lost);
 
     // A generator that mixes the clock into its seed.
     let generator = project.root().join("problems/knight-pawns/generator.rs");
