@@ -54,11 +54,13 @@ pub struct RegenReport {
     pub tests: Vec<(String, Rebuilt)>,
     /// Tests in the folder that the recipe does not list.
     pub unrecorded: Vec<String>,
+    /// Whether the user stopped it: the tests listed are those rebuilt before.
+    pub interrupted: bool,
 }
 
 impl RegenReport {
     pub fn is_fine(&self) -> bool {
-        self.tests.iter().all(|(_, rebuilt)| rebuilt.is_fine())
+        !self.interrupted && self.tests.iter().all(|(_, rebuilt)| rebuilt.is_fine())
     }
 }
 
@@ -82,86 +84,96 @@ pub fn regen(
     let dir = scratch("regen")?;
 
     let mut tests = Vec::with_capacity(recipe.tests.len());
+    let mut interrupted = false;
     for (index, entry) in recipe.tests.iter().enumerate() {
         on_step(index, recipe.tests.len());
         if crate::interrupt::requested() {
-            return Err(Error::Interrupted);
+            interrupted = true;
+            break;
         }
-        let kept_input = std::fs::read(folder.path(&entry.name, "in")).ok();
-        let input = match &entry.source {
-            Source::Generated(args) => {
-                let generator = generator.as_ref().expect("made when any test is generated");
-                let first = workshop.generate(generator, args)?;
-                let second = workshop.generate(generator, args)?;
-                match (first, second) {
-                    (Err(why), _) | (_, Err(why)) => {
-                        tests.push((entry.name.clone(), Rebuilt::GeneratorFailed(why)));
-                        continue;
+        let rebuild = || -> Result<Rebuilt> {
+            let kept_input = std::fs::read(folder.path(&entry.name, "in")).ok();
+            let input = match &entry.source {
+                Source::Generated(args) => {
+                    let generator = generator.as_ref().expect("made when any test is generated");
+                    let first = workshop.generate(generator, args)?;
+                    let second = workshop.generate(generator, args)?;
+                    match (first, second) {
+                        (Err(why), _) | (_, Err(why)) => {
+                            return Ok(Rebuilt::GeneratorFailed(why));
+                        }
+                        (Ok(first), Ok(second)) if first != second => {
+                            return Ok(Rebuilt::Nondeterministic);
+                        }
+                        (Ok(first), Ok(_)) => first,
                     }
-                    (Ok(first), Ok(second)) if first != second => {
-                        tests.push((entry.name.clone(), Rebuilt::Nondeterministic));
-                        continue;
+                }
+                Source::HandMade => match &kept_input {
+                    Some(input) => input.clone(),
+                    None => {
+                        return Ok(Rebuilt::InputLost);
                     }
-                    (Ok(first), Ok(_)) => first,
-                }
+                },
+            };
+            let input_path = dir.path().join(format!("{index}.in"));
+            std::fs::write(&input_path, &input).map_err(|e| Error::io("write", &input_path, e))?;
+            if let Some(validator) = &validator
+                && let InputCheck::Invalid { message } =
+                    workshop.validate(validator, &input_path)?
+            {
+                return Ok(Rebuilt::Invalid(message));
             }
-            Source::HandMade => match &kept_input {
-                Some(input) => input.clone(),
-                None => {
-                    tests.push((entry.name.clone(), Rebuilt::InputLost));
-                    continue;
-                }
-            },
-        };
-        let input_path = dir.path().join(format!("{index}.in"));
-        std::fs::write(&input_path, &input).map_err(|e| Error::io("write", &input_path, e))?;
-        if let Some(validator) = &validator
-            && let InputCheck::Invalid { message } = workshop.validate(validator, &input_path)?
-        {
-            tests.push((entry.name.clone(), Rebuilt::Invalid(message)));
-            continue;
-        }
-        let answer = match workshop.answer(&main, &input_path)? {
-            Answer::Output(answer) => answer,
-            Answer::Failed { verdict, message } => {
-                tests.push((
-                    entry.name.clone(),
-                    Rebuilt::ReferenceFailed { verdict, message },
-                ));
-                continue;
-            }
-        };
-        let kept_answer = std::fs::read(folder.path(&entry.name, "ans")).ok();
-        let compare = |kept: &Option<Vec<u8>>, new: &[u8]| match kept {
-            None => Difference::Missing,
-            Some(kept) if kept.as_slice() == new => Difference::Same,
-            Some(_) => Difference::Differs,
-        };
-        let (input_difference, answer_difference) =
-            (compare(&kept_input, &input), compare(&kept_answer, &answer));
-        let rebuilt =
-            if (input_difference, answer_difference) == (Difference::Same, Difference::Same) {
-                Rebuilt::Same
-            } else {
-                if write {
-                    folder.write(&NewTest {
-                        name: entry.name.clone(),
-                        input,
-                        answer,
-                    })?;
-                }
-                Rebuilt::Changed {
-                    input: input_difference,
-                    answer: answer_difference,
-                    written: write,
+            let answer = match workshop.answer(&main, &input_path)? {
+                Answer::Output(answer) => answer,
+                Answer::Failed { verdict, message } => {
+                    return Ok(Rebuilt::ReferenceFailed { verdict, message });
                 }
             };
-        tests.push((entry.name.clone(), rebuilt));
+            let kept_answer = std::fs::read(folder.path(&entry.name, "ans")).ok();
+            let compare = |kept: &Option<Vec<u8>>, new: &[u8]| match kept {
+                None => Difference::Missing,
+                Some(kept) if kept.as_slice() == new => Difference::Same,
+                Some(_) => Difference::Differs,
+            };
+            let (input_difference, answer_difference) =
+                (compare(&kept_input, &input), compare(&kept_answer, &answer));
+            let rebuilt =
+                if (input_difference, answer_difference) == (Difference::Same, Difference::Same) {
+                    Rebuilt::Same
+                } else {
+                    if write {
+                        folder.write(&NewTest {
+                            name: entry.name.clone(),
+                            input,
+                            answer,
+                        })?;
+                    }
+                    Rebuilt::Changed {
+                        input: input_difference,
+                        answer: answer_difference,
+                        written: write,
+                    }
+                };
+            Ok(rebuilt)
+        };
+        match rebuild() {
+            Ok(rebuilt) => tests.push((entry.name.clone(), rebuilt)),
+            // What was rebuilt before stays rebuilt, and is reported.
+            Err(Error::Interrupted) => {
+                interrupted = true;
+                break;
+            }
+            Err(e) => return Err(e),
+        }
     }
     let unrecorded = crate::problem::find_inputs(folder.dir())?
         .into_iter()
         .filter(|t| recipe.get(&t.name).is_none())
         .map(|t| t.name)
         .collect();
-    Ok(RegenReport { tests, unrecorded })
+    Ok(RegenReport {
+        tests,
+        unrecorded,
+        interrupted,
+    })
 }

@@ -36,5 +36,9 @@ pub fn regen(
         &mut std::io::stdout().lock(),
     )
     .map_err(|e| Error::io("write", "standard output", e))?;
-    Ok(Outcome::from(report.is_fine()))
+    Ok(if report.interrupted {
+        Outcome::Interrupted
+    } else {
+        Outcome::from(report.is_fine())
+    })
 }

@@ -91,5 +91,8 @@ pub fn write_regen(report: &RegenReport, style: Style, out: &mut dyn Write) -> i
             }
         ));
     }
+    if report.interrupted {
+        summary = format!("interrupted: {summary}; the tests after these were not rebuilt");
+    }
     writeln!(out, "{summary}")
 }
