@@ -5,6 +5,9 @@ use super::Style;
 use crate::authoring::{SelfTest, ValidationReport};
 use std::io::{self, Write};
 
+/// Protocol errors listed one by one; the rest are counted.
+const PROTOCOL_ERRORS_SHOWN: usize = 3;
+
 pub fn write_validation(
     report: &ValidationReport,
     style: Style,
@@ -51,7 +54,8 @@ pub fn write_validation(
             writeln!(out, "    {label:<9}{}", style.cut(text, 13))?;
         }
     }
-    for error in &report.protocol_errors {
+    // The same mistake is usually made on every test: the first few say what it is.
+    for error in report.protocol_errors.iter().take(PROTOCOL_ERRORS_SHOWN) {
         writeln!(
             out,
             "{} {}",
@@ -59,14 +63,24 @@ pub fn write_validation(
             style.cut(&error.to_string(), 9)
         )?;
     }
+    if report.protocol_errors.len() > PROTOCOL_ERRORS_SHOWN {
+        writeln!(
+            out,
+            "{} and {} more",
+            style.paint("protocol", red()),
+            report.protocol_errors.len() - PROTOCOL_ERRORS_SHOWN
+        )?;
+    }
     if let Some(summary) = &report.constraints {
-        if summary.is_empty() {
+        if !summary.is_empty() {
+            super::constraints::write_constraints(summary, style, out)?;
+        } else if report.protocol_errors.is_empty() {
             writeln!(
                 out,
-                "the validator reports no constraints: see \"Constraint report\" in the README for how it can"
+                "the validator reports no constraints (\"Constraint report\" in the README says how it can)"
             )?;
         } else {
-            super::constraints::write_constraints(summary, style, out)?;
+            writeln!(out, "no test's constraint report could be read")?;
         }
         writeln!(out)?;
     }
