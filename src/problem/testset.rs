@@ -17,87 +17,78 @@ pub struct Test {
 /// is `NAME.ans`, or `NAME.out` where there is no `.ans` (as online-judge-tools writes them). An input without an
 /// answer, or an answer without an input, is an error: a half-written test should not be silently skipped.
 pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
-    if !dir.is_dir() {
-        return Err(Error::NoTestsFolder {
-            dir: dir.to_owned(),
+    let files = files(dir)?;
+    if let Some(answer) = files.iter().find(|path| {
+        path.extension().is_some_and(|e| e == "ans") && !path.with_extension("in").is_file()
+    }) {
+        return Err(Error::MissingInput {
+            answer: answer.clone(),
         });
     }
-    let mut tests = Vec::new();
-    for entry in WalkDir::new(dir).follow_links(true) {
-        let entry = entry.map_err(|e| {
-            let path = e.path().unwrap_or(dir).to_owned();
-            Error::io("read", path, e.into())
-        })?;
-        let path = entry.path();
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("in") => {
-                let Some(answer) = ["ans", "out"]
-                    .map(|extension| path.with_extension(extension))
-                    .into_iter()
-                    .find(|answer| answer.is_file())
-                else {
-                    return Err(Error::MissingAnswer {
-                        input: path.to_owned(),
-                    });
-                };
-                let relative = path.strip_prefix(dir).unwrap_or(path).with_extension("");
-                tests.push(Test {
-                    name: relative.to_string_lossy().into_owned(),
-                    input: path.to_owned(),
-                    answer,
-                });
-            }
-            Some("ans") if !path.with_extension("in").is_file() => {
-                return Err(Error::MissingInput {
-                    answer: path.to_owned(),
-                });
-            }
-            _ => {}
-        }
+    let mut tests = inputs(dir, &files);
+    for test in &mut tests {
+        test.answer = ["ans", "out"]
+            .map(|extension| test.input.with_extension(extension))
+            .into_iter()
+            .find(|answer| answer.is_file())
+            .ok_or_else(|| Error::MissingAnswer {
+                input: test.input.clone(),
+            })?;
     }
     if tests.is_empty() {
         return Err(Error::NoTests {
             dir: dir.to_owned(),
         });
     }
-    sort(&mut tests);
     Ok(tests)
 }
 
 /// Every test input under `dir` (`NAME.in`), answered or not, in the order of [`find_tests`]; the answer is where
 /// it would be. For the commands that look at inputs alone (validating them, rebuilding them).
 pub fn find_inputs(dir: &Path) -> Result<Vec<Test>> {
+    Ok(inputs(dir, &files(dir)?))
+}
+
+/// Every file under `dir`, following links.
+fn files(dir: &Path) -> Result<Vec<PathBuf>> {
     if !dir.is_dir() {
         return Err(Error::NoTestsFolder {
             dir: dir.to_owned(),
         });
     }
-    let mut tests = Vec::new();
+    let mut files = Vec::new();
     for entry in WalkDir::new(dir).follow_links(true) {
         let entry = entry.map_err(|e| {
             let path = e.path().unwrap_or(dir).to_owned();
             Error::io("read", path, e.into())
         })?;
-        let path = entry.path();
-        if path.extension().is_some_and(|e| e == "in") {
-            let relative = path.strip_prefix(dir).unwrap_or(path).with_extension("");
-            tests.push(Test {
-                name: relative.to_string_lossy().into_owned(),
-                input: path.to_owned(),
-                answer: path.with_extension("ans"),
-            });
-        }
+        files.push(entry.into_path());
     }
-    sort(&mut tests);
-    Ok(tests)
+    Ok(files)
 }
 
-fn sort(tests: &mut [Test]) {
+/// The `.in` files among `files`, as tests answered by `NAME.ans`, samples first, then in natural order.
+fn inputs(dir: &Path, files: &[PathBuf]) -> Vec<Test> {
+    let mut tests: Vec<Test> = files
+        .iter()
+        .filter(|path| path.extension().is_some_and(|e| e == "in"))
+        .map(|path| Test {
+            name: path
+                .strip_prefix(dir)
+                .unwrap_or(path)
+                .with_extension("")
+                .to_string_lossy()
+                .into_owned(),
+            input: path.clone(),
+            answer: path.with_extension("ans"),
+        })
+        .collect();
     tests.sort_by(|a, b| {
         b.is_sample()
             .cmp(&a.is_sample())
             .then_with(|| natord::compare(&a.name, &b.name))
     });
+    tests
 }
 
 impl Test {

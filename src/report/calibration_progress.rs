@@ -3,8 +3,8 @@
 use crate::calibrate::CalibrationEvent;
 use crate::judge::Event;
 use crate::units::{format_time, plural};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use indicatif::ProgressBar;
+use std::io::Write;
 
 pub struct CalibrationProgress {
     bar: Option<ProgressBar>,
@@ -16,16 +16,10 @@ pub struct CalibrationProgress {
 impl CalibrationProgress {
     /// A bar on stderr when it is a terminal; otherwise plain lines unless `quiet`.
     pub fn new(quiet: bool) -> Self {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {wide_msg}",
-                )
-                .expect("valid template"),
-            );
-            bar
-        });
+        let bar = super::style::stderr_bar(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} {wide_msg}",
+            Some(0),
+        );
         CalibrationProgress {
             bar,
             out: Box::new(std::io::stderr()),

@@ -2,8 +2,8 @@
 //! silent.
 
 use crate::judge::Event;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::{IsTerminal, Write};
+use indicatif::ProgressBar;
+use std::io::Write;
 
 pub struct Progress {
     bar: Option<ProgressBar>,
@@ -18,16 +18,10 @@ pub struct Progress {
 impl Progress {
     /// A bar on stderr when it is a terminal; otherwise plain lines unless `quiet`.
     pub fn new(quiet: bool) -> Self {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg}",
-                )
-                .expect("valid template"),
-            );
-            bar
-        });
+        let bar = super::style::stderr_bar(
+            "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg}",
+            Some(0),
+        );
         Progress {
             bar,
             out: Box::new(std::io::stderr()),

@@ -1,8 +1,7 @@
 //! Progress of the authoring commands' long work: a bar on a terminal, nothing elsewhere (their results say
 //! everything a log needs).
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
+use indicatif::{ProgressBar, ProgressStyle};
 
 pub struct Steps {
     bar: Option<ProgressBar>,
@@ -11,21 +10,16 @@ pub struct Steps {
 impl Steps {
     /// A bar of `total` steps on stderr, if it is a terminal; `total` 0 is a spinner.
     pub fn new(what: &str, total: usize) -> Steps {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::with_draw_target(
-                (total > 0).then_some(total as u64),
-                ProgressDrawTarget::stderr(),
-            );
-            let template = if total > 0 {
-                "{spinner} [{elapsed_precise}] {prefix} {wide_bar} {pos}/{len} {msg}"
-            } else {
-                "{spinner} [{elapsed_precise}] {prefix} {pos} {msg}"
-            };
-            bar.set_style(ProgressStyle::with_template(template).expect("valid template"));
+        let template = if total > 0 {
+            "{spinner} [{elapsed_precise}] {prefix} {wide_bar} {pos}/{len} {msg}"
+        } else {
+            "{spinner} [{elapsed_precise}] {prefix} {pos} {msg}"
+        };
+        let bar = super::style::stderr_bar(template, (total > 0).then_some(total as u64));
+        if let Some(bar) = &bar {
             bar.set_prefix(what.to_owned());
             bar.enable_steady_tick(std::time::Duration::from_millis(120));
-            bar
-        });
+        }
         Steps { bar }
     }
 

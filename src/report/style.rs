@@ -72,3 +72,17 @@ impl Style {
         }
     }
 }
+
+/// A bar drawn on stderr in `template`, of `length` steps (none: a spinner), if stderr is a terminal; elsewhere
+/// (a log) no bar at all.
+pub(super) fn stderr_bar(template: &str, length: Option<u64>) -> Option<indicatif::ProgressBar> {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal().then(|| {
+        let bar = indicatif::ProgressBar::with_draw_target(
+            length,
+            indicatif::ProgressDrawTarget::stderr(),
+        );
+        bar.set_style(indicatif::ProgressStyle::with_template(template).expect("valid template"));
+        bar
+    })
+}

@@ -1,51 +1,16 @@
 //! `cpjudge timelimit` on a copy of the bundled knight-tour: both references timed with a margin, a suggested
 //! limit, and the solution expected TLE shown far from finishing within 1.5 x the limit.
 
-use crate::harness::{copy_dir, shared_cache};
-use assert_cmd::Command;
+use crate::harness::{Judge, solution as timing};
 use serde_json::Value;
-use std::path::Path;
-use std::process::Output;
-
-/// A project holding a copy of the bundled knight-tour.
-fn knight_tour() -> tempfile::TempDir {
-    let project = tempfile::tempdir().unwrap();
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for folder in ["problems/knight-tour", "testdata/knight-tour"] {
-        copy_dir(&repo.join(folder), &project.path().join(folder));
-    }
-    project
-}
-
-fn timelimit(project: &Path, args: &[&str]) -> Output {
-    Command::cargo_bin("cpjudge")
-        .unwrap()
-        .current_dir(project)
-        .arg("--cache-dir")
-        .arg(shared_cache())
-        .arg("timelimit")
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn timing<'a>(report: &'a Value, name: &str) -> &'a Value {
-    report["solutions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["name"] == name)
-        .unwrap_or_else(|| panic!("no solution {name} in {report:#}"))
-}
 
 #[test]
 fn knight_tour_references_margins_and_a_suggestion() {
-    let project = knight_tour();
-    let output = timelimit(project.path(), &["knight-tour", "--runs", "2", "--json"]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    let report: Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {stderr}"));
-    assert_eq!(output.status.code(), Some(0), "{report:#}\n{stderr}");
+    let run = Judge::bundled(&["knight-tour"])
+        .args(&["timelimit", "knight-tour", "--runs", "2", "--json"])
+        .run()
+        .expect_code(0);
+    let report = run.json();
     assert_eq!(report["problem"], "knight-tour");
     assert_eq!(report["time_limit_ms"], 1000);
     assert_eq!(report["runs"], 2);
@@ -95,9 +60,9 @@ fn knight_tour_references_margins_and_a_suggestion() {
 
 #[test]
 fn the_table_shows_the_kill_and_the_suggestion() {
-    let project = knight_tour();
     // sample-1 is a start plain_backtracking never finishes; sq-00 one it finishes at once.
     let args = [
+        "timelimit",
         "knight-tour",
         "--runs",
         "1",
@@ -106,10 +71,11 @@ fn the_table_shows_the_kill_and_the_suggestion() {
         "--test",
         "sq-00",
     ];
-    let output = timelimit(project.path(), &args);
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    let run = Judge::bundled(&["knight-tour"])
+        .args(&args)
+        .run()
+        .expect_code(0);
+    let (stdout, stderr) = (run.stdout(), run.stderr());
     let row = |name: &str| {
         stdout
             .lines()
@@ -134,19 +100,22 @@ fn the_table_shows_the_kill_and_the_suggestion() {
 
 #[test]
 fn bad_arguments_are_usage_errors() {
-    let project = knight_tour();
-    let output = timelimit(project.path(), &["no-such-problem"]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    let mut project = Judge::bundled(&["knight-tour"]);
+    let stderr = project
+        .then(&["timelimit", "no-such-problem"], b"")
+        .expect_code(2)
+        .stderr();
     assert!(
         stderr.contains("unknown problem \"no-such-problem\""),
         "{stderr}"
     );
-    let output = timelimit(project.path(), &["knight-tour", "--runs", "0"]);
-    assert_eq!(output.status.code(), Some(2));
-    let output = timelimit(project.path(), &["knight-tour", "--test", "nothing-*"]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    project
+        .then(&["timelimit", "knight-tour", "--runs", "0"], b"")
+        .expect_code(2);
+    let stderr = project
+        .then(&["timelimit", "knight-tour", "--test", "nothing-*"], b"")
+        .expect_code(2)
+        .stderr();
     assert!(
         stderr.contains("no test matches --test nothing-*"),
         "{stderr}"
