@@ -43,8 +43,36 @@ fn children() -> Vec<libc::pid_t> {
     children_of(std::process::id() as libc::pid_t)
 }
 
-/// The direct children of a process, as the kernel lists them in /proc.
+/// The direct children of a process, from the kernel's list of each of its threads' children; on a kernel without
+/// those lists, by looking for them among every process in /proc.
 pub(crate) fn children_of(parent: libc::pid_t) -> Vec<libc::pid_t> {
+    match listed_children(parent) {
+        Some(children) => children,
+        None => scanned_children(parent),
+    }
+}
+
+/// The children in /proc/<parent>/task/*/children (a process forked by a thread, or reparented to one, is listed
+/// under that thread); None where the kernel keeps no such lists.
+fn listed_children(parent: libc::pid_t) -> Option<Vec<libc::pid_t>> {
+    let tasks = std::fs::read_dir(format!("/proc/{parent}/task")).ok()?;
+    let mut children = Vec::new();
+    for task in tasks.flatten() {
+        let list = match std::fs::read_to_string(task.path().join("children")) {
+            Ok(list) => list,
+            Err(e) if e.kind() == io::ErrorKind::NotFound && children.is_empty() => return None,
+            Err(_) => continue,
+        };
+        children.extend(
+            list.split_whitespace()
+                .filter_map(|pid| pid.parse::<libc::pid_t>().ok()),
+        );
+    }
+    Some(children)
+}
+
+/// The children of `parent` found by reading the parent of every process in /proc.
+fn scanned_children(parent: libc::pid_t) -> Vec<libc::pid_t> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
