@@ -2,10 +2,11 @@ use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    // The two roles this executable plays inside the sandbox: a run's supervisor, and the program of a trial run.
+    // The two roles this executable plays inside the sandbox: a worker that carries out runs, and the program of a
+    // trial run.
     match std::env::args_os().nth(1) {
         Some(arg) if arg == cpjudge::sandbox::SUPERVISE_ARG => {
-            return ExitCode::from(cpjudge::sandbox::supervise() as u8);
+            return ExitCode::from(cpjudge::sandbox::serve() as u8);
         }
         Some(arg) if arg == cpjudge::sandbox::PROBE_ARG => {
             return ExitCode::from(cpjudge::sandbox::echo() as u8);

@@ -1,8 +1,11 @@
-//! A cgroup per run, on cgroup v2 or on the v1 hierarchy: memory of the whole process tree with swap off, a limit
-//! on processes, CPU time of every thread, and a way to kill everything in the run at once.
+//! A cgroup per worker, on cgroup v2 or on the v1 hierarchy: memory of the whole process tree with swap off, a
+//! limit on processes, CPU time of every thread, and a way to kill everything in a run at once.
 //!
-//! The supervisor makes the run's cgroup below its own (so limits set above it still hold), the program joins it
-//! between fork and exec, and the supervisor removes it once the run is over.
+//! A worker makes its cgroup below its own (so limits set above it still hold) when its first run asks for one,
+//! and removes it when it ends. Each run's program joins it between fork and exec. Between runs the cgroup must be
+//! empty, with no memory still charged to it (shared memory a run left behind would be): a worker whose cgroup is
+//! not is retired. The counters that cannot be reset (CPU time on v2, the OOM kills) are read at the start of each
+//! run and counted from there.
 
 use super::Limits;
 use super::process::pid_namespace;
@@ -24,7 +27,7 @@ const HARD_LIMIT_HEADROOM: u64 = 64 * Bytes::MIB;
 
 /// Where run cgroups are made: one folder per controller on v1, one folder on v2.
 #[derive(Debug, Clone)]
-enum Hierarchy {
+pub(crate) enum Hierarchy {
     V1 {
         memory: PathBuf,
         pids: PathBuf,
@@ -47,7 +50,9 @@ pub(crate) fn probe() -> Result<String, String> {
         stack: Bytes::mib(8),
         cap_address_space: true,
     };
-    drop(RunCgroup::create(&hierarchy, &limits).map_err(|e| {
+    // Made, given a run's limits, and removed again.
+    let made = RunCgroup::create(&hierarchy).and_then(|mut cgroup| cgroup.prepare(&limits));
+    made.map_err(|e| {
         if e.kind() == io::ErrorKind::PermissionDenied {
             format!(
                 "{e}; making cgroups there takes root, or a cgroup delegated to this user{}",
@@ -60,7 +65,7 @@ pub(crate) fn probe() -> Result<String, String> {
         } else {
             e.to_string()
         }
-    })?);
+    })?;
     Ok(match hierarchy {
         Hierarchy::V1 { swap_accounted, .. } => format!(
             "cgroup v1: memory of the whole run ({}), at most {MAX_TASKS} tasks, CPU time of every thread",
@@ -78,7 +83,7 @@ pub(crate) fn probe() -> Result<String, String> {
 
 impl Hierarchy {
     /// The cgroups this process is in, from /proc/self/cgroup and /proc/self/mountinfo.
-    fn find() -> Result<Hierarchy, String> {
+    pub(crate) fn find() -> Result<Hierarchy, String> {
         let own = fs::read_to_string("/proc/self/cgroup")
             .map_err(|e| format!("cannot read /proc/self/cgroup: {e}"))?;
         let mounts = fs::read_to_string("/proc/self/mountinfo")
@@ -232,26 +237,26 @@ impl Mount {
     }
 }
 
-/// The cgroup of one run. Dropping it kills whatever is still in it and removes it.
+/// The cgroup of a worker, which each of its runs joins. Dropping it kills whatever is still in it and removes it.
 pub(crate) struct RunCgroup {
     hierarchy: Hierarchy,
-    /// The run's folder in each hierarchy (three on v1, one on v2).
+    /// The folder in each hierarchy (three on v1, one on v2).
     dirs: Vec<PathBuf>,
-    /// `cgroup.procs` of each folder, opened before fork: the child joins by writing "0" to each.
+    /// `cgroup.procs` of each folder, opened once: the child joins by writing "0" to each.
     procs: Vec<File>,
+    /// The memory limit in force, as the kernel has it.
+    hard_limit: Option<u64>,
+    /// The counters as they stood when the current run started.
+    cpu_before: Duration,
+    ooms_before: u64,
 }
 
 impl RunCgroup {
-    /// Makes the cgroup of a run of this supervisor, with the run's limits.
-    pub fn new(limits: &Limits) -> io::Result<RunCgroup> {
-        let hierarchy = Hierarchy::find().map_err(io::Error::other)?;
-        RunCgroup::create(&hierarchy, limits)
-    }
-
-    fn create(hierarchy: &Hierarchy, limits: &Limits) -> io::Result<RunCgroup> {
+    /// Makes the cgroup of a worker, with the task limit and no swap; each run sets its own memory limit.
+    pub fn create(hierarchy: &Hierarchy) -> io::Result<RunCgroup> {
         hierarchy.remove_stale();
-        // Unique even among judges in other PID namespaces that share the hierarchy: a cgroup is never reused,
-        // with another run's counters in it.
+        // Unique even among judges in other PID namespaces that share the hierarchy: a cgroup is never taken over
+        // from another worker, with its counters in it.
         let nanos = std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .unwrap_or_default()
@@ -261,35 +266,29 @@ impl RunCgroup {
             hierarchy: hierarchy.clone(),
             dirs: Vec::new(),
             procs: Vec::new(),
+            hard_limit: None,
+            cpu_before: Duration::ZERO,
+            ooms_before: 0,
         };
         for parent in hierarchy.parents() {
             let dir = parent.join(&name);
             fs::create_dir(&dir).map_err(|e| annotate(e, "create", &dir))?;
             cgroup.dirs.push(dir);
         }
-        let hard = limits
-            .memory
-            .0
-            .saturating_add(HARD_LIMIT_HEADROOM)
-            .to_string();
+        let tasks = MAX_TASKS.to_string();
         match hierarchy {
             Hierarchy::V1 { swap_accounted, .. } => {
-                cgroup.set(0, "memory.limit_in_bytes", &hard)?;
-                if *swap_accounted {
-                    // Memory plus swap equal to memory: no swap at all.
-                    cgroup.set(0, "memory.memsw.limit_in_bytes", &hard)?;
-                } else {
-                    cgroup.set(0, "memory.swappiness", "0")?;
+                if !swap_accounted {
+                    cgroup.set(Controller::Memory, "memory.swappiness", "0")?;
                 }
-                cgroup.set(1, "pids.max", &MAX_TASKS.to_string())?;
+                cgroup.set(Controller::Pids, "pids.max", &tasks)?;
             }
             Hierarchy::V2 { .. } => {
-                cgroup.set(0, "memory.max", &hard)?;
                 // No swap; without swap accounting the file is missing, and there is no swap to count.
                 if cgroup.dirs[0].join("memory.swap.max").exists() {
-                    cgroup.set(0, "memory.swap.max", "0")?;
+                    cgroup.set(Controller::Memory, "memory.swap.max", "0")?;
                 }
-                cgroup.set(0, "pids.max", &MAX_TASKS.to_string())?;
+                cgroup.set(Controller::Pids, "pids.max", &tasks)?;
             }
         }
         for dir in &cgroup.dirs {
@@ -303,13 +302,50 @@ impl RunCgroup {
         Ok(cgroup)
     }
 
-    fn set(&self, dir: usize, file: &str, value: &str) -> io::Result<()> {
-        let path = self.dirs[dir].join(file);
+    /// Sets the memory limit of the next run, and notes where its counters start.
+    pub fn prepare(&mut self, limits: &Limits) -> io::Result<()> {
+        let hard = limits.memory.0.saturating_add(HARD_LIMIT_HEADROOM);
+        if self.hard_limit != Some(hard) {
+            let value = hard.to_string();
+            match self.hierarchy {
+                Hierarchy::V1 { swap_accounted, .. } => {
+                    // Memory plus swap equal to memory: no swap at all. The kernel wants memory at most memory plus
+                    // swap at every moment, so which goes first depends on whether the limit rises or falls.
+                    // The kernel's limits start at their maximum: the first one set lowers them.
+                    let rising = self.hard_limit.is_some_and(|old| hard > old);
+                    let files: &[&str] = match (swap_accounted, rising) {
+                        (false, _) => &["memory.limit_in_bytes"],
+                        (true, true) => &["memory.memsw.limit_in_bytes", "memory.limit_in_bytes"],
+                        (true, false) => &["memory.limit_in_bytes", "memory.memsw.limit_in_bytes"],
+                    };
+                    for file in files {
+                        self.set(Controller::Memory, file, &value)?;
+                    }
+                }
+                Hierarchy::V2 { .. } => self.set(Controller::Memory, "memory.max", &value)?,
+            }
+            self.hard_limit = Some(hard);
+        }
+        self.cpu_before = self.cpu_counter().unwrap_or_default();
+        self.ooms_before = self.oom_kills();
+        Ok(())
+    }
+
+    /// The folder of a controller's files: its own hierarchy's on v1, the one folder on v2.
+    fn dir(&self, controller: Controller) -> &Path {
+        match self.hierarchy {
+            Hierarchy::V1 { .. } => &self.dirs[controller as usize],
+            Hierarchy::V2 { .. } => &self.dirs[0],
+        }
+    }
+
+    fn set(&self, controller: Controller, file: &str, value: &str) -> io::Result<()> {
+        let path = self.dir(controller).join(file);
         write(&path, value).map_err(|e| annotate(e, "write", &path))
     }
 
-    fn read(&self, dir: usize, file: &str) -> Option<String> {
-        fs::read_to_string(self.dirs[dir].join(file)).ok()
+    fn read(&self, controller: Controller, file: &str) -> Option<String> {
+        fs::read_to_string(self.dir(controller).join(file)).ok()
     }
 
     /// The descriptors the child writes "0" to, between fork and exec, to join the run's cgroup.
@@ -317,15 +353,24 @@ impl RunCgroup {
         self.procs.iter().map(|f| f.as_raw_fd()).collect()
     }
 
-    /// CPU time of every thread that ever ran in the cgroup.
+    /// CPU time of every thread that ran in the cgroup since the run started.
     pub fn cpu(&self) -> Option<Duration> {
+        Some(self.cpu_counter()?.saturating_sub(self.cpu_before))
+    }
+
+    /// CPU time of every thread that ever ran in the cgroup.
+    fn cpu_counter(&self) -> Option<Duration> {
         match self.hierarchy {
             Hierarchy::V1 { .. } => {
-                let nanos = self.read(2, "cpuacct.usage")?.trim().parse().ok()?;
+                let nanos = self
+                    .read(Controller::Cpu, "cpuacct.usage")?
+                    .trim()
+                    .parse()
+                    .ok()?;
                 Some(Duration::from_nanos(nanos))
             }
             Hierarchy::V2 { .. } => {
-                let micros = stat_field(&self.read(0, "cpu.stat")?, "usage_usec")?;
+                let micros = stat_field(&self.read(Controller::Cpu, "cpu.stat")?, "usage_usec")?;
                 Some(Duration::from_micros(micros))
             }
         }
@@ -335,7 +380,7 @@ impl RunCgroup {
     /// stays charged even when no process maps it; not the page cache of the files it reads and writes, which the
     /// kernel can always reclaim.
     pub fn memory(&self) -> Option<Bytes> {
-        let stat = self.read(0, "memory.stat")?;
+        let stat = self.read(Controller::Memory, "memory.stat")?;
         let anonymous = match self.hierarchy {
             Hierarchy::V1 { .. } => "rss",
             Hierarchy::V2 { .. } => "anon",
@@ -347,13 +392,46 @@ impl RunCgroup {
 
     /// Whether the kernel killed a process of the run for going over the hard memory limit.
     pub fn oom_killed(&self) -> bool {
+        self.oom_kills() > self.ooms_before
+    }
+
+    /// How many processes the kernel has killed in the cgroup for going over its memory limit.
+    fn oom_kills(&self) -> u64 {
         let events = match self.hierarchy {
-            Hierarchy::V1 { .. } => self.read(0, "memory.oom_control"),
-            Hierarchy::V2 { .. } => self.read(0, "memory.events"),
+            Hierarchy::V1 { .. } => self.read(Controller::Memory, "memory.oom_control"),
+            Hierarchy::V2 { .. } => self.read(Controller::Memory, "memory.events"),
         };
-        events
-            .and_then(|e| stat_field(&e, "oom_kill"))
-            .is_some_and(|n| n > 0)
+        events.and_then(|e| stat_field(&e, "oom_kill")).unwrap_or(0)
+    }
+
+    /// What a run that is over left in the cgroup, which the next run would find: processes, or memory still
+    /// charged to it (a file in a shared-memory folder, say). None when it is as empty as a new one.
+    pub fn leftovers(&self) -> Option<String> {
+        // A process killed a moment ago leaves its cgroup, and its memory is given back, a moment after it is
+        // reaped.
+        for _ in 0..LEFTOVER_CHECKS {
+            if self.members().is_empty() && self.memory().unwrap_or_default() == Bytes(0) {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let members = self.members().len();
+        Some(if members > 0 {
+            format!("{members} processes still in its cgroup")
+        } else {
+            format!(
+                "{} of memory still charged to its cgroup, as shared memory or files kept in memory",
+                self.memory().unwrap_or_default()
+            )
+        })
+    }
+
+    /// The processes in the cgroup.
+    fn members(&self) -> Vec<libc::pid_t> {
+        self.dirs
+            .first()
+            .map(|dir| members(dir))
+            .unwrap_or_default()
     }
 
     /// Kills every process in the cgroup, until none is left (processes forked meanwhile included).
@@ -385,15 +463,29 @@ impl Drop for RunCgroup {
     }
 }
 
+/// How many times, a millisecond apart, a worker looks whether its cgroup has emptied before it gives up on it.
+const LEFTOVER_CHECKS: usize = 50;
+
+/// The controllers whose files a run's cgroup uses; on v1, also the position of each one's folder.
+#[derive(Clone, Copy)]
+enum Controller {
+    Memory = 0,
+    Pids = 1,
+    Cpu = 2,
+}
+
+/// The processes in the cgroup folder `dir`.
+fn members(dir: &Path) -> Vec<libc::pid_t> {
+    fs::read_to_string(dir.join("cgroup.procs"))
+        .map(|listed| listed.lines().filter_map(|l| l.parse().ok()).collect())
+        .unwrap_or_default()
+}
+
 /// Kills every process in the cgroup folder `dir` until none is left (processes forked meanwhile included; the
 /// task limit bounds how many there can be).
 fn kill_members(dir: &Path) {
-    let procs = dir.join("cgroup.procs");
     for _ in 0..1000 {
-        let Ok(listed) = fs::read_to_string(&procs) else {
-            return;
-        };
-        let pids: Vec<libc::pid_t> = listed.lines().filter_map(|l| l.parse().ok()).collect();
+        let pids = members(dir);
         if pids.is_empty() {
             return;
         }

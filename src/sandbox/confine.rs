@@ -7,7 +7,7 @@
 //! is what makes the few allocations of the Landlock crate safe in the child.
 
 use super::cgroup::{self, RunCgroup};
-use super::filesystem::FsRules;
+use super::filesystem::{self, FsRules};
 use super::isolation::Layer;
 use super::limits::RlimitSet;
 use super::namespace::Namespaces;
@@ -102,30 +102,70 @@ fn drop_capabilities() -> io::Result<()> {
     Ok(())
 }
 
-/// The part the supervisor keeps: the cgroup, read while the run goes on and removed when it ends.
-pub(crate) struct Kept {
+/// What a worker makes once and keeps for all its runs: its cgroup, the system-call filter, and what solutions may
+/// read for the hidden folders they are last asked to keep out of.
+#[derive(Default)]
+pub(crate) struct Reused {
     pub cgroup: Option<RunCgroup>,
-    /// Whether the program runs below a relay and an init (see `namespace`), rather than as our own child.
-    pub nested: bool,
+    syscalls: Option<SyscallFilter>,
+    /// The hidden folders, and the folders readable around them.
+    readable: Option<(Vec<PathBuf>, Vec<PathBuf>)>,
 }
 
-/// Prepares the layers `request` asks for. Any failure is an error of the run: the harness only asks for layers
-/// that its probe found working, so one that fails now must not be skipped quietly.
-pub(crate) fn prepare(request: &Request) -> Result<(Confinement, Kept), String> {
+impl Reused {
+    fn cgroup(&mut self, limits: &super::Limits) -> io::Result<&RunCgroup> {
+        if self.cgroup.is_none() {
+            let hierarchy = cgroup::Hierarchy::find().map_err(io::Error::other)?;
+            self.cgroup = Some(RunCgroup::create(&hierarchy)?);
+        }
+        let cgroup = self.cgroup.as_mut().expect("made above");
+        cgroup.prepare(limits)?;
+        Ok(cgroup)
+    }
+
+    fn syscalls(&mut self) -> Result<SyscallFilter, String> {
+        if self.syscalls.is_none() {
+            self.syscalls = Some(SyscallFilter::new()?);
+        }
+        Ok(self.syscalls.clone().expect("made above"))
+    }
+
+    fn readable_outside(&mut self, hidden: &[PathBuf]) -> &[PathBuf] {
+        if self
+            .readable
+            .as_ref()
+            .is_none_or(|(known, _)| known != hidden)
+        {
+            let around = filesystem::readable_outside(hidden);
+            self.readable = Some((hidden.to_vec(), around));
+        }
+        &self.readable.as_ref().expect("found above").1
+    }
+}
+
+/// Prepares the layers `request` asks for, making what a worker reuses the first time. Any failure is an error of
+/// the run: the harness only asks for layers that its probe found working, so one that fails now must not be
+/// skipped quietly.
+pub(crate) fn prepare(request: &Request, reused: &mut Reused) -> Result<Confinement, String> {
     let spec = &request.spec;
     let wants = |layer| request.layers.contains(layer);
-    let cgroup = wants(Layer::Cgroup)
-        .then(|| RunCgroup::new(&spec.limits))
-        .transpose()
-        .map_err(|e| format!("cannot set up the run's cgroup: {e}"))?;
+    let cgroup_fds = if wants(Layer::Cgroup) {
+        reused
+            .cgroup(&spec.limits)
+            .map_err(|e| format!("cannot set up the run's cgroup: {e}"))?
+            .join_fds()
+    } else {
+        Vec::new()
+    };
     let files = if wants(Layer::Landlock) {
         let (hidden, readable): (&[PathBuf], &[PathBuf]) = match &spec.trust {
             Trust::Tool => (&[], &[]),
             Trust::Solution { readable } => (&request.hidden, readable),
         };
+        let around = reused.readable_outside(hidden);
         Some(FsRules::new(
             &spec.workdir,
-            hidden,
+            around,
             readable,
             spec.stdin.as_deref(),
             &spec.stdout,
@@ -133,26 +173,35 @@ pub(crate) fn prepare(request: &Request) -> Result<(Confinement, Kept), String> 
     } else {
         None
     };
-    let syscalls = wants(Layer::Seccomp).then(SyscallFilter::new).transpose()?;
-    let confinement = Confinement {
-        supervisor: std::process::id() as libc::pid_t,
-        cgroup_fds: cgroup.as_ref().map(RunCgroup::join_fds).unwrap_or_default(),
-        rlimits: RlimitSet::for_limits(&spec.limits, cgroup.is_some()),
+    let syscalls = wants(Layer::Seccomp)
+        .then(|| reused.syscalls())
+        .transpose()?;
+    Ok(Confinement {
+        // Set by the process that starts the program: see `supervised_by`.
+        supervisor: 0,
+        rlimits: RlimitSet::for_limits(&spec.limits, !cgroup_fds.is_empty()),
+        cgroup_fds,
         namespaces: wants(Layer::Namespaces)
             .then(|| Namespaces::new(&spec.workdir, spec.scratch))
             .transpose()
             .map_err(|e| format!("bad working directory: {e}"))?,
         files,
         syscalls,
-    };
-    let kept = Kept {
-        cgroup,
-        nested: confinement.namespaces.is_some(),
-    };
-    Ok((confinement, kept))
+    })
 }
 
 impl Confinement {
+    /// Whether the program runs below a relay and an init (see `namespace`), rather than as the supervisor's own
+    /// child.
+    pub fn nested(&self) -> bool {
+        self.namespaces.is_some()
+    }
+
+    /// Names the process that starts the program, which it must die with.
+    pub fn supervised_by(&mut self, supervisor: libc::pid_t) {
+        self.supervisor = supervisor;
+    }
+
     /// Enters every layer. Returns in the process that is to exec the program.
     ///
     /// # Safety

@@ -23,31 +23,24 @@ pub(crate) struct FsRules {
 impl FsRules {
     /// Rules for a program working in `workdir` that must not read `hidden`, except `readable` inside it, with
     /// its standard input and output in the files `stdin` and `stdout`.
+    /// `around` is what [`readable_outside`] found for the hidden folders.
     pub fn new(
         workdir: &Path,
-        hidden: &[PathBuf],
+        around: &[PathBuf],
         readable: &[PathBuf],
         stdin: Option<&Path>,
         stdout: &Path,
     ) -> Result<FsRules, String> {
         let fail = |e: landlock::RulesetError| format!("cannot build the Landlock rules: {e}");
         let read = AccessFs::from_read(ABI_WANTED);
-        let mut allowed = Vec::new();
-        // /dev is out of reach for every run but for the few harmless devices below.
-        let hidden: Vec<PathBuf> = hidden
-            .iter()
-            .cloned()
-            .chain([PathBuf::from("/dev")])
-            .collect();
-        readable_around(Path::new("/"), &hidden, &mut allowed);
-        allowed.extend(readable.iter().cloned());
+        let allowed = around.iter().chain(readable);
         let mut ruleset = Ruleset::default()
             .handle_access(AccessFs::from_all(ABI_WANTED))
             .and_then(|r| r.handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp))
             .and_then(|r| r.scope(Scope::Signal | Scope::AbstractUnixSocket))
             .and_then(|r| r.create())
             .map_err(fail)?;
-        for path in &allowed {
+        for path in allowed {
             // Something may vanish between listing and opening; it is then simply not readable.
             if let Ok(fd) = PathFd::new(path) {
                 ruleset = ruleset.add_rule(PathBeneath::new(fd, read)).map_err(fail)?;
@@ -132,6 +125,19 @@ const DEVICES: &[(&str, BitFlags<AccessFs>)] = &[
     ("/dev/urandom", make_bitflags!(AccessFs::{ReadFile})),
 ];
 
+/// The largest folders and files of the whole file system that neither are hidden nor hold anything hidden, nor
+/// are /dev (out of reach for every run but for the few harmless devices above): what a solution may read.
+pub(crate) fn readable_outside(hidden: &[PathBuf]) -> Vec<PathBuf> {
+    let hidden: Vec<PathBuf> = hidden
+        .iter()
+        .cloned()
+        .chain([PathBuf::from("/dev")])
+        .collect();
+    let mut allowed = Vec::new();
+    readable_around(Path::new("/"), &hidden, &mut allowed);
+    allowed
+}
+
 /// Adds to `allowed` the largest folders and files under `dir` that neither are hidden nor hold anything hidden.
 fn readable_around(dir: &Path, hidden: &[PathBuf], allowed: &mut Vec<PathBuf>) {
     if hidden.iter().any(|h| h == dir) {
@@ -176,7 +182,8 @@ pub(crate) fn probe() -> Result<String, String> {
         );
     }
     let dir = std::env::temp_dir();
-    let mut rules = FsRules::new(&dir, &[], &[], None, Path::new("/dev/null"))?;
+    let around = readable_outside(&[]);
+    let mut rules = FsRules::new(&dir, &around, &[], None, Path::new("/dev/null"))?;
     super::namespace::in_child(|| rules.restrict(false))
         .map_err(|e| format!("cannot enforce Landlock rules: {e}"))?;
     let mut detail = format!(

@@ -1,11 +1,11 @@
 //! One run of a program under limits: spawn, rlimits, wall and CPU timers, killing the whole process tree,
 //! reaping it, and measuring what the kernel accounted.
 //!
-//! A run is carried out by a supervisor: a fresh copy of this executable (`cpjudge __supervise`) that becomes
-//! the child subreaper of everything the program starts, so that processes which escape with `setsid` are still
-//! found, killed and reaped before the supervisor reports. The harness talks to it over two pipes: the run's spec
-//! goes in on its stdin, the result comes back on its stdout, and the supervisor kills the run if its stdin closes
-//! (the harness died or was interrupted).
+//! Runs are carried out by workers: long-lived copies of this executable (`cpjudge __supervise`), one per run going
+//! at once, each forking a supervisor per run that becomes the child subreaper of everything the program starts,
+//! so that processes which escape with `setsid` are still found, killed and reaped before it reports. The harness
+//! talks to a worker over two pipes: requests go in on its stdin, replies come back on its stdout, and a worker
+//! kills its run and ends when its stdin closes (the harness died or was interrupted).
 
 mod cgroup;
 mod confine;
@@ -20,11 +20,14 @@ mod spec;
 mod supervisor;
 mod syscalls;
 mod trial;
+mod worker;
 
 pub use isolation::{Enforcement, Isolation, Layer, LayerStatus, Layers};
 pub use process::own_peak_memory;
 pub(crate) use process::{become_subreaper, kill_orphans, pid_namespace, signal_name};
 pub use runner::{Runner, SUPERVISE_ARG, Sandbox};
-pub use spec::{LimitKind, Limits, Request, RunResult, RunSpec, Termination, Trust, small_env};
-pub use supervisor::supervise;
+pub use spec::{
+    LimitKind, Limits, Reply, Request, RunResult, RunSpec, Termination, Trust, small_env,
+};
 pub use trial::{PROBE_ARG, echo};
+pub use worker::serve;

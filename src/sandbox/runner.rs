@@ -1,12 +1,14 @@
-//! The harness's side of a run: hand the spec to a supervisor process and read back its result.
+//! The harness's side of a run: hand the spec to a worker (see `worker`) and read back its result.
 
 use super::isolation::Layers;
-use super::spec::{Request, RunResult, RunSpec};
+use super::spec::{Reply, Request, RunResult, RunSpec};
 use crate::error::{Error, Result};
 use std::io::{Read, Write};
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Runs programs under limits. A trait so that the engine can be driven by a fake in tests.
@@ -14,12 +16,14 @@ pub trait Runner: Sync {
     fn run(&self, spec: &RunSpec) -> Result<RunResult>;
 }
 
-/// The real runner: each run is carried out by a supervisor process.
+/// The real runner: each run is carried out by a worker, kept for the next run unless the run left something
+/// behind. Clones share their workers.
 #[derive(Debug, Clone)]
 pub struct Sandbox {
     supervisor: PathBuf,
     layers: Layers,
     hidden: Vec<PathBuf>,
+    workers: Arc<Workers>,
 }
 
 /// The argument that turns this executable into a supervisor.
@@ -33,6 +37,7 @@ impl Sandbox {
             supervisor,
             layers: Layers::none(),
             hidden: Vec::new(),
+            workers: Arc::default(),
         }
     }
 
@@ -48,6 +53,11 @@ impl Sandbox {
     /// The cpjudge executable that supervises runs.
     pub fn supervisor(&self) -> &Path {
         &self.supervisor
+    }
+
+    /// How many workers have been started so far: one per run going at once, and one more for each retired.
+    pub fn workers_started(&self) -> usize {
+        self.workers.started.load(Ordering::SeqCst)
     }
 
     /// A sandbox whose supervisor is the running executable.
@@ -78,130 +88,209 @@ fn real_path(path: &Path) -> PathBuf {
 
 impl Runner for Sandbox {
     fn run(&self, spec: &RunSpec) -> Result<RunResult> {
-        let failed = |what: &str, e: &dyn std::fmt::Display| Error::Sandbox(format!("{what}: {e}"));
-        let mut child = Command::new(&self.supervisor)
-            .arg(SUPERVISE_ARG)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(|e| {
-                failed(
-                    &format!("failed to start {}", self.supervisor.display()),
-                    &e,
-                )
-            })?;
-        // The supervisor kills the run when this pipe closes, so it stays open until the reply is in.
-        let mut stdin = child.stdin.take().expect("stdin was piped");
+        let mut worker = self.workers.take(&self.supervisor)?;
         let request = Request {
+            id: self.workers.next_request.fetch_add(1, Ordering::SeqCst),
             spec: spec.clone(),
             layers: self.layers.clone(),
             hidden: self.hidden.clone(),
         };
-        let mut line =
-            serde_json::to_vec(&request).map_err(|e| failed("failed to encode the run", &e))?;
-        line.push(b'\n');
-        stdin
-            .write_all(&line)
-            .map_err(|e| failed("failed to send the run to the supervisor", &e))?;
         let deadline = Instant::now() + spec.limits.wall + SUPERVISOR_GRACE;
-        let errors = child.stderr.take().expect("stderr was piped");
-        let errors = std::thread::spawn(move || read_tail(errors, deadline).unwrap_or_default());
-        let stdout = child.stdout.take().expect("stdout was piped");
-        let reply = read_tail(stdout, deadline);
-        if reply.is_err() {
-            // Stuck, or no longer wanted: it is killed, and the run with it (each run dies with its supervisor).
-            let _ = child.kill();
-        }
-        let status = child
-            .wait()
-            .map_err(|e| failed("failed to wait for the supervisor", &e))?;
-        drop(stdin);
-        let errors = errors.join().unwrap_or_default();
-        let reply = match reply {
-            // The same signal may have reached the supervisor too (`killall -INT cpjudge`).
-            Ok(_) if !status.success() && crate::interrupt::requested() => {
+        let reply = match worker.call(&request, deadline) {
+            Ok(reply) => reply,
+            Err(Unanswered::Interrupted) => return Err(Error::Interrupted),
+            // The same signal may have reached the worker too (`killall -INT cpjudge`).
+            Err(Unanswered::Ended(_)) if crate::interrupt::requested() => {
                 return Err(Error::Interrupted);
             }
-            Ok(reply) => reply,
-            Err(Unread::Interrupted) => return Err(Error::Interrupted),
-            Err(Unread::TimedOut) => {
+            Err(Unanswered::Ended(why)) => {
                 return Err(Error::Sandbox(format!(
-                    "the supervisor did not finish within {} of the run's start, and was killed",
+                    "the worker ended without an answer: {why}"
+                )));
+            }
+            Err(Unanswered::TimedOut) => {
+                return Err(Error::Sandbox(format!(
+                    "the worker did not answer within {} of the run's start, and was killed",
                     crate::units::format_time(spec.limits.wall + SUPERVISOR_GRACE)
                 )));
             }
         };
-        // The reply is the last line, from a supervisor that ended normally: it writes it once every process of the
-        // run is gone, so nothing a run may have slipped into the pipe before can pass for it.
-        let last = reply
-            .split(|&b| b == b'\n')
-            .rfind(|line| !line.is_empty())
-            .unwrap_or_default();
-        let reply: std::result::Result<RunResult, String> = serde_json::from_slice(last)
-            .ok()
-            .filter(|_| status.success())
-            .ok_or_else(|| {
-                Error::Sandbox(format!(
-                    "the supervisor gave no result ({status}): {}",
-                    String::from_utf8_lossy(&errors).trim()
-                ))
-            })?;
-        reply.map_err(Error::Sandbox)
+        if reply.id != request.id {
+            return Err(Error::Sandbox(format!(
+                "the worker answered request {} to request {}",
+                reply.id, request.id
+            )));
+        }
+        // A worker whose run left something behind is never given another: it ends by itself once it has
+        // answered, and the next run gets a new one.
+        if reply.retired.is_none() {
+            self.workers.put_back(worker);
+        }
+        reply.result.map_err(Error::Sandbox)
     }
 }
+
+/// The workers of a sandbox that wait for a run.
+#[derive(Debug, Default)]
+struct Workers {
+    idle: Mutex<Vec<Worker>>,
+    started: AtomicUsize,
+    next_request: AtomicU64,
+}
+
+impl Workers {
+    /// An idle worker, or a new one if none is.
+    fn take(&self, executable: &Path) -> Result<Worker> {
+        let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        match idle {
+            Some(worker) => Ok(worker),
+            None => {
+                self.started.fetch_add(1, Ordering::SeqCst);
+                Worker::start(executable)
+            }
+        }
+    }
+
+    fn put_back(&self, worker: Worker) {
+        self.idle
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(worker);
+    }
+}
+
+/// One worker process, and the pipes to it.
+#[derive(Debug)]
+struct Worker {
+    process: Child,
+    /// Requests; closing it ends the worker, and kills the run it is carrying out.
+    requests: Option<ChildStdin>,
+    replies: ChildStdout,
+    /// What has been read of the replies and not yet taken as one.
+    unread: Vec<u8>,
+}
+
+impl Worker {
+    fn start(executable: &Path) -> Result<Worker> {
+        let mut process = Command::new(executable)
+            .arg(SUPERVISE_ARG)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .map_err(|e| {
+                Error::Sandbox(format!(
+                    "failed to start a worker ({}): {e}",
+                    executable.display()
+                ))
+            })?;
+        Ok(Worker {
+            requests: process.stdin.take(),
+            replies: process.stdout.take().expect("stdout was piped"),
+            unread: Vec::new(),
+            process,
+        })
+    }
+
+    /// Sends a request and waits for its reply until the deadline, or until the user asks the judge to stop.
+    fn call(&mut self, request: &Request, deadline: Instant) -> Result<Reply, Unanswered> {
+        let mut line = serde_json::to_vec(request).expect("a request is always encodable");
+        line.push(b'\n');
+        let sent = self
+            .requests
+            .as_mut()
+            .is_some_and(|pipe| pipe.write_all(&line).and_then(|()| pipe.flush()).is_ok());
+        if !sent {
+            return Err(Unanswered::Ended("it does not take requests".into()));
+        }
+        let line = self.read_line(deadline)?;
+        serde_json::from_slice(&line)
+            .map_err(|e| Unanswered::Ended(format!("its answer is unreadable: {e}")))
+    }
+
+    /// Reads the next line of the replies.
+    fn read_line(&mut self, deadline: Instant) -> Result<Vec<u8>, Unanswered> {
+        let mut buf = [0u8; 64 * 1024];
+        loop {
+            if let Some(end) = self.unread.iter().position(|&b| b == b'\n') {
+                let rest = self.unread.split_off(end + 1);
+                let mut line = std::mem::replace(&mut self.unread, rest);
+                line.pop();
+                return Ok(line);
+            }
+            if self.unread.len() > REPLY_LIMIT {
+                return Err(Unanswered::Ended("its answer is far too long".into()));
+            }
+            if crate::interrupt::requested() {
+                return Err(Unanswered::Interrupted);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(Unanswered::TimedOut);
+            }
+            let mut fd = libc::pollfd {
+                fd: self.replies.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            let wait = left.min(INTERRUPT_CHECK).as_millis() as i32;
+            // SAFETY: one valid pollfd.
+            if unsafe { libc::poll(&mut fd, 1, wait) } <= 0 {
+                continue;
+            }
+            match self.replies.read(&mut buf) {
+                Ok(0) => return Err(Unanswered::Ended(self.ending())),
+                Ok(n) => self.unread.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(Unanswered::Ended(e.to_string())),
+            }
+        }
+    }
+
+    /// How the worker ended, once its replies have closed.
+    fn ending(&mut self) -> String {
+        match self.process.wait() {
+            Ok(status) => status.to_string(),
+            Err(e) => format!("cannot wait for it: {e}"),
+        }
+    }
+}
+
+impl Drop for Worker {
+    /// Closes the worker's requests, which ends it (an idle one at once; a busy one once it has killed its run),
+    /// and waits for it; one that takes too long is killed.
+    fn drop(&mut self) {
+        self.requests = None;
+        let deadline = Instant::now() + WORKER_GRACE;
+        while Instant::now() < deadline {
+            if !matches!(self.process.try_wait(), Ok(None)) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let _ = self.process.kill();
+        let _ = self.process.wait();
+    }
+}
+
+/// How long a worker whose requests are closed may take to end before it is killed.
+const WORKER_GRACE: Duration = Duration::from_secs(2);
+
+/// The longest reply read: far more than any (standard error is cut to 64 KiB), and a bound on what the harness
+/// holds.
+const REPLY_LIMIT: usize = 16 << 20;
 
 /// How long after a run's wall-time limit its supervisor may take to kill, reap and report it.
 const SUPERVISOR_GRACE: Duration = Duration::from_secs(10);
 
-/// The most kept of what a supervisor writes: far more than any reply, and a bound on what a run that writes into
-/// its supervisor's pipes can make the harness hold.
-const KEPT: usize = 1 << 20;
-
-/// Why a pipe was not read to its end.
-enum Unread {
+/// Why a request got no reply.
+enum Unanswered {
     TimedOut,
     /// The user asked the judge to stop.
     Interrupted,
+    /// The worker ended or broke the protocol, for this reason.
+    Ended(String),
 }
 
 /// How often a wait for a supervisor looks whether the user asked to stop (the signal itself wakes only the thread
 /// it is delivered to).
 const INTERRUPT_CHECK: Duration = Duration::from_millis(100);
-
-/// Reads a pipe to its end, keeping the last [`KEPT`] bytes; gives up at the deadline, or when the user asks the
-/// judge to stop.
-fn read_tail(mut pipe: impl Read + AsRawFd, deadline: Instant) -> Result<Vec<u8>, Unread> {
-    let mut kept = Vec::new();
-    let mut buf = [0u8; 64 * 1024];
-    loop {
-        if crate::interrupt::requested() {
-            return Err(Unread::Interrupted);
-        }
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(Unread::TimedOut);
-        }
-        let mut fd = libc::pollfd {
-            fd: pipe.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        let wait = left.min(INTERRUPT_CHECK).as_millis() as i32;
-        // SAFETY: one valid pollfd.
-        if unsafe { libc::poll(&mut fd, 1, wait) } <= 0 {
-            continue;
-        }
-        match pipe.read(&mut buf) {
-            Ok(0) => return Ok(kept),
-            Ok(n) => {
-                kept.extend_from_slice(&buf[..n]);
-                if kept.len() > 2 * KEPT {
-                    kept.drain(..kept.len() - KEPT);
-                }
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return Ok(kept),
-        }
-    }
-}

@@ -83,14 +83,36 @@ pub enum Trust {
     Solution { readable: Vec<PathBuf> },
 }
 
-/// What the harness sends a supervisor: the run, and the isolation to give it.
+/// What the harness sends a worker: the run, and the isolation to give it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Request {
+    /// A number the reply must carry: no line can pass for the answer to a request it does not know.
+    pub id: u64,
     pub spec: RunSpec,
     /// The optional layers to use; the harness only asks for layers its start-up probe found working.
     pub layers: Layers,
     /// Folders a solution must not read: with [`Trust::Solution`], everything else is readable.
     pub hidden: Vec<PathBuf>,
+}
+
+/// What a worker answers to a [`Request`].
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Reply {
+    /// The request's number.
+    pub id: u64,
+    pub result: Result<RunResult, String>,
+    /// Why the worker takes no further run, if the run left something behind for the next one.
+    pub retired: Option<String>,
+}
+
+impl Reply {
+    pub(crate) fn failed(id: u64, error: String) -> Reply {
+        Reply {
+            id,
+            result: Err(error),
+            retired: Some("it could not carry out a run".into()),
+        }
+    }
 }
 
 /// How the program's main process ended.

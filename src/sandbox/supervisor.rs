@@ -1,13 +1,14 @@
-//! The supervisor: the process that carries out one run (see the module docs of `sandbox`).
+//! One run, carried out in a process a worker forks for it (see `worker`): it starts the program in its
+//! confinement, watches its limits, kills and reaps everything the program started, and measures what it used.
 
 use super::cgroup::RunCgroup;
-use super::confine::{self, Kept};
+use super::confine::Confinement;
 use super::excerpt::Excerpt;
 use super::process::{self, ProcStat};
-use super::spec::{LimitKind, Request, RunResult, RunSpec, Termination};
+use super::spec::{LimitKind, RunResult, RunSpec, Termination};
 use crate::units::Bytes;
 use std::fs::File;
-use std::io::{self, BufRead, Read, Write};
+use std::io::{self, Read};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
@@ -22,55 +23,44 @@ use std::time::{Duration, Instant};
 /// this only decides how soon after crossing a limit the program is stopped.
 const TICK: Duration = Duration::from_millis(10);
 
-/// The supervisor's entry point: reads a [`Request`] as one JSON line on stdin, runs it, writes
-/// `Result<RunResult, String>` as one JSON line on stdout. Returns the process exit code.
-pub fn supervise() -> i32 {
-    // Not dumpable: processes of the same user (a run without namespaces, say) can then neither trace this one
-    // nor open its pipes through /proc to forge a reply.
-    // SAFETY: prctl takes plain integers.
-    unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
-    let reply = match run_from_stdin() {
-        Ok(Some(result)) => Ok(result),
-        Ok(None) => return 1, // the harness is gone: nobody to answer
-        Err(e) => Err(e),
-    };
-    let mut out = io::stdout().lock();
-    let written = serde_json::to_writer(&mut out, &reply).is_ok() && writeln!(out).is_ok();
-    if written { 0 } else { 1 }
+/// The files a run reads and writes as its standard streams, opened before its confinement is prepared: the
+/// Landlock rules that let the program reach them by name need them to exist.
+pub(super) struct Streams {
+    stdin: File,
+    stdout: File,
 }
 
-fn run_from_stdin() -> Result<Option<RunResult>, String> {
-    let mut line = String::new();
-    io::stdin()
-        .lock()
-        .read_line(&mut line)
-        .map_err(|e| format!("failed to read the run request: {e}"))?;
-    let request: Request =
-        serde_json::from_str(&line).map_err(|e| format!("bad run request: {e}"))?;
-    process::become_subreaper().map_err(|e| format!("failed to become a subreaper: {e}"))?;
-    // Leave the harness's process group: a Ctrl-C at the terminal stops the harness, and its exit closes our
-    // stdin, which is when we clean up. Dying of the same SIGINT would leave the run's processes behind.
-    // SAFETY: setpgid takes plain integers.
-    unsafe { libc::setpgid(0, 0) };
-    run(&request)
-}
-
-fn run(request: &Request) -> Result<Option<RunResult>, String> {
-    let spec = &request.spec;
-    let (program, args) = spec.argv.split_first().ok_or("empty command line")?;
-    let stdin = match &spec.stdin {
-        Some(path) => File::open(path),
-        None => File::open("/dev/null"),
+impl Streams {
+    pub fn open(spec: &RunSpec) -> Result<Streams, String> {
+        let stdin = match &spec.stdin {
+            Some(path) => File::open(path),
+            None => File::open("/dev/null"),
+        }
+        .map_err(|e| format!("failed to open the input: {e}"))?;
+        let stdout = File::create(&spec.stdout)
+            .map_err(|e| format!("failed to create the output file: {e}"))?;
+        Ok(Streams { stdin, stdout })
     }
-    .map_err(|e| format!("failed to open the input: {e}"))?;
-    let stdout =
-        File::create(&spec.stdout).map_err(|e| format!("failed to create the output file: {e}"))?;
+}
+
+/// Carries out one run in the confinement prepared for it, in a process of its own that is the child subreaper of
+/// everything the program starts. Returns None if the harness went away meanwhile: nobody to answer.
+pub(super) fn run(
+    spec: &RunSpec,
+    streams: Streams,
+    mut confinement: Confinement,
+    cgroup: Option<&RunCgroup>,
+) -> Result<Option<RunResult>, String> {
+    process::become_subreaper().map_err(|e| format!("failed to become a subreaper: {e}"))?;
+    let (program, args) = spec.argv.split_first().ok_or("empty command line")?;
+    let Streams { stdin, stdout } = streams;
     // The run owns its output file: it may change its mode (to lock the judge out, or to make it setuid). It is
     // set back through this descriptor once the run is over.
     let output = stdout
         .try_clone()
         .map_err(|e| format!("failed to keep the output file: {e}"))?;
-    let (mut confinement, kept) = confine::prepare(request)?;
+    confinement.supervised_by(std::process::id() as libc::pid_t);
+    let nested = confinement.nested();
 
     let mut command = Command::new(program);
     command
@@ -81,8 +71,8 @@ fn run(request: &Request) -> Result<Option<RunResult>, String> {
         .stdin(stdin)
         .stdout(stdout)
         .stderr(Stdio::piped());
-    // SAFETY: this process has one thread until the program has started, and the closure only enters the
-    // confinement prepared above.
+    // SAFETY: this process has one thread until the program has started (it was forked from a single-threaded
+    // worker), and the closure only enters the confinement prepared before.
     unsafe {
         command.pre_exec(move || confinement.enter());
     }
@@ -98,7 +88,7 @@ fn run(request: &Request) -> Result<Option<RunResult>, String> {
         .take()
         .map(|pipe| drain(pipe, run_over.clone()));
 
-    let mut meter = Meter::new(leader, &kept);
+    let mut meter = Meter::new(leader, nested, cgroup);
     let verdict = watch(leader, spec, start, &mut meter);
     if verdict != Watch::Exited {
         // SAFETY: kill takes plain integers; the leader is our unreaped child, so its PID is still ours.
@@ -106,7 +96,7 @@ fn run(request: &Request) -> Result<Option<RunResult>, String> {
             libc::kill(-leader, libc::SIGKILL);
             libc::kill(leader, libc::SIGKILL);
         }
-        if let Some(cgroup) = &kept.cgroup {
+        if let Some(cgroup) = cgroup {
             cgroup.kill_all();
         }
     }
@@ -115,6 +105,9 @@ fn run(request: &Request) -> Result<Option<RunResult>, String> {
     // The leader is still a zombie here, so neither its PID nor its process group can be reused while the rest of
     // the tree is killed.
     process::kill_and_reap_all(Some(leader));
+    if let Some(cgroup) = cgroup {
+        cgroup.kill_all();
+    }
     run_over.store(true, Ordering::SeqCst);
     output
         .set_permissions(std::fs::Permissions::from_mode(0o644))
@@ -128,7 +121,7 @@ fn run(request: &Request) -> Result<Option<RunResult>, String> {
     let (reaped_cpu, reaped_peak) = process::children_usage();
     let cpu = meter.cpu_total().max(reaped_cpu);
     let peak_memory = meter.peak.max(reaped_peak);
-    let oom_killed = kept.cgroup.as_ref().is_some_and(RunCgroup::oom_killed);
+    let oom_killed = cgroup.is_some_and(RunCgroup::oom_killed);
     // Measured through our own descriptor: the run may have replaced the file at that path.
     let stdout_bytes = output.metadata().map_or(0, |m| m.len());
     Ok(Some(RunResult {
@@ -193,10 +186,10 @@ struct Meter<'a> {
 }
 
 impl<'a> Meter<'a> {
-    fn new(leader: libc::pid_t, kept: &'a Kept) -> Self {
+    fn new(leader: libc::pid_t, nested: bool, cgroup: Option<&'a RunCgroup>) -> Self {
         Meter {
-            cgroup: kept.cgroup.as_ref(),
-            program: if kept.nested {
+            cgroup,
+            program: if nested {
                 Program::below(leader)
             } else {
                 Program::Leader(leader)
@@ -275,11 +268,13 @@ enum Event {
     HarnessGone,
 }
 
-/// Sleeps until the leader exits (when a pidfd is available), our stdin closes, or the timeout passes.
+/// Sleeps until the leader exits (when a pidfd is available), the harness closes its end of the worker's
+/// requests, or the timeout passes.
 fn wait_for_events(pidfd: Option<&OwnedFd>, timeout: Duration) -> Event {
+    // Only a hang-up is asked for: no request comes while a run goes on.
     let mut fds = vec![libc::pollfd {
         fd: libc::STDIN_FILENO,
-        events: libc::POLLIN,
+        events: 0,
         revents: 0,
     }];
     if let Some(fd) = pidfd {
@@ -297,8 +292,7 @@ fn wait_for_events(pidfd: Option<&OwnedFd>, timeout: Duration) -> Event {
             timeout.as_millis() as i32,
         )
     };
-    // Nothing more is ever written to our stdin after the spec, so readable means closed.
-    if ready > 0 && fds[0].revents != 0 {
+    if ready > 0 && fds[0].revents & (libc::POLLHUP | libc::POLLERR) != 0 {
         Event::HarnessGone
     } else {
         Event::Other

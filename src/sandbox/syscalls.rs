@@ -171,6 +171,7 @@ fn conditional() -> Vec<(&'static str, libc::c_long, Vec<Rule>)> {
 }
 
 /// The denylist, compiled for this machine's architecture before fork.
+#[derive(Clone)]
 pub(crate) struct SyscallFilter {
     programs: Vec<BpfProgram>,
 }
