@@ -1,7 +1,7 @@
-//! Confining one run: everything is prepared in the supervisor before fork, so that between fork and exec the
-//! child only makes system calls, in this order: join the run's cgroup, take its own session, set the rlimits, ask
-//! to die with the supervisor, enter the namespaces, restrict the file system, drop every capability, install the
-//! system-call filter.
+//! Confining one run: everything is prepared before fork, so that between fork and exec the child only makes
+//! system calls, in this order: take its own session, set the rlimits, ask to die with the supervisor, enter the
+//! namespaces, join the run's cgroup (and a cgroup namespace of its own), restrict the file system, drop every
+//! capability, install the system-call filter.
 //!
 //! The supervisor is single-threaded until the program has started (its stderr reader is started after), which
 //! is what makes the few allocations of the Landlock crate safe in the child.
@@ -10,7 +10,7 @@ use super::cgroup::{self, RunCgroup};
 use super::filesystem::{self, FsRules};
 use super::isolation::Layer;
 use super::limits::RlimitSet;
-use super::namespace::Namespaces;
+use super::namespace::{self, Namespaces};
 use super::spec::{Request, Trust};
 use super::syscalls::SyscallFilter;
 use std::io;
@@ -107,6 +107,7 @@ fn drop_capabilities() -> io::Result<()> {
 #[derive(Default)]
 pub(crate) struct Reused {
     pub cgroup: Option<RunCgroup>,
+    namespaces: Option<namespace::Shared>,
     syscalls: Option<SyscallFilter>,
     /// The hidden folders, and the folders readable around them.
     readable: Option<(Vec<PathBuf>, Vec<PathBuf>)>,
@@ -121,6 +122,13 @@ impl Reused {
         let cgroup = self.cgroup.as_mut().expect("made above");
         cgroup.prepare(limits)?;
         Ok(cgroup)
+    }
+
+    fn namespaces(&mut self) -> io::Result<&namespace::Shared> {
+        if self.namespaces.is_none() {
+            self.namespaces = Some(namespace::Shared::make()?);
+        }
+        Ok(self.namespaces.as_ref().expect("made above"))
     }
 
     fn syscalls(&mut self) -> Result<SyscallFilter, String> {
@@ -181,10 +189,16 @@ pub(crate) fn prepare(request: &Request, reused: &mut Reused) -> Result<Confinem
         supervisor: 0,
         rlimits: RlimitSet::for_limits(&spec.limits, !cgroup_fds.is_empty()),
         cgroup_fds,
-        namespaces: wants(Layer::Namespaces)
-            .then(|| Namespaces::new(&spec.workdir, spec.scratch))
-            .transpose()
-            .map_err(|e| format!("bad working directory: {e}"))?,
+        namespaces: if wants(Layer::Namespaces) {
+            let shared = reused
+                .namespaces()
+                .map_err(|e| format!("cannot make the run's namespaces: {e}"))?;
+            let namespaces = Namespaces::new(shared, &spec.workdir, spec.scratch)
+                .map_err(|e| format!("bad working directory: {e}"))?;
+            Some(namespaces)
+        } else {
+            None
+        },
         files,
         syscalls,
     })
@@ -207,7 +221,6 @@ impl Confinement {
     /// # Safety
     /// Must be called between fork and exec, in the child of a single-threaded process.
     pub unsafe fn enter(&mut self) -> io::Result<()> {
-        cgroup::join(&self.cgroup_fds)?;
         // Its own session, and so its own process group, so the whole run can be signalled at once, and without a
         // controlling terminal, so it can neither read from nor type into the judge's.
         // SAFETY: setsid has no preconditions.
@@ -219,6 +232,11 @@ impl Confinement {
         if let Some(namespaces) = &self.namespaces {
             // SAFETY: as required of our caller.
             unsafe { namespaces.enter()? };
+        }
+        // Only the program joins the cgroup, once everything above is done: the set-up is not charged to it.
+        cgroup::join(&self.cgroup_fds)?;
+        if self.namespaces.is_some() {
+            namespace::enter_cgroup_namespace()?;
         }
         if let Some(files) = &mut self.files {
             files.restrict(self.namespaces.is_some())?;

@@ -1,40 +1,133 @@
 //! User, PID, network, mount, IPC, UTS and cgroup namespaces for a run.
 //!
-//! Between fork and exec, the child unshares every namespace at once (the user namespace makes this work without
-//! privileges) and forks twice more, so that a run is three processes deep:
+//! What is the same for every run of a worker is made once, by a helper process that the worker forks when its
+//! first run asks for namespaces ([`Shared`]): a user namespace (root inside, the judge's own user outside), a
+//! network namespace with only a loopback interface, and it down (no network at all), and a mount namespace that
+//! is the read-only view every run starts from: the whole file system read-only, and /dev holding only five
+//! harmless devices and the links to the standard streams. The worker keeps them open, and the helper ends.
+//!
+//! Between fork and exec, a run's child enters those three and unshares a PID, mount, IPC and UTS namespace of its
+//! own (its mount namespace a copy of the read-only view), then forks twice more, so that a run is three processes
+//! deep:
 //!
 //! - the *relay*, still in the supervisor's PID namespace: the supervisor's direct child, which ends exactly as
 //!   the program ended, so the supervisor reads the program's exit code or signal from it;
-//! - the *init*, PID 1 of the new PID namespace, with a fresh /proc: it reaps whatever is orphaned in the run and,
-//!   once the program has ended, exits, and the kernel kills everything left in the namespace;
+//! - the *init*, PID 1 of the new PID namespace: it makes the run's working directory writable (for a solution, a
+//!   fresh in-memory file system as large as its memory limit), gives the run an empty /dev/shm and a /proc of its
+//!   own, read-only; it reaps whatever is orphaned in the run and, once the program has ended, exits, and the
+//!   kernel kills everything left in the namespace;
 //! - the *program*, PID 2, which goes on to exec. Being PID 2 rather than PID 1, it gets the ordinary signal
-//!   semantics: abort() and raise() work as they do anywhere.
+//!   semantics: abort() and raise() work as they do anywhere. It enters a cgroup namespace of its own once it has
+//!   joined the run's cgroup.
 //!
-//! The new network namespace has only a loopback interface, and it is down: no network at all. In the new mount
-//! namespace the whole file system is read-only but for the run's working directory (for a solution, a fresh
-//! in-memory file system as large as its memory limit), /proc is the run's own and read-only, and /dev holds
-//! only five harmless devices, the links to the standard streams and a /dev/shm of the run's own.
+//! Nothing a run does in the shared namespaces outlives it: its processes die with its init, sockets with their
+//! processes, and without capabilities it can change neither the network, nor the host name, nor any mount.
 
 use crate::units::Bytes;
 use std::ffi::{CStr, CString};
 use std::io;
-use std::os::fd::RawFd;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-const NAMESPACES: libc::c_int = libc::CLONE_NEWUSER
-    | libc::CLONE_NEWCGROUP
-    | libc::CLONE_NEWPID
-    | libc::CLONE_NEWNS
-    | libc::CLONE_NEWNET
-    | libc::CLONE_NEWIPC
-    | libc::CLONE_NEWUTS;
+/// The namespaces a worker makes once, which every run of it enters.
+const SHARED: libc::c_int = libc::CLONE_NEWUSER | libc::CLONE_NEWNET | libc::CLONE_NEWNS;
+
+/// The namespaces each run makes for itself.
+const OWN: libc::c_int =
+    libc::CLONE_NEWPID | libc::CLONE_NEWNS | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
+
+/// The user, network and mount namespaces of a worker's runs, kept open by the worker.
+pub(crate) struct Shared {
+    user: OwnedFd,
+    net: OwnedFd,
+    /// The read-only view each run's mount namespace starts as a copy of.
+    view: OwnedFd,
+}
+
+impl Shared {
+    /// Makes the namespaces, in a helper process that ends once the worker holds them.
+    pub fn make() -> io::Result<Shared> {
+        // SAFETY: geteuid and getegid have no preconditions.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        let uid_map = CString::new(format!("0 {uid} 1")).expect("no NUL");
+        let gid_map = CString::new(format!("0 {gid} 1")).expect("no NUL");
+        // SAFETY: plain system calls; the helper only makes system calls on values prepared before fork.
+        unsafe {
+            let (ready_read, ready_write) = status_pipe()?;
+            let (done_read, done_write) = status_pipe()?;
+            let helper = checked(libc::fork())?;
+            if helper == 0 {
+                libc::close(ready_read);
+                libc::close(done_write);
+                let made = make_shared(&uid_map, &gid_map);
+                let byte = [u8::from(made.is_ok())];
+                libc::write(ready_write, byte.as_ptr().cast(), 1);
+                // Wait until the worker has opened the namespaces (or is gone), then end.
+                libc::read(done_read, [0u8; 1].as_mut_ptr().cast(), 1);
+                libc::_exit(0);
+            }
+            libc::close(ready_write);
+            libc::close(done_read);
+            let mut byte = [0u8; 1];
+            let got = libc::read(ready_read, byte.as_mut_ptr().cast(), 1);
+            libc::close(ready_read);
+            let shared = if got == 1 && byte[0] == 1 {
+                let open = |name: &str| -> io::Result<OwnedFd> {
+                    let path = CString::new(format!("/proc/{helper}/ns/{name}")).expect("no NUL");
+                    let fd = checked(libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC))?;
+                    Ok(OwnedFd::from_raw_fd(fd))
+                };
+                (|| {
+                    Ok(Shared {
+                        user: open("user")?,
+                        net: open("net")?,
+                        view: open("mnt")?,
+                    })
+                })()
+            } else {
+                Err(io::Error::other(
+                    "the helper could not make the user, network and mount namespaces",
+                ))
+            };
+            libc::close(done_write);
+            let mut status = 0;
+            while libc::waitpid(helper, &mut status, 0) == -1
+                && *libc::__errno_location() == libc::EINTR
+            {}
+            shared
+        }
+    }
+}
+
+/// In the helper: unshares the shared namespaces, maps root inside to our own user outside, and makes the mount
+/// namespace the read-only view.
+unsafe fn make_shared(uid_map: &CStr, gid_map: &CStr) -> io::Result<()> {
+    // SAFETY: plain system calls.
+    unsafe {
+        // The worker made itself not dumpable, and this child inherited that: the kernel then hands /proc/self to
+        // root, and a judge that is not root may not write its own maps. This process holds nothing a run could
+        // use, and ends as soon as the worker holds the namespaces.
+        checked(libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0))?;
+        checked(libc::unshare(SHARED))?;
+        write_file(c"/proc/self/setgroups", c"deny")?;
+        write_file(c"/proc/self/uid_map", uid_map)?;
+        write_file(c"/proc/self/gid_map", gid_map)?;
+        // Nothing mounted here may reach the judge's mount namespace.
+        mount(None, c"/", None, libc::MS_REC | libc::MS_PRIVATE)?;
+        private_dev()?;
+        set_read_only(c"/", true, true)?;
+    }
+    Ok(())
+}
 
 /// Everything the child needs to enter the namespaces, prepared before fork so that the child only makes system
 /// calls.
 pub(crate) struct Namespaces {
-    uid_map: CString,
-    gid_map: CString,
+    /// The worker's user, network and mount namespaces.
+    user: RawFd,
+    net: RawFd,
+    view: RawFd,
     /// The run's working directory: the one place left writable in its mount namespace.
     workdir: CString,
     /// Mount options of the in-memory file system that replaces the working directory, if it is scratch space.
@@ -46,16 +139,15 @@ pub(crate) struct Namespaces {
 }
 
 impl Namespaces {
-    /// The run is root inside its user namespace and the supervisor's own user outside: it has no more rights
-    /// over anything outside than the judge's user (which, for a judge run as root, is root's file permissions:
-    /// the read-only view, Landlock and the empty capability sets are what hold such a run), and files it creates
+    /// The run is root inside its user namespace and the worker's own user outside: it has no more rights over
+    /// anything outside than the judge's user (which, for a judge run as root, is root's file permissions: the
+    /// read-only view, Landlock and the empty capability sets are what hold such a run), and files it creates
     /// belong to the judge's user.
-    pub fn new(workdir: &Path, scratch: Option<Bytes>) -> io::Result<Namespaces> {
-        // SAFETY: geteuid and getegid have no preconditions.
-        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+    pub fn new(shared: &Shared, workdir: &Path, scratch: Option<Bytes>) -> io::Result<Namespaces> {
         Ok(Namespaces {
-            uid_map: CString::new(format!("0 {uid} 1")).expect("no NUL"),
-            gid_map: CString::new(format!("0 {gid} 1")).expect("no NUL"),
+            user: shared.user.as_raw_fd(),
+            net: shared.net.as_raw_fd(),
+            view: shared.view.as_raw_fd(),
             workdir: CString::new(workdir.as_os_str().as_bytes())?,
             scratch: scratch.map(|size| {
                 CString::new(format!("size={},nr_inodes=16384,mode=0700", size.0)).expect("no NUL")
@@ -92,33 +184,25 @@ impl Namespaces {
         }
     }
 
-    /// Unshares every namespace and maps root inside to our own user outside.
+    /// Enters the worker's namespaces, and unshares the run's own.
     unsafe fn unshare(&self) -> io::Result<()> {
-        // SAFETY: plain system calls.
+        // SAFETY: plain system calls on descriptors the worker keeps open.
         unsafe {
-            // The supervisor made itself not dumpable, and this child inherited that: the kernel then hands
-            // /proc/self to root, and a judge that is not root may not write its own maps. This process is about
-            // to exec the program, which is dumpable anyway, and holds nothing of the supervisor's that the
-            // program will not hold too.
-            checked(libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0))?;
-            checked(libc::unshare(NAMESPACES))?;
-            write_file(c"/proc/self/setgroups", c"deny")?;
-            write_file(c"/proc/self/uid_map", &self.uid_map)?;
-            write_file(c"/proc/self/gid_map", &self.gid_map)?;
+            checked(libc::setns(self.user, libc::CLONE_NEWUSER))?;
+            checked(libc::setns(self.net, libc::CLONE_NEWNET))?;
+            checked(libc::setns(self.view, libc::CLONE_NEWNS))?;
+            checked(libc::unshare(OWN))?;
         }
         Ok(())
     }
 
-    /// In PID 1: makes the file system read-only but for the working directory, mounts /proc for the new PID
-    /// namespace, then forks the program and waits for it.
+    /// In PID 1: makes the working directory writable in the read-only view, gives the run an empty /dev/shm and
+    /// mounts /proc for the new PID namespace, then forks the program and waits for it.
     unsafe fn become_init(&self, status: RawFd) -> io::Result<()> {
         // SAFETY: plain system calls with C strings prepared before fork.
         unsafe {
-            // Nothing mounted here may reach the supervisor's mount namespace.
-            mount(None, c"/", None, libc::MS_REC | libc::MS_PRIVATE)?;
-            // Every mount read-only, then the working directory (a mount of its own: scratch space in memory, or
-            // itself bound onto itself) writable again; cd into it anew, since the old working directory is the
-            // one underneath.
+            // The working directory becomes a mount of its own (scratch space in memory, or itself bound onto
+            // itself) and writable; cd into it anew, since the old working directory is the one underneath.
             let workdir = self.workdir.as_c_str();
             match &self.scratch {
                 Some(options) => mount_with(
@@ -130,11 +214,17 @@ impl Namespaces {
                 )?,
                 None => mount(Some(workdir), workdir, None, libc::MS_BIND | libc::MS_REC)?,
             }
-            private_dev()?;
-            set_read_only(c"/", true, true)?;
             set_read_only(workdir, false, false)?;
-            set_read_only(c"/dev/shm", false, false)?;
             checked(libc::chdir(workdir.as_ptr()))?;
+            // Shared memory of the run's own, counted as its memory, and gone with it.
+            let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+            mount_with(
+                Some(c"tmpfs"),
+                c"/dev/shm",
+                Some(c"tmpfs"),
+                flags,
+                c"size=64m,nr_inodes=256,mode=1777",
+            )?;
             // A /proc that shows the run's processes only, and read-only: the kernel's settings are in it.
             let proc_flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC | libc::MS_RDONLY;
             mount(Some(c"proc"), c"/proc", Some(c"proc"), proc_flags)?;
@@ -186,8 +276,8 @@ const DEVICES: [(&CStr, &CStr); 5] = [
     (c"/dev/urandom", c"urandom"),
 ];
 
-/// Replaces /dev with a small file system of the run's own: the few harmless devices (bound from the real ones),
-/// the links to the standard streams, and an empty /dev/shm for shared memory, counted as the run's memory.
+/// Replaces /dev with a small file system: the few harmless devices (bound from the real ones), the links to the
+/// standard streams, and a folder on which each run mounts its own shared memory.
 unsafe fn private_dev() -> io::Result<()> {
     // SAFETY: plain system calls with static C strings; every descriptor opened here is closed here.
     unsafe {
@@ -238,16 +328,9 @@ unsafe fn private_dev() -> io::Result<()> {
         ] {
             checked(libc::symlinkat(target.as_ptr(), dev, name.as_ptr()))?;
         }
+        // Where each run mounts shared memory of its own.
         checked(libc::mkdirat(dev, c"shm".as_ptr(), 0o1777))?;
         libc::close(dev);
-        let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
-        mount_with(
-            Some(c"tmpfs"),
-            c"/dev/shm",
-            Some(c"tmpfs"),
-            flags,
-            c"size=64m,nr_inodes=256,mode=1777",
-        )?;
     }
     Ok(())
 }
@@ -438,14 +521,25 @@ pub(crate) fn in_child(f: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
 
 /// Checks that a child can enter every namespace.
 pub(crate) fn probe() -> Result<String, String> {
+    let fail = |e: io::Error| format!("cannot create user, PID, network and mount namespaces: {e}");
+    let shared = Shared::make().map_err(fail)?;
     let scratch = Some(Bytes::mib(1));
-    let namespaces = Namespaces::new(&std::env::temp_dir(), scratch).map_err(|e| e.to_string())?;
+    let namespaces =
+        Namespaces::new(&shared, &std::env::temp_dir(), scratch).map_err(|e| e.to_string())?;
     // The whole way a run goes, /proc included: the child becomes a relay and returns as the program, which
     // exits at once, and the relay ends as it did.
     // SAFETY: the probe child is single-threaded (fork copies only the calling thread) and only makes calls.
-    in_child(|| unsafe { namespaces.enter() })
-        .map_err(|e| format!("cannot create user, PID, network and mount namespaces: {e}"))?;
+    in_child(|| unsafe { namespaces.enter().and_then(|()| enter_cgroup_namespace()) })
+        .map_err(fail)?;
     Ok("user (root inside, the judge's own user outside), PID with its own read-only /proc, network (none), \
         mount (read-only but the run's folder, a /dev of five devices), IPC, UTS, cgroup"
         .into())
+}
+
+/// Gives the calling process a cgroup namespace of its own, rooted at the cgroup it is in: called by the program
+/// once it has joined the run's cgroup. Only makes system calls.
+pub(crate) fn enter_cgroup_namespace() -> io::Result<()> {
+    // SAFETY: unshare takes plain integers.
+    checked(unsafe { libc::unshare(libc::CLONE_NEWCGROUP) })?;
+    Ok(())
 }
