@@ -14,3 +14,4 @@ mod selecting;
 mod timelimit;
 mod tour_checker;
 mod unprivileged;
+mod workers;

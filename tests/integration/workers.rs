@@ -1,0 +1,120 @@
+//! The workers that carry out runs: one is kept from run to run, and one whose run left anything behind for the
+//! next (a process, or a file in shared memory) is never given another run.
+//!
+//! These drive the sandbox through the library, with the built executable as the workers, so that how many
+//! workers were started can be asked directly.
+
+use crate::harness::layer_works;
+use cpjudge::sandbox::{Layer, Layers, Limits, RunSpec, Runner, Sandbox, Trust, small_env};
+use cpjudge::units::Bytes;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn sandbox(layers: &[Layer]) -> Sandbox {
+    Sandbox::with_supervisor(PathBuf::from(env!("CARGO_BIN_EXE_cpjudge")))
+        .isolated(Layers::from(layers), Vec::new())
+}
+
+/// A shell command line, run in `dir` with its output in `dir/output`.
+fn shell(dir: &Path, script: &str) -> RunSpec {
+    let workdir = dir.join("box");
+    let _ = std::fs::create_dir(&workdir);
+    RunSpec {
+        argv: vec!["/bin/sh".into(), "-c".into(), script.into()],
+        env: small_env(&workdir),
+        workdir,
+        stdin: None,
+        stdout: dir.join("output"),
+        limits: Limits {
+            cpu: Duration::from_secs(5),
+            wall: Duration::from_secs(10),
+            memory: Bytes::mib(256),
+            output: Bytes::mib(1),
+            stack: Bytes::mib(8),
+            cap_address_space: false,
+        },
+        trust: Trust::Tool,
+        scratch: None,
+    }
+}
+
+/// Whether a process whose command line holds `marker` is alive.
+fn alive(marker: &str) -> bool {
+    std::fs::read_dir("/proc").unwrap().flatten().any(|entry| {
+        std::fs::read(entry.path().join("cmdline"))
+            .is_ok_and(|cmdline| String::from_utf8_lossy(&cmdline).contains(marker))
+    })
+}
+
+#[test]
+fn a_worker_is_kept_from_run_to_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let sandbox = sandbox(&[]);
+    for n in 0..3 {
+        let result = sandbox
+            .run(&shell(dir.path(), &format!("echo {n}")))
+            .unwrap();
+        assert!(result.succeeded(), "{result:?}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("output")).unwrap(),
+            format!("{n}\n")
+        );
+    }
+    assert_eq!(sandbox.workers_started(), 1);
+}
+
+/// Without namespaces a run can kill its own supervisor (the same user's process, its parent), and a process it
+/// started in its own session then outlives the run: the worker, a subreaper too, finds it, kills it, and ends.
+#[test]
+fn a_worker_whose_run_left_a_process_is_not_reused() {
+    let dir = tempfile::tempdir().unwrap();
+    let sandbox = sandbox(&[]);
+    sandbox.run(&shell(dir.path(), "true")).unwrap();
+    assert_eq!(sandbox.workers_started(), 1);
+
+    let marker = format!("{}.{}", 300, std::process::id());
+    let script =
+        format!("setsid sleep {marker} </dev/null >/dev/null 2>&1 & kill -9 $PPID; sleep 5");
+    let error = sandbox.run(&shell(dir.path(), &script)).unwrap_err();
+    assert!(error.to_string().contains("without a result"), "{error}");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while alive(&marker) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(!alive(&marker), "the left-behind sleeper is still alive");
+
+    let result = sandbox.run(&shell(dir.path(), "echo after")).unwrap();
+    assert!(result.succeeded(), "{result:?}");
+    assert_eq!(
+        sandbox.workers_started(),
+        2,
+        "the run after the one that left a process behind must get a new worker"
+    );
+}
+
+/// Without namespaces, a file a run leaves in /dev/shm outlives it, and its memory stays charged to the worker's
+/// cgroup: the worker is retired, and the next run gets a new one.
+#[test]
+fn a_worker_whose_run_left_a_file_in_shared_memory_is_not_reused() {
+    if !layer_works("cgroup", "a worker's cgroup check") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let sandbox = sandbox(&[Layer::Cgroup]);
+    sandbox.run(&shell(dir.path(), "true")).unwrap();
+    let file = PathBuf::from(format!("/dev/shm/cpjudge-test-{}", std::process::id()));
+    let script = format!(
+        "head -c 1048576 /dev/zero > {} && echo left",
+        file.display()
+    );
+    let result = sandbox.run(&shell(dir.path(), &script));
+    let _ = std::fs::remove_file(&file);
+    let result = result.unwrap();
+    assert!(result.succeeded(), "{result:?}");
+    sandbox.run(&shell(dir.path(), "true")).unwrap();
+    assert_eq!(
+        sandbox.workers_started(),
+        2,
+        "the run after the one that left a file in shared memory must get a new worker"
+    );
+}
