@@ -70,6 +70,8 @@ struct JsonTest<'a> {
     name: &'a str,
     verdict: &'static str,
     time_ms: u64,
+    /// The same CPU time in microseconds, for scripts that compare short runs.
+    time_us: u64,
     wall_ms: u64,
     memory_kib: u64,
     message: &'a str,
@@ -98,6 +100,7 @@ fn test(t: &TestResult) -> JsonTest<'_> {
         name: &t.name,
         verdict: t.verdict.code(),
         time_ms: millis(t.cpu),
+        time_us: t.cpu.as_micros() as u64,
         wall_ms: millis(t.wall),
         memory_kib: t.memory.kib(),
         message: &t.message,

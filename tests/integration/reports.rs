@@ -14,6 +14,7 @@ fn json_report_matches_the_schema() {
         ".solutions[].compile.cached" => "[bool]",
         ".solutions[].compile.time_ms" => "[ms]",
         ".solutions[].tests[].time_ms" => "[ms]",
+        ".solutions[].tests[].time_us" => "[us]",
         ".solutions[].tests[].wall_ms" => "[ms]",
         ".solutions[].tests[].memory_kib" => "[kib]",
         ".isolation.*.active" => "[bool]",
