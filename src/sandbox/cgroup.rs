@@ -248,6 +248,7 @@ pub(crate) struct RunCgroup {
     hard_limit: Option<u64>,
     /// The counters as they stood when the current run started.
     cpu_before: Duration,
+    memory_before: Bytes,
     ooms_before: u64,
 }
 
@@ -268,6 +269,7 @@ impl RunCgroup {
             procs: Vec::new(),
             hard_limit: None,
             cpu_before: Duration::ZERO,
+            memory_before: Bytes(0),
             ooms_before: 0,
         };
         for parent in hierarchy.parents() {
@@ -327,6 +329,7 @@ impl RunCgroup {
             self.hard_limit = Some(hard);
         }
         self.cpu_before = self.cpu_counter().unwrap_or_default();
+        self.memory_before = self.memory_counter().unwrap_or_default();
         self.ooms_before = self.oom_kills();
         Ok(())
     }
@@ -380,6 +383,17 @@ impl RunCgroup {
     /// stays charged even when no process maps it; not the page cache of the files it reads and writes, which the
     /// kernel can always reclaim.
     pub fn memory(&self) -> Option<Bytes> {
+        Some(Bytes(
+            self.memory_counter()?
+                .0
+                .saturating_sub(self.memory_before.0),
+        ))
+    }
+
+    /// The memory charged to the cgroup now, as [`RunCgroup::memory`] counts it, but from zero rather than from the
+    /// run's start: the kernel updates these figures in batches per processor, so a cgroup that is empty may still
+    /// show a little.
+    fn memory_counter(&self) -> Option<Bytes> {
         let stat = self.read(Controller::Memory, "memory.stat")?;
         let anonymous = match self.hierarchy {
             Hierarchy::V1 { .. } => "rss",
@@ -407,10 +421,11 @@ impl RunCgroup {
     /// What a run that is over left in the cgroup, which the next run would find: processes, or memory still
     /// charged to it (a file in a shared-memory folder, say). None when it is as empty as a new one.
     pub fn leftovers(&self) -> Option<String> {
+        let residue = residue();
         // A process killed a moment ago leaves its cgroup, and its memory is given back, a moment after it is
         // reaped.
         for _ in 0..LEFTOVER_CHECKS {
-            if self.members().is_empty() && self.memory().unwrap_or_default() == Bytes(0) {
+            if self.members().is_empty() && self.memory_counter().unwrap_or_default() < residue {
                 return None;
             }
             std::thread::sleep(Duration::from_millis(1));
@@ -421,7 +436,7 @@ impl RunCgroup {
         } else {
             format!(
                 "{} of memory still charged to its cgroup, as shared memory or files kept in memory",
-                self.memory().unwrap_or_default()
+                self.memory_counter().unwrap_or_default()
             )
         })
     }
@@ -465,6 +480,13 @@ impl Drop for RunCgroup {
 
 /// How many times, a millisecond apart, a worker looks whether its cgroup has emptied before it gives up on it.
 const LEFTOVER_CHECKS: usize = 50;
+
+/// What an empty cgroup's memory figure may still show: the kernel batches its updates per processor, 64 pages at
+/// a time. Memory a run leaves behind is only noticed from this much on.
+fn residue() -> Bytes {
+    let processors = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+    Bytes((64 * 4096 * processors).max(Bytes::MIB))
+}
 
 /// The controllers whose files a run's cgroup uses; on v1, also the position of each one's folder.
 #[derive(Clone, Copy)]
