@@ -1,7 +1,7 @@
 //! Confining one run: everything is prepared before fork, so that between fork and exec the child only makes
 //! system calls, in this order: take its own session, set the rlimits, ask to die with the supervisor, enter the
-//! namespaces, join the run's cgroup (and a cgroup namespace of its own), restrict the file system, drop every
-//! capability, install the system-call filter.
+//! namespaces, restrict the file system, drop every capability, install the system-call filter, and join the run's
+//! cgroup.
 //!
 //! The supervisor is single-threaded until the program has started (its stderr reader is started after), which
 //! is what makes the few allocations of the Landlock crate safe in the child.
@@ -233,11 +233,6 @@ impl Confinement {
             // SAFETY: as required of our caller.
             unsafe { namespaces.enter()? };
         }
-        // Only the program joins the cgroup, once everything above is done: the set-up is not charged to it.
-        cgroup::join(&self.cgroup_fds)?;
-        if self.namespaces.is_some() {
-            namespace::enter_cgroup_namespace()?;
-        }
         if let Some(files) = &mut self.files {
             files.restrict(self.namespaces.is_some())?;
         }
@@ -245,6 +240,8 @@ impl Confinement {
         if let Some(syscalls) = &self.syscalls {
             syscalls.apply()?;
         }
-        Ok(())
+        // Only the program joins the cgroup, last: none of the set-up above is charged to it. The descriptors were
+        // opened by the worker, whose rights the kernel checks, so this needs no capability.
+        cgroup::join(&self.cgroup_fds)
     }
 }

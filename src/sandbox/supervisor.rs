@@ -118,8 +118,13 @@ pub(super) fn run(
     if verdict == Watch::HarnessGone {
         return Ok(None);
     }
+    // The cgroup counts the program alone, from just before exec; what this process reaped (the kernel's count
+    // for its children) also holds, with namespaces, the relay and the init, and everything before exec.
     let (reaped_cpu, reaped_peak) = process::children_usage();
-    let cpu = meter.cpu_total().max(reaped_cpu);
+    let cpu = match cgroup {
+        Some(_) => meter.cpu_total(),
+        None => meter.cpu_total().max(reaped_cpu),
+    };
     let peak_memory = meter.peak.max(reaped_peak);
     let oom_killed = cgroup.is_some_and(RunCgroup::oom_killed);
     // Measured through our own descriptor: the run may have replaced the file at that path.
