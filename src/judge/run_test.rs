@@ -8,7 +8,6 @@ use crate::error::{Error, Result};
 use crate::problem::{Comparison, ProblemLimits, Test};
 use crate::runs;
 use crate::sandbox::Runner;
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 /// The program's output, in the folder of its run.
@@ -31,17 +30,13 @@ impl TestRunner<'_> {
 
     /// Runs in `dir`, a fresh empty folder, where the program's output is left as `output`.
     pub fn run_in(&self, dir: &Path, program: &Program, test: &Test) -> Result<TestResult> {
-        // `box` is the program's empty working directory; its input is a read-only copy, so nothing it does can
-        // reach or change the testdata.
+        // `box` is the program's empty working directory. It reads the test's input itself: the sandbox sees to it
+        // that nothing it does can change it.
         let workdir = dir.join("box");
-        let input = dir.join("input");
         let output = dir.join(OUTPUT);
         std::fs::create_dir(&workdir).map_err(|e| Error::io("create", &workdir, e))?;
-        std::fs::copy(&test.input, &input).map_err(|e| Error::io("copy", &test.input, e))?;
-        std::fs::set_permissions(&input, std::fs::Permissions::from_mode(0o444))
-            .map_err(|e| Error::io("protect", &input, e))?;
 
-        let spec = runs::solution(program, &self.limits, &workdir, &input, &output);
+        let spec = runs::solution(program, &self.limits, &workdir, &test.input, &output);
         let run = self.runner.run(&spec)?;
         let mut result = TestResult {
             name: test.name.clone(),
@@ -59,7 +54,6 @@ impl TestRunner<'_> {
             result.message = message;
             return Ok(result);
         }
-        // The checker reads the test's own input: the run's copy is the run's to change.
         let checked = self.check(dir, &test.input, &output, &test.answer)?;
         result.verdict = checked.verdict;
         result.message = checked.message;

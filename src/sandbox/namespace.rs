@@ -528,8 +528,7 @@ pub(crate) fn probe() -> Result<String, String> {
     // The whole way a run goes, /proc included: the child becomes a relay and returns as the program, which
     // exits at once, and the relay ends as it did.
     // SAFETY: the probe child is single-threaded (fork copies only the calling thread) and only makes calls.
-    in_child(|| unsafe { namespaces.enter() })
-        .map_err(fail)?;
+    in_child(|| unsafe { namespaces.enter() }).map_err(fail)?;
     Ok("user (root inside, the judge's own user outside), PID with its own read-only /proc, network (none), \
         mount (read-only but the run's folder, a /dev of five devices), IPC, UTS, cgroup"
         .into())

@@ -5,7 +5,7 @@ use super::cgroup::RunCgroup;
 use super::confine::Confinement;
 use super::excerpt::Excerpt;
 use super::process::{self, ProcStat};
-use super::spec::{LimitKind, RunResult, RunSpec, Termination};
+use super::spec::{LimitKind, RunResult, RunSpec, Termination, Trust};
 use crate::units::Bytes;
 use std::fs::File;
 use std::io::{self, Read};
@@ -31,9 +31,14 @@ pub(super) struct Streams {
 }
 
 impl Streams {
+    /// Opens the run's input and creates its output. A solution's input is a sealed copy in memory: the descriptor
+    /// of the file itself, opened here, outside its namespaces and Landlock rules, would let it change the file's
+    /// mode (fchmod needs no write access), or open it again for writing through /proc/self/fd/0 where the file
+    /// system is not read-only to it. The problem's own tools read the file itself.
     pub fn open(spec: &RunSpec) -> Result<Streams, String> {
         let stdin = match &spec.stdin {
-            Some(path) => File::open(path),
+            Some(path) if spec.trust == Trust::Tool => File::open(path),
+            Some(path) => sealed_copy(path),
             None => File::open("/dev/null"),
         }
         .map_err(|e| format!("failed to open the input: {e}"))?;
@@ -41,6 +46,34 @@ impl Streams {
             .map_err(|e| format!("failed to create the output file: {e}"))?;
         Ok(Streams { stdin, stdout })
     }
+}
+
+/// A copy of the file in memory that nobody can change: written, sealed against writing, growing and shrinking,
+/// and rewound.
+fn sealed_copy(path: &std::path::Path) -> io::Result<File> {
+    // SAFETY: memfd_create takes a C string and flags, and returns a new descriptor or -1.
+    let fd = unsafe {
+        libc::memfd_create(
+            c"input".as_ptr(),
+            libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING,
+        )
+    };
+    if fd == -1 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: a new descriptor that nothing else owns.
+    let mut copy = unsafe { File::from_raw_fd(fd) };
+    io::copy(&mut File::open(path)?, &mut copy)?;
+    let seals = libc::F_SEAL_WRITE | libc::F_SEAL_GROW | libc::F_SEAL_SHRINK | libc::F_SEAL_SEAL;
+    // SAFETY: fcntl and lseek take plain integers.
+    unsafe {
+        if libc::fcntl(fd, libc::F_ADD_SEALS, seals) == -1
+            || libc::lseek(fd, 0, libc::SEEK_SET) == -1
+        {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(copy)
 }
 
 /// Carries out one run in the confinement prepared for it, in a process of its own that is the child subreaper of

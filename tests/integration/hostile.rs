@@ -9,6 +9,7 @@
 
 use crate::harness::{Judge, processes_under, solution};
 use sha2::{Digest, Sha256};
+use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -364,6 +365,8 @@ fn digest(root: &Path) -> String {
             // Length-prefixed, so that no two different trees feed the same bytes.
             hasher.update((name.len() as u64).to_le_bytes());
             hasher.update(name.as_bytes());
+            // The mode too: a run that takes the judge's permissions away has changed the tests.
+            hasher.update(entry.metadata().unwrap().permissions().mode().to_le_bytes());
             if entry.file_type().is_file() {
                 let contents = std::fs::read(entry.path()).unwrap();
                 hasher.update((contents.len() as u64).to_le_bytes());
