@@ -14,7 +14,8 @@ use std::time::Duration;
     version,
     about = "Judge competitive programming solutions on a problem's tests",
     after_help = "Exit codes: 0 every solution got its expected verdict, 1 some did not, \
-                  2 usage or configuration error, 130 interrupted (Ctrl-C)."
+                  2 usage or configuration error, 3 a run could not be carried out (the sandbox failed), \
+                  130 interrupted (Ctrl-C)."
 )]
 pub struct Cli {
     /// The project folder, holding problems/ and testdata/ [default: the nearest folder holding problems/,
@@ -91,7 +92,7 @@ Examples:
   cpjudge judge knight-pawns --time-limit 3s --json
 
 Exit codes: 0 every solution got its expected verdict, 1 some did not, 2 usage or configuration error,
-130 interrupted (Ctrl-C).";
+3 a run could not be carried out (the sandbox failed), 130 interrupted (Ctrl-C).";
 
 const TEST_HELP: &str = "\
 Examples:

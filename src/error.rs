@@ -93,12 +93,14 @@ impl Error {
         }
     }
 
-    /// The process exit code for this error. Every harness error but an interrupt is a usage or configuration
-    /// problem from the user's point of view: they are all 2, which scripts can tell apart from 1 (a verdict not as
-    /// expected); an interrupt is 130, as a shell reports a process ended by Ctrl-C.
+    /// The process exit code for this error. A run the sandbox could not carry out is 3: the judge itself failed,
+    /// not the user's input. Every other error but an interrupt is a usage or configuration problem from the user's
+    /// point of view: 2, which scripts can tell apart from 1 (a verdict not as expected); an interrupt is 130, as a
+    /// shell reports a process ended by Ctrl-C.
     pub fn exit_code(&self) -> u8 {
         match self {
             Error::Interrupted => crate::interrupt::EXIT_CODE,
+            Error::Sandbox(_) => 3,
             _ => 2,
         }
     }

@@ -104,7 +104,7 @@ pub(super) fn prepare_sandbox(
         let off = isolation.inactive();
         if !off.is_empty() {
             let off: Vec<&str> = off.iter().map(|l| l.name()).collect();
-            return Err(Error::Sandbox(format!(
+            return Err(Error::Usage(format!(
                 "--strict: refusing to judge with isolation layers off: {} (see `cpjudge doctor`)",
                 off.join(", ")
             )));

@@ -111,9 +111,9 @@ fn killing_the_supervisor_kills_the_run() {
         let supervisors = supervisors_of(judge.id());
         assert_eq!(supervisors.len(), 1, "{supervisors:?}");
         kill(supervisors[0]);
-        // The judge reports that the run could not be carried out, and starts no other.
+        // The judge reports that the run could not be carried out (exit code 3), and starts no other.
         let status = judge.wait().unwrap();
-        assert_eq!(status.code(), Some(2), "layers {layers}");
+        assert_eq!(status.code(), Some(3), "layers {layers}");
         assert_nothing_left(&cache, &format!("layers {layers}, supervisor killed"));
     }
 }
