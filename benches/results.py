@@ -148,9 +148,11 @@ def main():
             counted.append(float(line.split(",")[0]) / 1e3)
             with open(os.path.join(WORK, f"same-{wanted}-{n}.count")) as f:
                 count = f.read().strip()
+            with open(os.path.join(WORK, f"same-{wanted}-{n}.steal")) as f:
+                before, after = (int(x) for x in f.read().split())
             if count:
                 reported = load(f"same-{wanted}-{n}.json")["solutions"][0]["tests"][0]["time_us"] / 1e6
-                pairs.append((reported, int(count) / 1e9))
+                pairs.append((reported, int(count) / 1e9, (after - before) * 10e-3))
             n += 1
         a, b = statistics.median(judged), statistics.median(counted)
         say(f"| {wanted} ms | {ms(a)} ({ms(min(judged))} to {ms(max(judged))}) | "
@@ -158,25 +160,26 @@ def main():
         same_run.append((wanted, pairs))
     say("")
     say("The same run measured both ways: perf counting every process of one judge run (`perf record -s`), and the")
-    say("count of the program's own process set against what the judge reported for it. perf counts that process from")
-    say("fork, so its count also holds the sandbox's set-up in the process before exec, which the judge leaves out.\n")
-    say("| program | judge | perf, same process | difference (median of the runs) |")
-    say("| --- | --- | --- | --- |")
+    say("count of the program's own process set against what the judge reported for it. perf's task-clock also counts")
+    say("time the hypervisor gave the processor to other machines while the program was on it (steal), which the")
+    say("kernel's CPU accounting, and so the judge, leaves out: the steal on the whole machine during each run is shown.\n")
+    say("| program | judge | perf, same process | difference | steal during the run |")
+    say("| --- | --- | --- | --- | --- |")
     for wanted, pairs in same_run:
         if not pairs:
-            say(f"| {wanted} ms | | perf found no process of the program | |")
+            say(f"| {wanted} ms | | perf found no process of the program | | |")
             targets.append((f"{wanted} ms program against perf", "not measured", False))
             continue
-        diffs = [r - c for r, c in pairs]
-        d = statistics.median(diffs)
-        r = statistics.median(p[0] for p in pairs)
-        c = statistics.median(p[1] for p in pairs)
-        rel = statistics.median((r_ - c_) / c_ for r_, c_ in pairs)
-        say(f"| {wanted} ms | {ms(r)} | {ms(c)} | {d * 1e3:+.2f} ms ({rel:+.1%}) |")
+        for reported, counted, stolen in pairs:
+            diff = reported - counted
+            say(f"| {wanted} ms | {ms(reported)} | {ms(counted)} | {diff * 1e3:+.2f} ms ({diff / counted:+.1%}) | "
+                f"{ms(stolen)} |")
+        d = statistics.median(r - c for r, c, _ in pairs)
+        rel = statistics.median((r - c) / c for r, c, _ in pairs)
         if wanted == 1:
-            targets.append(("1 ms program within 0.5 ms of perf (same run)", f"{d * 1e3:+.2f} ms", abs(d) <= 0.5e-3))
+            targets.append(("1 ms program within 0.5 ms of perf (same run, median)", f"{d * 1e3:+.2f} ms", abs(d) <= 0.5e-3))
         else:
-            targets.append(("300 ms program within 2% of perf (same run)", f"{rel:+.1%}", abs(rel) <= 0.02))
+            targets.append(("300 ms program within 2% of perf (same run, median)", f"{rel:+.1%}", abs(rel) <= 0.02))
     say("")
 
     # 5. Memory.

@@ -122,8 +122,8 @@ impl Hierarchy {
         }
         let own = folder(None)
             .ok_or("no cgroup v1 memory, pids and cpuacct controllers, and no cgroup v2")?;
-        // Once the judge has moved into a leaf of its own (below), its supervisors start there, and the runs'
-        // cgroups go beside it.
+        // Once the judge has moved into a leaf of its own (below), its workers start there, and their cgroups go
+        // beside it.
         let moved = own
             .file_name()
             .is_some_and(|n| n.to_string_lossy().ends_with(HARNESS_SUFFIX));
@@ -161,10 +161,10 @@ impl Hierarchy {
         Ok(Hierarchy::V2 { parent })
     }
 
-    /// Removes run cgroups left behind by supervisors that were killed before they could clean up, killing whatever
-    /// of their runs is still in them.
+    /// Removes cgroups left behind by workers that were killed before they could clean up, killing whatever of their
+    /// runs is still in them.
     /// Only cgroups made in this PID namespace are looked at, since only there does a missing PID mean a dead
-    /// supervisor.
+    /// worker.
     fn remove_stale(&self) {
         let mine = format!("{PREFIX}{}-", pid_namespace());
         for parent in self.parents() {

@@ -26,11 +26,11 @@ pub struct Sandbox {
     workers: Arc<Workers>,
 }
 
-/// The argument that turns this executable into a supervisor.
+/// The argument that turns this executable into a worker.
 pub const SUPERVISE_ARG: &str = "__supervise";
 
 impl Sandbox {
-    /// A sandbox whose supervisor is the given cpjudge executable.
+    /// A sandbox whose workers are copies of the given cpjudge executable.
     /// No optional isolation layer: call [`Sandbox::isolated`] to add them.
     pub fn with_supervisor(supervisor: PathBuf) -> Self {
         Sandbox {
