@@ -1,7 +1,7 @@
 //! Confining one run: everything is prepared before fork, so that between fork and exec the child only makes
 //! system calls, in this order: take its own session, set the rlimits, ask to die with the supervisor, enter the
-//! namespaces, restrict the file system, drop every capability, install the system-call filter, and join the run's
-//! cgroup.
+//! namespaces, restrict the file system, join the run's cgroup (and a cgroup namespace of its own), drop every
+//! capability, install the system-call filter.
 //!
 //! The supervisor is single-threaded until the program has started (its stderr reader is started after), which
 //! is what makes the few allocations of the Landlock crate safe in the child.
@@ -236,12 +236,17 @@ impl Confinement {
         if let Some(files) = &mut self.files {
             files.restrict(self.namespaces.is_some())?;
         }
+        // Only the program joins the cgroup, as late as it can: what is left to do after is the few system calls
+        // that drop its capabilities and install its filter, charged to it. It then takes a cgroup namespace of its
+        // own, rooted at the run's cgroup, which needs the capabilities it is about to drop.
+        cgroup::join(&self.cgroup_fds)?;
+        if self.namespaces.is_some() {
+            namespace::enter_cgroup_namespace()?;
+        }
         drop_capabilities()?;
         if let Some(syscalls) = &self.syscalls {
             syscalls.apply()?;
         }
-        // Only the program joins the cgroup, last: none of the set-up above is charged to it. The descriptors were
-        // opened by the worker, whose rights the kernel checks, so this needs no capability.
-        cgroup::join(&self.cgroup_fds)
+        Ok(())
     }
 }

@@ -6,8 +6,8 @@
 //! is the read-only view every run starts from: the whole file system read-only, and /dev holding only five
 //! harmless devices and the links to the standard streams. The worker keeps them open, and the helper ends.
 //!
-//! Between fork and exec, a run's child enters those three and unshares a PID, mount, IPC, UTS and cgroup namespace
-//! of its own (its mount namespace a copy of the read-only view), then forks twice more, so that a run is three processes
+//! Between fork and exec, a run's child enters those three and unshares a PID, mount, IPC and UTS namespace of its
+//! own (its mount namespace a copy of the read-only view), then forks twice more, so that a run is three processes
 //! deep:
 //!
 //! - the *relay*, still in the supervisor's PID namespace: the supervisor's direct child, which ends exactly as
@@ -17,7 +17,8 @@
 //!   own, read-only; it reaps whatever is orphaned in the run and, once the program has ended, exits, and the
 //!   kernel kills everything left in the namespace;
 //! - the *program*, PID 2, which goes on to exec. Being PID 2 rather than PID 1, it gets the ordinary signal
-//!   semantics: abort() and raise() work as they do anywhere.
+//!   semantics: abort() and raise() work as they do anywhere. Once it has joined the run's cgroup, it takes a cgroup
+//!   namespace of its own, rooted there.
 //!
 //! Nothing a run does in the shared namespaces outlives it: its processes die with its init, sockets with their
 //! processes, and without capabilities it can change neither the network, nor the host name, nor any mount.
@@ -528,8 +529,17 @@ pub(crate) fn probe() -> Result<String, String> {
     // The whole way a run goes, /proc included: the child becomes a relay and returns as the program, which
     // exits at once, and the relay ends as it did.
     // SAFETY: the probe child is single-threaded (fork copies only the calling thread) and only makes calls.
-    in_child(|| unsafe { namespaces.enter() }).map_err(fail)?;
+    in_child(|| unsafe { namespaces.enter().and_then(|()| enter_cgroup_namespace()) })
+        .map_err(fail)?;
     Ok("user (root inside, the judge's own user outside), PID with its own read-only /proc, network (none), \
         mount (read-only but the run's folder, a /dev of five devices), IPC, UTS, cgroup"
         .into())
+}
+
+/// Gives the calling process a cgroup namespace of its own, rooted at the cgroup it is in: the program takes one
+/// once it has joined the run's cgroup, before it drops the capability this needs. Only makes system calls.
+pub(crate) fn enter_cgroup_namespace() -> io::Result<()> {
+    // SAFETY: unshare takes plain integers.
+    checked(unsafe { libc::unshare(libc::CLONE_NEWCGROUP) })?;
+    Ok(())
 }
