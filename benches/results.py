@@ -162,7 +162,8 @@ def main():
     say("The same run measured both ways: perf counting every process of one judge run (`perf record -s`), and the")
     say("count of the program's own process set against what the judge reported for it. perf's task-clock also counts")
     say("time the hypervisor gave the processor to other machines while the program was on it (steal), which the")
-    say("kernel's CPU accounting, and so the judge, leaves out: the steal on the whole machine during each run is shown.\n")
+    say("kernel's CPU accounting, and so the judge, leaves out: the steal on the whole machine during each run is")
+    say("shown.\n")
     say("| program | judge | perf, same process | difference | steal during the run |")
     say("| --- | --- | --- | --- | --- |")
     for wanted, pairs in same_run:
@@ -177,7 +178,8 @@ def main():
         d = statistics.median(r - c for r, c, _ in pairs)
         rel = statistics.median((r - c) / c for r, c, _ in pairs)
         if wanted == 1:
-            targets.append(("1 ms program within 0.5 ms of perf (same run, median)", f"{d * 1e3:+.2f} ms", abs(d) <= 0.5e-3))
+            name = "1 ms program within 0.5 ms of perf (same run, median)"
+            targets.append((name, f"{d * 1e3:+.2f} ms", abs(d) <= 0.5e-3))
         else:
             targets.append(("300 ms program within 2% of perf (same run, median)", f"{rel:+.1%}", abs(rel) <= 0.02))
     say("")
@@ -186,7 +188,8 @@ def main():
     say("## 5. The judge's own peak memory\n")
     say("| while | peak resident memory |")
     say("| --- | --- |")
-    for name, file in (("a submission prints 1 GB", "memory-flood.json"), ("100 tests run with -j 2", "memory-j2.json")):
+    cases = (("a submission prints 1 GB", "memory-flood.json"), ("100 tests run with -j 2", "memory-j2.json"))
+    for name, file in cases:
         peak = load(file)["harness"]["peak_memory"]
         say(f"| {name} | {peak / MIB:.1f} MiB |")
         targets.append((f"judge's memory under 30 MiB while {name}", f"{peak / MIB:.1f} MiB", peak < 30 * MIB))
@@ -206,9 +209,11 @@ def main():
     for problem, found in by_problem.items():
         found.sort()
         fastest, name = found[0]
-        targets.append((f"{problem}: fastest reference at most 3 ms", f"{ms(fastest)} ({name.split(' ')[0]})", fastest <= 3e-3))
+        figure = f"{ms(fastest)} ({name.split(' ')[0]})"
+        targets.append((f"{problem}: fastest reference at most 3 ms", figure, fastest <= 3e-3))
         for other, other_name in found[1:]:
-            targets.append((f"{other_name.split(' ')[0]}: at most 2 x the fastest", f"{other / fastest:.2f} x", other <= 2 * fastest))
+            target = f"{other_name.split(' ')[0]}: at most 2 x the fastest"
+            targets.append((target, f"{other / fastest:.2f} x", other <= 2 * fastest))
 
     say("## Targets\n")
     say("| target | measured | |")

@@ -19,7 +19,6 @@ use std::path::PathBuf;
 
 /// The parts of a run's confinement the child enters.
 pub(crate) struct Confinement {
-    supervisor: libc::pid_t,
     cgroup_fds: Vec<RawFd>,
     rlimits: RlimitSet,
     namespaces: Option<Namespaces>,
@@ -171,13 +170,7 @@ pub(crate) fn prepare(request: &Request, reused: &mut Reused) -> Result<Confinem
             Trust::Solution { readable } => (&request.hidden, readable),
         };
         let around = reused.readable_outside(hidden);
-        Some(FsRules::new(
-            &spec.workdir,
-            around,
-            readable,
-            spec.stdin.as_deref(),
-            &spec.stdout,
-        )?)
+        Some(FsRules::new(&spec.workdir, around, readable, &spec.stdout)?)
     } else {
         None
     };
@@ -185,8 +178,6 @@ pub(crate) fn prepare(request: &Request, reused: &mut Reused) -> Result<Confinem
         .then(|| reused.syscalls())
         .transpose()?;
     Ok(Confinement {
-        // Set by the process that starts the program: see `supervised_by`.
-        supervisor: 0,
         rlimits: RlimitSet::for_limits(&spec.limits, !cgroup_fds.is_empty()),
         cgroup_fds,
         namespaces: if wants(Layer::Namespaces) {
@@ -211,16 +202,12 @@ impl Confinement {
         self.namespaces.is_some()
     }
 
-    /// Names the process that starts the program, which it must die with.
-    pub fn supervised_by(&mut self, supervisor: libc::pid_t) {
-        self.supervisor = supervisor;
-    }
-
-    /// Enters every layer. Returns in the process that is to exec the program.
+    /// Enters every layer, in a child of `supervisor`, which it dies with. Returns in the process that is to exec
+    /// the program.
     ///
     /// # Safety
     /// Must be called between fork and exec, in the child of a single-threaded process.
-    pub unsafe fn enter(&mut self) -> io::Result<()> {
+    pub unsafe fn enter(&mut self, supervisor: libc::pid_t) -> io::Result<()> {
         // Its own session, and so its own process group, so the whole run can be signalled at once, and without a
         // controlling terminal, so it can neither read from nor type into the judge's.
         // SAFETY: setsid has no preconditions.
@@ -228,7 +215,7 @@ impl Confinement {
             return Err(io::Error::last_os_error());
         }
         self.rlimits.apply()?;
-        die_with_parent(Some(self.supervisor))?;
+        die_with_parent(Some(supervisor))?;
         if let Some(namespaces) = &self.namespaces {
             // SAFETY: as required of our caller.
             unsafe { namespaces.enter()? };

@@ -21,14 +21,13 @@ pub(crate) struct FsRules {
 }
 
 impl FsRules {
-    /// Rules for a program working in `workdir` that must not read `hidden`, except `readable` inside it, with
-    /// its standard input and output in the files `stdin` and `stdout`.
-    /// `around` is what [`readable_outside`] found for the hidden folders.
+    /// Rules for a program working in `workdir` that may read `around` (what [`readable_outside`] found for the
+    /// hidden folders) and `readable`, with its standard output in the file `stdout`. (Its standard input needs no
+    /// rule: a solution's is a copy in memory, and the problem's own tools may read anything.)
     pub fn new(
         workdir: &Path,
         around: &[PathBuf],
         readable: &[PathBuf],
-        stdin: Option<&Path>,
         stdout: &Path,
     ) -> Result<FsRules, String> {
         let fail = |e: landlock::RulesetError| format!("cannot build the Landlock rules: {e}");
@@ -51,18 +50,12 @@ impl FsRules {
         ruleset = ruleset
             .add_rule(PathBeneath::new(workdir, own_folder()))
             .map_err(fail)?;
-        // Its own input and output stay reachable by name (/dev/stdin and /dev/stdout lead there), though they
-        // lie in hidden folders; the input only to read.
-        let streams = [
-            stdin.map(|path| (path, make_bitflags!(AccessFs::{ReadFile}))),
-            Some((stdout, make_bitflags!(AccessFs::{WriteFile | Truncate}))),
-        ];
-        for (path, access) in streams.into_iter().flatten() {
-            if let Ok(fd) = PathFd::new(path) {
-                ruleset = ruleset
-                    .add_rule(PathBeneath::new(fd, access))
-                    .map_err(fail)?;
-            }
+        // Its own output stays reachable by name (/dev/stdout leads there), though it lies in a hidden folder.
+        if let Ok(fd) = PathFd::new(stdout) {
+            let access = make_bitflags!(AccessFs::{WriteFile | Truncate});
+            ruleset = ruleset
+                .add_rule(PathBeneath::new(fd, access))
+                .map_err(fail)?;
         }
         for (device, access) in DEVICES {
             if let Ok(fd) = PathFd::new(device) {
@@ -183,7 +176,7 @@ pub(crate) fn probe() -> Result<String, String> {
     }
     let dir = std::env::temp_dir();
     let around = readable_outside(&[]);
-    let mut rules = FsRules::new(&dir, &around, &[], None, Path::new("/dev/null"))?;
+    let mut rules = FsRules::new(&dir, &around, &[], Path::new("/dev/null"))?;
     super::namespace::in_child(|| rules.restrict(false))
         .map_err(|e| format!("cannot enforce Landlock rules: {e}"))?;
     let mut detail = format!(

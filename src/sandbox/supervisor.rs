@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 const TICK: Duration = Duration::from_millis(10);
 
 /// The files a run reads and writes as its standard streams, opened before its confinement is prepared: the
-/// Landlock rules that let the program reach them by name need them to exist.
+/// Landlock rule that lets the program reach its output by name needs the file to exist.
 pub(super) struct Streams {
     stdin: File,
     stdout: File,
@@ -92,7 +92,7 @@ pub(super) fn run(
     let output = stdout
         .try_clone()
         .map_err(|e| format!("failed to keep the output file: {e}"))?;
-    confinement.supervised_by(std::process::id() as libc::pid_t);
+    let supervisor = std::process::id() as libc::pid_t;
     let nested = confinement.nested();
 
     let mut command = Command::new(program);
@@ -107,7 +107,7 @@ pub(super) fn run(
     // SAFETY: this process has one thread until the program has started (it was forked from a single-threaded
     // worker), and the closure only enters the confinement prepared before.
     unsafe {
-        command.pre_exec(move || confinement.enter());
+        command.pre_exec(move || confinement.enter(supervisor));
     }
 
     let start = Instant::now();
