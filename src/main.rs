@@ -6,7 +6,8 @@ fn main() -> ExitCode {
     // trial run.
     match std::env::args_os().nth(1) {
         Some(arg) if arg == cpjudge::sandbox::SUPERVISE_ARG => {
-            return ExitCode::from(cpjudge::sandbox::serve() as u8);
+            let args: Vec<String> = std::env::args().skip(2).collect();
+            return ExitCode::from(cpjudge::sandbox::serve(&args) as u8);
         }
         Some(arg) if arg == cpjudge::sandbox::PROBE_ARG => {
             return ExitCode::from(cpjudge::sandbox::echo() as u8);

@@ -1,8 +1,9 @@
 //! A cgroup per worker, on cgroup v2 or on the v1 hierarchy: memory of the whole process tree with swap off, a
 //! limit on processes, CPU time of every thread, and a way to kill everything in a run at once.
 //!
-//! A worker makes its cgroup below its own (so limits set above it still hold) when its first run asks for one,
-//! and removes it when it ends. Each run's program joins it between fork and exec. Between runs the cgroup must be
+//! A worker makes its cgroup below its own (so limits set above it still hold) when it starts, and removes it when
+//! it ends. It reaches the cgroup's files through descriptors of its folders opened then: in its namespaces, the
+//! file system it sees is read-only. Each run's program joins it between fork and exec. Between runs the cgroup must be
 //! empty, with no memory still charged to it (shared memory a run left behind would be): a worker whose cgroup is
 //! not is retired. The counters that cannot be reset (CPU time on v2, the OOM kills) are read at the start of each
 //! run and counted from there.
@@ -10,9 +11,11 @@
 use super::Limits;
 use super::process::pid_namespace;
 use crate::units::Bytes;
+use std::ffi::CString;
 use std::fs::{self, File};
 use std::io::{self, Write};
-use std::os::fd::{AsRawFd, RawFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -180,7 +183,9 @@ impl Hierarchy {
                     continue;
                 };
                 if !Path::new("/proc").join(pid).exists() {
-                    kill_members(&entry.path());
+                    if let Ok(dir) = open_dir(&entry.path()) {
+                        kill_members(&dir);
+                    }
                     let _ = fs::remove_dir(entry.path());
                 }
             }
@@ -240,8 +245,12 @@ impl Mount {
 /// The cgroup of a worker, which each of its runs joins. Dropping it kills whatever is still in it and removes it.
 pub(crate) struct RunCgroup {
     hierarchy: Hierarchy,
-    /// The folder in each hierarchy (three on v1, one on v2).
+    /// The folder in each hierarchy (three on v1, one on v2), named in messages.
     dirs: Vec<PathBuf>,
+    /// Each folder, and the folder it is in, opened when it was made: every file of the cgroup is reached through
+    /// them.
+    dir_fds: Vec<OwnedFd>,
+    parent_fds: Vec<OwnedFd>,
     /// `cgroup.procs` of each folder, opened once: the child joins by writing "0" to each.
     procs: Vec<File>,
     /// The memory limit in force, as the kernel has it.
@@ -266,6 +275,8 @@ impl RunCgroup {
         let mut cgroup = RunCgroup {
             hierarchy: hierarchy.clone(),
             dirs: Vec::new(),
+            dir_fds: Vec::new(),
+            parent_fds: Vec::new(),
             procs: Vec::new(),
             hard_limit: None,
             cpu_before: Duration::ZERO,
@@ -275,6 +286,8 @@ impl RunCgroup {
         for parent in hierarchy.parents() {
             let dir = parent.join(&name);
             fs::create_dir(&dir).map_err(|e| annotate(e, "create", &dir))?;
+            cgroup.parent_fds.push(open_dir(parent)?);
+            cgroup.dir_fds.push(open_dir(&dir)?);
             cgroup.dirs.push(dir);
         }
         let tasks = MAX_TASKS.to_string();
@@ -287,18 +300,15 @@ impl RunCgroup {
             }
             Hierarchy::V2 { .. } => {
                 // No swap; without swap accounting the file is missing, and there is no swap to count.
-                if cgroup.dirs[0].join("memory.swap.max").exists() {
+                if cgroup.read(Controller::Memory, "memory.swap.max").is_some() {
                     cgroup.set(Controller::Memory, "memory.swap.max", "0")?;
                 }
                 cgroup.set(Controller::Pids, "pids.max", &tasks)?;
             }
         }
-        for dir in &cgroup.dirs {
-            let path = dir.join("cgroup.procs");
-            let file = File::options()
-                .write(true)
-                .open(&path)
-                .map_err(|e| annotate(e, "open", &path))?;
+        for (dir, fd) in cgroup.dirs.iter().zip(&cgroup.dir_fds) {
+            let file = open_at(fd, "cgroup.procs", libc::O_WRONLY)
+                .map_err(|e| annotate(e, "open", &dir.join("cgroup.procs")))?;
             cgroup.procs.push(file);
         }
         Ok(cgroup)
@@ -334,21 +344,29 @@ impl RunCgroup {
         Ok(())
     }
 
-    /// The folder of a controller's files: its own hierarchy's on v1, the one folder on v2.
-    fn dir(&self, controller: Controller) -> &Path {
+    /// The position of a controller's folder: its own hierarchy's on v1, the one folder on v2.
+    fn index(&self, controller: Controller) -> usize {
         match self.hierarchy {
-            Hierarchy::V1 { .. } => &self.dirs[controller as usize],
-            Hierarchy::V2 { .. } => &self.dirs[0],
+            Hierarchy::V1 { .. } => controller as usize,
+            Hierarchy::V2 { .. } => 0,
         }
     }
 
     fn set(&self, controller: Controller, file: &str, value: &str) -> io::Result<()> {
-        let path = self.dir(controller).join(file);
-        write(&path, value).map_err(|e| annotate(e, "write", &path))
+        let i = self.index(controller);
+        open_at(&self.dir_fds[i], file, libc::O_WRONLY)
+            .and_then(|mut f| f.write_all(value.as_bytes()))
+            .map_err(|e| annotate(e, "write", &self.dirs[i].join(file)))
     }
 
     fn read(&self, controller: Controller, file: &str) -> Option<String> {
-        fs::read_to_string(self.dir(controller).join(file)).ok()
+        let mut text = String::new();
+        io::Read::read_to_string(
+            &mut open_at(&self.dir_fds[self.index(controller)], file, libc::O_RDONLY).ok()?,
+            &mut text,
+        )
+        .ok()?;
+        Some(text)
     }
 
     /// The descriptors the child writes "0" to, between fork and exec, to join the run's cgroup.
@@ -443,20 +461,17 @@ impl RunCgroup {
 
     /// The processes in the cgroup.
     fn members(&self) -> Vec<libc::pid_t> {
-        self.dirs
-            .first()
-            .map(|dir| members(dir))
-            .unwrap_or_default()
+        self.dir_fds.first().map(members_at).unwrap_or_default()
     }
 
     /// Kills every process in the cgroup, until none is left (processes forked meanwhile included).
     pub fn kill_all(&self) {
         // Half made (its creation failed): nothing can have joined it.
-        let Some(first) = self.dirs.first() else {
+        let Some(first) = self.dir_fds.first() else {
             return;
         };
         if let Hierarchy::V2 { .. } = self.hierarchy {
-            let _ = write(&first.join("cgroup.kill"), "1");
+            let _ = self.set(Controller::Memory, "cgroup.kill", "1");
         }
         kill_members(first);
     }
@@ -466,10 +481,20 @@ impl Drop for RunCgroup {
     fn drop(&mut self) {
         self.kill_all();
         self.procs.clear();
-        for dir in self.dirs.iter().rev() {
+        for (dir, parent) in self.dirs.iter().zip(&self.parent_fds).rev() {
+            let Some(name) = dir
+                .file_name()
+                .and_then(|n| CString::new(n.as_bytes()).ok())
+            else {
+                continue;
+            };
             // A killed process leaves its cgroup a moment after it is reaped.
             for _ in 0..100 {
-                if fs::remove_dir(dir).is_ok() || !dir.exists() {
+                // SAFETY: unlinkat takes a descriptor we own and a C string.
+                let removed = unsafe {
+                    libc::unlinkat(parent.as_raw_fd(), name.as_ptr(), libc::AT_REMOVEDIR)
+                } == 0;
+                if removed || io::Error::last_os_error().kind() == io::ErrorKind::NotFound {
                     break;
                 }
                 std::thread::sleep(Duration::from_millis(1));
@@ -497,17 +522,21 @@ enum Controller {
 }
 
 /// The processes in the cgroup folder `dir`.
-fn members(dir: &Path) -> Vec<libc::pid_t> {
-    fs::read_to_string(dir.join("cgroup.procs"))
-        .map(|listed| listed.lines().filter_map(|l| l.parse().ok()).collect())
-        .unwrap_or_default()
+fn members_at(dir: &OwnedFd) -> Vec<libc::pid_t> {
+    let mut listed = String::new();
+    let read = open_at(dir, "cgroup.procs", libc::O_RDONLY)
+        .and_then(|mut f| io::Read::read_to_string(&mut f, &mut listed));
+    match read {
+        Ok(_) => listed.lines().filter_map(|l| l.parse().ok()).collect(),
+        Err(_) => Vec::new(),
+    }
 }
 
 /// Kills every process in the cgroup folder `dir` until none is left (processes forked meanwhile included; the
 /// task limit bounds how many there can be).
-fn kill_members(dir: &Path) {
+fn kill_members(dir: &OwnedFd) {
     for _ in 0..1000 {
-        let pids = members(dir);
+        let pids = members_at(dir);
         if pids.is_empty() {
             return;
         }
@@ -529,6 +558,31 @@ pub(crate) fn join(fds: &[RawFd]) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// A folder, opened to reach its files by name whatever file system view the process is in later.
+fn open_dir(path: &Path) -> io::Result<OwnedFd> {
+    let name = CString::new(path.as_os_str().as_bytes())?;
+    let flags = libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC;
+    // SAFETY: open takes a C string and flags, and returns a new descriptor or -1.
+    let fd = unsafe { libc::open(name.as_ptr(), flags) };
+    if fd == -1 {
+        return Err(annotate(io::Error::last_os_error(), "open", path));
+    }
+    // SAFETY: a new descriptor that nothing else owns.
+    Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// A file of the folder `dir`.
+fn open_at(dir: &OwnedFd, name: &str, flags: libc::c_int) -> io::Result<File> {
+    let name = CString::new(name)?;
+    // SAFETY: openat takes a descriptor we own, a C string and flags, and returns a new descriptor or -1.
+    let fd = unsafe { libc::openat(dir.as_raw_fd(), name.as_ptr(), flags | libc::O_CLOEXEC) };
+    if fd == -1 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: a new descriptor that nothing else owns.
+    Ok(unsafe { File::from_raw_fd(fd) })
 }
 
 fn write(path: &Path, value: &str) -> io::Result<()> {

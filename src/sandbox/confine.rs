@@ -1,16 +1,16 @@
 //! Confining one run: everything is prepared before fork, so that between fork and exec the child only makes
-//! system calls, in this order: take its own session, set the rlimits, ask to die with the supervisor, enter the
-//! namespaces, restrict the file system, join the run's cgroup (and a cgroup namespace of its own), drop every
-//! capability, install the system-call filter.
+//! system calls, in this order: take its own session, set the rlimits, ask to die with the worker, restrict the
+//! file system, join the run's cgroup (and, in the worker's namespaces, a cgroup namespace of its own), drop every
+//! capability, install the system-call filter. The namespaces themselves are the worker's (see `namespace`).
 //!
-//! The supervisor is single-threaded until the program has started (its stderr reader is started after), which
-//! is what makes the few allocations of the Landlock crate safe in the child.
+//! The worker is single-threaded, which is what makes the few allocations of the Landlock crate safe in the
+//! child.
 
 use super::cgroup::{self, RunCgroup};
 use super::filesystem::{self, FsRules};
-use super::isolation::Layer;
+use super::isolation::{Layer, Layers};
 use super::limits::RlimitSet;
-use super::namespace::{self, Namespaces};
+use super::namespace;
 use super::spec::{Request, Trust};
 use super::syscalls::SyscallFilter;
 use std::io;
@@ -21,7 +21,8 @@ use std::path::PathBuf;
 pub(crate) struct Confinement {
     cgroup_fds: Vec<RawFd>,
     rlimits: RlimitSet,
-    namespaces: Option<Namespaces>,
+    /// Whether the program runs in the worker's namespaces.
+    namespaces: bool,
     files: Option<FsRules>,
     syscalls: Option<SyscallFilter>,
 }
@@ -101,33 +102,42 @@ fn drop_capabilities() -> io::Result<()> {
     Ok(())
 }
 
-/// What a worker makes once and keeps for all its runs: its cgroup, the system-call filter, and what solutions may
-/// read for the hidden folders they are last asked to keep out of.
-#[derive(Default)]
+/// What a worker makes once and keeps for all its runs: its cgroup and namespaces (made when it starts, by the
+/// process that keeps it), the system-call filter, and what solutions may read for the hidden folders they are
+/// last asked to keep out of.
 pub(crate) struct Reused {
+    pub layers: Layers,
     pub cgroup: Option<RunCgroup>,
-    namespaces: Option<namespace::Shared>,
     syscalls: Option<SyscallFilter>,
     /// The hidden folders, and the folders readable around them.
     readable: Option<(Vec<PathBuf>, Vec<PathBuf>)>,
 }
 
 impl Reused {
-    fn cgroup(&mut self, limits: &super::Limits) -> io::Result<&RunCgroup> {
-        if self.cgroup.is_none() {
-            let hierarchy = cgroup::Hierarchy::find().map_err(io::Error::other)?;
-            self.cgroup = Some(RunCgroup::create(&hierarchy)?);
+    /// Makes the worker's cgroup, and moves the calling process into the worker's namespaces, as `layers` ask.
+    /// The calling process must be single-threaded.
+    pub fn make(layers: Layers) -> Result<Reused, String> {
+        let cgroup = if layers.contains(Layer::Cgroup) {
+            let hierarchy = cgroup::Hierarchy::find()?;
+            let made = RunCgroup::create(&hierarchy)
+                .map_err(|e| format!("cannot set up the worker's cgroup: {e}"))?;
+            Some(made)
+        } else {
+            None
+        };
+        if layers.contains(Layer::Namespaces) {
+            namespace::enter().map_err(|e| format!("cannot make the worker's namespaces: {e}"))?;
         }
-        let cgroup = self.cgroup.as_mut().expect("made above");
-        cgroup.prepare(limits)?;
-        Ok(cgroup)
+        Ok(Reused {
+            layers,
+            cgroup,
+            syscalls: None,
+            readable: None,
+        })
     }
 
-    fn namespaces(&mut self) -> io::Result<&namespace::Shared> {
-        if self.namespaces.is_none() {
-            self.namespaces = Some(namespace::Shared::make()?);
-        }
-        Ok(self.namespaces.as_ref().expect("made above"))
+    pub fn namespaces(&self) -> bool {
+        self.layers.contains(Layer::Namespaces)
     }
 
     fn syscalls(&mut self) -> Result<SyscallFilter, String> {
@@ -150,21 +160,21 @@ impl Reused {
     }
 }
 
-/// Prepares the layers `request` asks for, making what a worker reuses the first time. Any failure is an error of
+/// Prepares the worker's layers for `request`, once its working directory is in place. Any failure is an error of
 /// the run: the harness only asks for layers that its probe found working, so one that fails now must not be
 /// skipped quietly.
 pub(crate) fn prepare(request: &Request, reused: &mut Reused) -> Result<Confinement, String> {
     let spec = &request.spec;
-    let wants = |layer| request.layers.contains(layer);
-    let cgroup_fds = if wants(Layer::Cgroup) {
-        reused
-            .cgroup(&spec.limits)
-            .map_err(|e| format!("cannot set up the run's cgroup: {e}"))?
-            .join_fds()
-    } else {
-        Vec::new()
+    let cgroup_fds = match &mut reused.cgroup {
+        Some(cgroup) => {
+            cgroup
+                .prepare(&spec.limits)
+                .map_err(|e| format!("cannot set up the run's cgroup: {e}"))?;
+            cgroup.join_fds()
+        }
+        None => Vec::new(),
     };
-    let files = if wants(Layer::Landlock) {
+    let files = if reused.layers.contains(Layer::Landlock) {
         let (hidden, readable): (&[PathBuf], &[PathBuf]) = match &spec.trust {
             Trust::Tool => (&[], &[]),
             Trust::Solution { readable } => (&request.hidden, readable),
@@ -174,40 +184,39 @@ pub(crate) fn prepare(request: &Request, reused: &mut Reused) -> Result<Confinem
     } else {
         None
     };
-    let syscalls = wants(Layer::Seccomp)
+    let syscalls = reused
+        .layers
+        .contains(Layer::Seccomp)
         .then(|| reused.syscalls())
         .transpose()?;
+    let namespaces = reused.namespaces();
+    let mut rlimits = RlimitSet::for_limits(&spec.limits, !cgroup_fds.is_empty());
+    if namespaces && namespace::counts_processes_per_namespace() {
+        // Counted per user namespace: the run's own processes, and the worker and its keeper. (Root outside is
+        // exempt from it; its runs rely on the cgroup's.)
+        rlimits.push(
+            libc::RLIMIT_NPROC,
+            u64::from(cgroup::MAX_TASKS) + WORKER_PROCESSES,
+        );
+    }
     Ok(Confinement {
-        rlimits: RlimitSet::for_limits(&spec.limits, !cgroup_fds.is_empty()),
+        rlimits,
         cgroup_fds,
-        namespaces: if wants(Layer::Namespaces) {
-            let shared = reused
-                .namespaces()
-                .map_err(|e| format!("cannot make the run's namespaces: {e}"))?;
-            let namespaces = Namespaces::new(shared, &spec.workdir, spec.scratch)
-                .map_err(|e| format!("bad working directory: {e}"))?;
-            Some(namespaces)
-        } else {
-            None
-        },
+        namespaces,
         files,
         syscalls,
     })
 }
 
-impl Confinement {
-    /// Whether the program runs below a relay and an init (see `namespace`), rather than as the supervisor's own
-    /// child.
-    pub fn nested(&self) -> bool {
-        self.namespaces.is_some()
-    }
+/// The processes of a worker in its user namespace: the worker and the process that keeps it.
+const WORKER_PROCESSES: u64 = 2;
 
-    /// Enters every layer, in a child of `supervisor`, which it dies with. Returns in the process that is to exec
-    /// the program.
+impl Confinement {
+    /// Enters every layer, in a child of the worker `worker`, which it dies with.
     ///
     /// # Safety
     /// Must be called between fork and exec, in the child of a single-threaded process.
-    pub unsafe fn enter(&mut self, supervisor: libc::pid_t) -> io::Result<()> {
+    pub unsafe fn enter(&mut self, worker: libc::pid_t) -> io::Result<()> {
         // Its own session, and so its own process group, so the whole run can be signalled at once, and without a
         // controlling terminal, so it can neither read from nor type into the judge's.
         // SAFETY: setsid has no preconditions.
@@ -215,19 +224,15 @@ impl Confinement {
             return Err(io::Error::last_os_error());
         }
         self.rlimits.apply()?;
-        die_with_parent(Some(supervisor))?;
-        if let Some(namespaces) = &self.namespaces {
-            // SAFETY: as required of our caller.
-            unsafe { namespaces.enter()? };
-        }
+        die_with_parent(Some(worker))?;
         if let Some(files) = &mut self.files {
-            files.restrict(self.namespaces.is_some())?;
+            files.restrict(self.namespaces)?;
         }
         // Only the program joins the cgroup, as late as it can: what is left to do after is the few system calls
         // that drop its capabilities and install its filter, charged to it. It then takes a cgroup namespace of its
         // own, rooted at the run's cgroup, which needs the capabilities it is about to drop.
         cgroup::join(&self.cgroup_fds)?;
-        if self.namespaces.is_some() {
+        if self.namespaces {
             namespace::enter_cgroup_namespace()?;
         }
         drop_capabilities()?;

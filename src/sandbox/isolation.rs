@@ -104,6 +104,17 @@ impl Layers {
     }
 }
 
+/// The form [`FromStr`] reads: names separated by commas, or `none`.
+impl fmt::Display for Layers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.is_empty() {
+            return f.write_str("none");
+        }
+        let names: Vec<&str> = self.0.iter().map(|l| l.name()).collect();
+        f.write_str(&names.join(","))
+    }
+}
+
 impl From<&[Layer]> for Layers {
     fn from(layers: &[Layer]) -> Self {
         let mut set = Layers::none();

@@ -28,6 +28,11 @@ impl RlimitSet {
         RlimitSet(set)
     }
 
+    /// Adds one more limit.
+    pub fn push(&mut self, resource: libc::__rlimit_resource_t, value: u64) {
+        self.0.push((resource, value));
+    }
+
     /// Applies every limit with hard = soft, so the program cannot raise them again.
     /// Only makes system calls: safe to call between fork and exec.
     pub fn apply(&self) -> io::Result<()> {

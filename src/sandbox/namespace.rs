@@ -1,118 +1,57 @@
-//! User, PID, network, mount, IPC, UTS and cgroup namespaces for a run.
+//! User, PID, network, mount, IPC, UTS and cgroup namespaces for a worker's runs.
 //!
-//! What is the same for every run of a worker is made once, by a helper process that the worker forks when its
-//! first run asks for namespaces ([`Shared`]): a user namespace (root inside, the judge's own user outside), a
-//! network namespace with only a loopback interface, and it down (no network at all), and a mount namespace that
-//! is the read-only view every run starts from: the whole file system read-only, and /dev holding only five
-//! harmless devices and the links to the standard streams. The worker keeps them open, and the helper ends.
+//! A worker that runs programs in namespaces makes them once, when it starts ([`enter`]): a user namespace (root
+//! inside, the judge's own user outside), a network namespace with only a loopback interface, and it down (no
+//! network at all), IPC and UTS namespaces, and a mount namespace that is the read-only view every run sees: the
+//! whole file system read-only, and /dev holding only five harmless devices and the links to the standard streams.
+//! It then forks the process that carries out the runs, which is PID 1 of a new PID namespace
+//! ([`become_init`]): it mounts a /proc of that namespace, read-only, an empty /dev/shm and a message queue file
+//! system of its own. Every program it starts is its child in these namespaces.
 //!
-//! Between fork and exec, a run's child enters those three and unshares a PID, mount, IPC and UTS namespace of its
-//! own (its mount namespace a copy of the read-only view), then forks twice more, so that a run is three processes
-//! deep:
+//! For each run, PID 1 makes the run's working directory writable ([`Workdir`]: for a solution, a fresh in-memory
+//! file system as large as its memory limit), and forks the program, which joins the run's cgroup, takes a cgroup
+//! namespace of its own rooted there, and drops every capability before exec. After the run, PID 1 kills every
+//! other process of the namespace ([`kill_all`]), and looks for anything the run could have left for the next
+//! one ([`leftovers`]): a file in /dev/shm, a message queue, a System V object, or a mount. If it finds one, the
+//! worker ends, and the next run gets a new worker and new namespaces.
 //!
-//! - the *relay*, still in the supervisor's PID namespace: the supervisor's direct child, which ends exactly as
-//!   the program ended, so the supervisor reads the program's exit code or signal from it;
-//! - the *init*, PID 1 of the new PID namespace: it makes the run's working directory writable (for a solution, a
-//!   fresh in-memory file system as large as its memory limit), gives the run an empty /dev/shm and a /proc of its
-//!   own, read-only; it reaps whatever is orphaned in the run and, once the program has ended, exits, and the
-//!   kernel kills everything left in the namespace;
-//! - the *program*, PID 2, which goes on to exec. Being PID 2 rather than PID 1, it gets the ordinary signal
-//!   semantics: abort() and raise() work as they do anywhere. Once it has joined the run's cgroup, it takes a cgroup
-//!   namespace of its own, rooted there.
-//!
-//! Nothing a run does in the shared namespaces outlives it: its processes die with its init, sockets with their
-//! processes, and without capabilities it can change neither the network, nor the host name, nor any mount.
+//! The program, a child of PID 1 rather than PID 1, gets the ordinary signal semantics: abort() and raise() work as
+//! they do anywhere. It cannot signal PID 1 (the kernel ignores a signal sent to a namespace's init from inside
+//! unless the init handles it), and without capabilities it can change neither the network, nor the host name,
+//! nor any mount.
 
 use crate::units::Bytes;
 use std::ffi::{CStr, CString};
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-/// The namespaces a worker makes once, which every run of it enters.
-const SHARED: libc::c_int = libc::CLONE_NEWUSER | libc::CLONE_NEWNET | libc::CLONE_NEWNS;
+/// Every namespace made for a worker's runs; the cgroup namespace is the program's own.
+const WORKER: libc::c_int = libc::CLONE_NEWUSER
+    | libc::CLONE_NEWNET
+    | libc::CLONE_NEWNS
+    | libc::CLONE_NEWIPC
+    | libc::CLONE_NEWUTS
+    | libc::CLONE_NEWPID;
 
-/// The namespaces each run makes for itself.
-const OWN: libc::c_int =
-    libc::CLONE_NEWPID | libc::CLONE_NEWNS | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
-
-/// The user, network and mount namespaces of a worker's runs, kept open by the worker.
-pub(crate) struct Shared {
-    user: OwnedFd,
-    net: OwnedFd,
-    /// The read-only view each run's mount namespace starts as a copy of.
-    view: OwnedFd,
-}
-
-impl Shared {
-    /// Makes the namespaces, in a helper process that ends once the worker holds them.
-    pub fn make() -> io::Result<Shared> {
-        // SAFETY: geteuid and getegid have no preconditions.
-        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
-        let uid_map = CString::new(format!("0 {uid} 1")).expect("no NUL");
-        let gid_map = CString::new(format!("0 {gid} 1")).expect("no NUL");
-        // SAFETY: plain system calls; the helper only makes system calls on values prepared before fork.
-        unsafe {
-            let (ready_read, ready_write) = status_pipe()?;
-            let (done_read, done_write) = status_pipe()?;
-            let helper = checked(libc::fork())?;
-            if helper == 0 {
-                libc::close(ready_read);
-                libc::close(done_write);
-                let made = make_shared(&uid_map, &gid_map);
-                let byte = [u8::from(made.is_ok())];
-                libc::write(ready_write, byte.as_ptr().cast(), 1);
-                // Wait until the worker has opened the namespaces (or is gone), then end.
-                libc::read(done_read, [0u8; 1].as_mut_ptr().cast(), 1);
-                libc::_exit(0);
-            }
-            libc::close(ready_write);
-            libc::close(done_read);
-            let mut byte = [0u8; 1];
-            let got = libc::read(ready_read, byte.as_mut_ptr().cast(), 1);
-            libc::close(ready_read);
-            let shared = if got == 1 && byte[0] == 1 {
-                let open = |name: &str| -> io::Result<OwnedFd> {
-                    let path = CString::new(format!("/proc/{helper}/ns/{name}")).expect("no NUL");
-                    let fd = checked(libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC))?;
-                    Ok(OwnedFd::from_raw_fd(fd))
-                };
-                (|| {
-                    Ok(Shared {
-                        user: open("user")?,
-                        net: open("net")?,
-                        view: open("mnt")?,
-                    })
-                })()
-            } else {
-                Err(io::Error::other(
-                    "the helper could not make the user, network and mount namespaces",
-                ))
-            };
-            libc::close(done_write);
-            let mut status = 0;
-            while libc::waitpid(helper, &mut status, 0) == -1
-                && *libc::__errno_location() == libc::EINTR
-            {}
-            shared
-        }
-    }
-}
-
-/// In the helper: unshares the shared namespaces, maps root inside to our own user outside, and makes the mount
-/// namespace the read-only view.
-unsafe fn make_shared(uid_map: &CStr, gid_map: &CStr) -> io::Result<()> {
-    // SAFETY: plain system calls.
+/// Moves the calling process into new user, network, mount, IPC and UTS namespaces, maps root inside to its own
+/// user outside, and makes the mount namespace the read-only view. Its next child is PID 1 of a new PID namespace.
+/// The calling process must be single-threaded.
+pub(crate) fn enter() -> io::Result<()> {
+    // SAFETY: geteuid and getegid have no preconditions.
+    let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+    let uid_map = CString::new(format!("0 {uid} 1")).expect("no NUL");
+    let gid_map = CString::new(format!("0 {gid} 1")).expect("no NUL");
+    // SAFETY: plain system calls with C strings.
     unsafe {
-        // The worker made itself not dumpable, and this child inherited that: the kernel then hands /proc/self to
-        // root, and a judge that is not root may not write its own maps. This process holds nothing a run could
-        // use, and ends as soon as the worker holds the namespaces.
+        // A process that is not dumpable has /proc/self handed to root, and a judge that is not root may not write
+        // its own maps then: it is made not dumpable again once they are written.
         checked(libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0))?;
-        checked(libc::unshare(SHARED))?;
+        checked(libc::unshare(WORKER))?;
         write_file(c"/proc/self/setgroups", c"deny")?;
-        write_file(c"/proc/self/uid_map", uid_map)?;
-        write_file(c"/proc/self/gid_map", gid_map)?;
+        write_file(c"/proc/self/uid_map", &uid_map)?;
+        write_file(c"/proc/self/gid_map", &gid_map)?;
+        checked(libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0))?;
         // Nothing mounted here may reach the judge's mount namespace.
         mount(None, c"/", None, libc::MS_REC | libc::MS_PRIVATE)?;
         private_dev()?;
@@ -121,132 +60,111 @@ unsafe fn make_shared(uid_map: &CStr, gid_map: &CStr) -> io::Result<()> {
     Ok(())
 }
 
-/// Everything the child needs to enter the namespaces, prepared before fork so that the child only makes system
-/// calls.
-pub(crate) struct Namespaces {
-    /// The worker's user, network and mount namespaces.
-    user: RawFd,
-    net: RawFd,
-    view: RawFd,
-    /// The run's working directory: the one place left writable in its mount namespace.
-    workdir: CString,
-    /// Mount options of the in-memory file system that replaces the working directory, if it is scratch space.
-    scratch: Option<CString>,
-    /// The process limit of the program, where the kernel counts a user's processes per user namespace: there it
-    /// bounds the run's own processes only, relay and init included. (Root outside is exempt from it; its runs
-    /// rely on the cgroup's.)
-    max_processes: Option<libc::rlim_t>,
+/// In PID 1 of the new PID namespace: mounts the namespace's /proc, read-only (the kernel's settings are in it), an
+/// empty /dev/shm, whose contents count as the run's memory, and a file system that lists the namespace's message
+/// queues.
+pub(crate) fn become_init() -> io::Result<()> {
+    let hidden = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+    // SAFETY: plain system calls with static C strings.
+    unsafe {
+        mount(
+            Some(c"proc"),
+            c"/proc",
+            Some(c"proc"),
+            hidden | libc::MS_RDONLY,
+        )?;
+        mount_with(
+            Some(c"tmpfs"),
+            c"/dev/shm",
+            Some(c"tmpfs"),
+            hidden,
+            c"size=64m,nr_inodes=256,mode=1777",
+        )?;
+        mount(
+            Some(c"mqueue"),
+            c"/dev/mqueue",
+            Some(c"mqueue"),
+            hidden | libc::MS_RDONLY,
+        )?;
+    }
+    Ok(())
 }
 
-impl Namespaces {
-    /// The run is root inside its user namespace and the worker's own user outside: it has no more rights over
-    /// anything outside than the judge's user (which, for a judge run as root, is root's file permissions: the
-    /// read-only view, Landlock and the empty capability sets are what hold such a run), and files it creates
-    /// belong to the judge's user.
-    pub fn new(shared: &Shared, workdir: &Path, scratch: Option<Bytes>) -> io::Result<Namespaces> {
-        Ok(Namespaces {
-            user: shared.user.as_raw_fd(),
-            net: shared.net.as_raw_fd(),
-            view: shared.view.as_raw_fd(),
-            workdir: CString::new(workdir.as_os_str().as_bytes())?,
-            scratch: scratch.map(|size| {
-                CString::new(format!("size={},nr_inodes=16384,mode=0700", size.0)).expect("no NUL")
-            }),
-            max_processes: counts_processes_per_namespace()
-                .then_some(libc::rlim_t::from(super::cgroup::MAX_TASKS) + 2),
-        })
-    }
+/// A run's working directory made writable in the read-only view, for as long as this lives: a mount of its own,
+/// scratch space in memory or the folder itself bound onto itself.
+pub(crate) struct Workdir(CString);
 
-    /// Enters the namespaces. Returns only in the program's process (PID 2 of the new PID namespace); the relay
-    /// and the init above it never return.
-    ///
-    /// # Safety
-    /// Must be called in a single-threaded child between fork and exec.
-    pub unsafe fn enter(&self) -> io::Result<()> {
-        // SAFETY: plain system calls on values prepared before fork.
+impl Workdir {
+    pub fn mount(path: &Path, scratch: Option<Bytes>) -> io::Result<Workdir> {
+        let path = CString::new(path.as_os_str().as_bytes())?;
+        // SAFETY: plain system calls with C strings.
         unsafe {
-            self.unshare()?;
-            let (read, write) = status_pipe()?;
-            match checked(libc::fork())? {
-                0 => {
-                    libc::close(read);
-                    // When the relay dies, so does the init, and with it the whole namespace. The relay is
-                    // outside the namespace, so getppid() says 0 whether it lives or not and cannot be checked:
-                    // if it died in the instant since fork, the harness kills the orphans on its way out.
-                    super::confine::die_with_parent(None)?;
-                    self.become_init(write)
+            match scratch {
+                Some(size) => {
+                    let options =
+                        CString::new(format!("size={},nr_inodes=16384,mode=0700", size.0))
+                            .expect("no NUL");
+                    mount_with(
+                        Some(c"tmpfs"),
+                        &path,
+                        Some(c"tmpfs"),
+                        libc::MS_NOSUID | libc::MS_NODEV,
+                        &options,
+                    )?
                 }
-                init => {
-                    close_all_but(read);
-                    relay(init, read)
-                }
+                None => mount(Some(&path), &path, None, libc::MS_BIND | libc::MS_REC)?,
             }
+            let workdir = Workdir(path);
+            set_read_only(&workdir.0, false, false)?;
+            Ok(workdir)
         }
     }
+}
 
-    /// Enters the worker's namespaces, and unshares the run's own.
-    unsafe fn unshare(&self) -> io::Result<()> {
-        // SAFETY: plain system calls on descriptors the worker keeps open.
-        unsafe {
-            checked(libc::setns(self.user, libc::CLONE_NEWUSER))?;
-            checked(libc::setns(self.net, libc::CLONE_NEWNET))?;
-            checked(libc::setns(self.view, libc::CLONE_NEWNS))?;
-            checked(libc::unshare(OWN))?;
-        }
-        Ok(())
+impl Drop for Workdir {
+    fn drop(&mut self) {
+        // SAFETY: umount2 takes a C string and flags. Every process of the run is gone by now.
+        unsafe { libc::umount2(self.0.as_ptr(), libc::MNT_DETACH) };
     }
+}
 
-    /// In PID 1: makes the working directory writable in the read-only view, gives the run an empty /dev/shm and
-    /// mounts /proc for the new PID namespace, then forks the program and waits for it.
-    unsafe fn become_init(&self, status: RawFd) -> io::Result<()> {
-        // SAFETY: plain system calls with C strings prepared before fork.
-        unsafe {
-            // The working directory becomes a mount of its own (scratch space in memory, or itself bound onto
-            // itself) and writable; cd into it anew, since the old working directory is the one underneath.
-            let workdir = self.workdir.as_c_str();
-            match &self.scratch {
-                Some(options) => mount_with(
-                    Some(c"tmpfs"),
-                    workdir,
-                    Some(c"tmpfs"),
-                    libc::MS_NOSUID | libc::MS_NODEV,
-                    options,
-                )?,
-                None => mount(Some(workdir), workdir, None, libc::MS_BIND | libc::MS_REC)?,
-            }
-            set_read_only(workdir, false, false)?;
-            checked(libc::chdir(workdir.as_ptr()))?;
-            // Shared memory of the run's own, counted as its memory, and gone with it.
-            let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
-            mount_with(
-                Some(c"tmpfs"),
-                c"/dev/shm",
-                Some(c"tmpfs"),
-                flags,
-                c"size=64m,nr_inodes=256,mode=1777",
-            )?;
-            // A /proc that shows the run's processes only, and read-only: the kernel's settings are in it.
-            let proc_flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC | libc::MS_RDONLY;
-            mount(Some(c"proc"), c"/proc", Some(c"proc"), proc_flags)?;
-            match checked(libc::fork())? {
-                0 => {
-                    libc::close(status);
-                    if let Some(max) = self.max_processes {
-                        let limit = libc::rlimit {
-                            rlim_cur: max,
-                            rlim_max: max,
-                        };
-                        checked(libc::setrlimit(libc::RLIMIT_NPROC, &limit))?;
-                    }
-                    Ok(())
-                }
-                program => {
-                    close_all_but(status);
-                    init(program, status)
-                }
-            }
+/// In PID 1: kills every other process of the namespace, and reaps them all.
+pub(crate) fn kill_all() {
+    // SAFETY: kill takes plain integers; from PID 1 of a namespace, -1 is every other process in it.
+    unsafe { libc::kill(-1, libc::SIGKILL) };
+    super::process::kill_and_reap_all(None);
+}
+
+/// The number of mounts in this mount namespace: a run that changes it has left a mount behind.
+pub(crate) fn mounts() -> usize {
+    std::fs::read_to_string("/proc/self/mountinfo").map_or(0, |table| table.lines().count())
+}
+
+/// In PID 1, once a run is over: what it left in the namespaces that the next run would find, if anything.
+pub(crate) fn leftovers(mounts_before: usize) -> Option<String> {
+    let mut found = Vec::new();
+    let not_empty = |dir: &str| std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_some());
+    if not_empty("/dev/shm") {
+        found.push("files in /dev/shm".to_owned());
+    }
+    if not_empty("/dev/mqueue") {
+        found.push("message queues".to_owned());
+    }
+    for (table, what) in [
+        ("shm", "shared memory"),
+        ("msg", "message queues"),
+        ("sem", "semaphores"),
+    ] {
+        let listed = std::fs::read_to_string(format!("/proc/sysvipc/{table}"))
+            .map_or(0, |t| t.lines().count());
+        if listed > 1 {
+            found.push(format!("System V {what}"));
         }
     }
+    if mounts() != mounts_before {
+        found.push("a mount".to_owned());
+    }
+    (!found.is_empty()).then(|| found.join(", "))
 }
 
 /// Whether the kernel counts processes towards RLIMIT_NPROC per user namespace (Linux 5.14 and later). Before,
@@ -328,8 +246,9 @@ unsafe fn private_dev() -> io::Result<()> {
         ] {
             checked(libc::symlinkat(target.as_ptr(), dev, name.as_ptr()))?;
         }
-        // Where each run mounts shared memory of its own.
+        // Where the runs' own shared memory and message queues are mounted.
         checked(libc::mkdirat(dev, c"shm".as_ptr(), 0o1777))?;
+        checked(libc::mkdirat(dev, c"mqueue".as_ptr(), 0o755))?;
         libc::close(dev);
     }
     Ok(())
@@ -387,87 +306,6 @@ unsafe fn set_read_only(path: &CStr, recursive: bool, read_only: bool) -> io::Re
     Ok(())
 }
 
-/// PID 1: reaps every process of the run that ends; when the program ends, hands its wait status to the relay and
-/// exits, which kills the rest of the namespace.
-unsafe fn init(program: libc::pid_t, status_pipe: RawFd) -> ! {
-    // SAFETY: plain system calls.
-    unsafe {
-        loop {
-            let mut status = 0;
-            let pid = libc::waitpid(-1, &mut status, libc::__WALL);
-            if pid == program {
-                let bytes = status.to_ne_bytes();
-                libc::write(status_pipe, bytes.as_ptr().cast(), bytes.len());
-                libc::_exit(0);
-            }
-            if pid == -1 && *libc::__errno_location() != libc::EINTR {
-                libc::_exit(0);
-            }
-        }
-    }
-}
-
-/// The relay: waits for the program's wait status from the init, then ends the same way.
-unsafe fn relay(init: libc::pid_t, status_pipe: RawFd) -> ! {
-    // SAFETY: plain system calls.
-    unsafe {
-        let mut bytes = [0u8; 4];
-        let mut got = 0;
-        while got < bytes.len() {
-            let n = libc::read(
-                status_pipe,
-                bytes[got..].as_mut_ptr().cast(),
-                bytes.len() - got,
-            );
-            if n > 0 {
-                got += n as usize;
-            } else if n == 0 || *libc::__errno_location() != libc::EINTR {
-                break;
-            }
-        }
-        let mut init_status = 0;
-        while libc::waitpid(init, &mut init_status, 0) == -1
-            && *libc::__errno_location() == libc::EINTR
-        {}
-        // Without the program's status, the init itself was killed (by the supervisor): end as it did.
-        let status = if got == bytes.len() {
-            i32::from_ne_bytes(bytes)
-        } else {
-            init_status
-        };
-        if libc::WIFSIGNALED(status) {
-            let signal = libc::WTERMSIG(status);
-            libc::signal(signal, libc::SIG_DFL);
-            let mut all: libc::sigset_t = std::mem::zeroed();
-            libc::sigfillset(&mut all);
-            libc::sigprocmask(libc::SIG_UNBLOCK, &all, std::ptr::null_mut());
-            libc::kill(libc::getpid(), signal);
-            libc::_exit(128 + signal);
-        }
-        libc::_exit(libc::WEXITSTATUS(status))
-    }
-}
-
-/// A pipe whose ends are closed on exec.
-unsafe fn status_pipe() -> io::Result<(RawFd, RawFd)> {
-    let mut fds = [0; 2];
-    // SAFETY: pipe2 writes two descriptors into `fds`.
-    checked(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) })?;
-    Ok((fds[0], fds[1]))
-}
-
-/// Closes every descriptor but `keep`: the relay and the init must not hold the program's output, its stderr
-/// pipe, or the pipe through which the standard library learns that exec succeeded.
-unsafe fn close_all_but(keep: RawFd) {
-    // SAFETY: close_range takes plain integers.
-    unsafe {
-        if keep > 0 {
-            libc::syscall(libc::SYS_close_range, 0u32, (keep - 1) as u32, 0u32);
-        }
-        libc::syscall(libc::SYS_close_range, (keep + 1) as u32, u32::MAX, 0u32);
-    }
-}
-
 unsafe fn write_file(path: &std::ffi::CStr, contents: &std::ffi::CStr) -> io::Result<()> {
     // SAFETY: plain system calls on NUL-terminated strings.
     unsafe {
@@ -519,18 +357,20 @@ pub(crate) fn in_child(f: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
     }
 }
 
-/// Checks that a child can enter every namespace.
+/// Checks that the namespaces can be made: in a child, the whole way a worker's runs go, /proc, /dev/shm and
+/// the working directory in memory included, and a cgroup namespace.
 pub(crate) fn probe() -> Result<String, String> {
     let fail = |e: io::Error| format!("cannot create user, PID, network and mount namespaces: {e}");
-    let shared = Shared::make().map_err(fail)?;
-    let scratch = Some(Bytes::mib(1));
-    let namespaces =
-        Namespaces::new(&shared, &std::env::temp_dir(), scratch).map_err(|e| e.to_string())?;
-    // The whole way a run goes, /proc included: the child becomes a relay and returns as the program, which
-    // exits at once, and the relay ends as it did.
-    // SAFETY: the probe child is single-threaded (fork copies only the calling thread) and only makes calls.
-    in_child(|| unsafe { namespaces.enter().and_then(|()| enter_cgroup_namespace()) })
-        .map_err(fail)?;
+    let dir = std::env::temp_dir();
+    in_child(|| {
+        enter()?;
+        in_child(|| {
+            become_init()?;
+            let _workdir = Workdir::mount(&dir, Some(Bytes::mib(1)))?;
+            in_child(enter_cgroup_namespace)
+        })
+    })
+    .map_err(fail)?;
     Ok("user (root inside, the judge's own user outside), PID with its own read-only /proc, network (none), \
         mount (read-only but the run's folder, a /dev of five devices), IPC, UTS, cgroup"
         .into())

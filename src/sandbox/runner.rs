@@ -1,12 +1,17 @@
-//! The harness's side of a run: hand the spec to a worker (see `worker`) and read back its result.
+//! The harness's side of a run: open its standard input and output, hand them and the spec to a worker (see
+//! `worker`), and read back its result.
 
 use super::isolation::Layers;
-use super::spec::{Reply, Request, RunResult, RunSpec};
+use super::spec::{Reply, Request, RunResult, RunSpec, Trust};
 use crate::error::{Error, Result};
-use std::io::{Read, Write};
-use std::os::fd::AsRawFd;
+use nix::sys::socket::{
+    AddressFamily, ControlMessage, MsgFlags, SockFlag, SockType, sendmsg, socketpair,
+};
+use std::fs::File;
+use std::io::{self, IoSlice, Read};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -88,15 +93,15 @@ fn real_path(path: &Path) -> PathBuf {
 
 impl Runner for Sandbox {
     fn run(&self, spec: &RunSpec) -> Result<RunResult> {
-        let mut worker = self.workers.take(&self.supervisor)?;
+        let streams = open_streams(spec)?;
+        let mut worker = self.workers.take(&self.supervisor, &self.layers)?;
         let request = Request {
             id: self.workers.next_request.fetch_add(1, Ordering::SeqCst),
             spec: spec.clone(),
-            layers: self.layers.clone(),
             hidden: self.hidden.clone(),
         };
         let deadline = Instant::now() + spec.limits.wall + SUPERVISOR_GRACE;
-        let reply = match worker.call(&request, deadline) {
+        let reply = match worker.call(&request, &streams, deadline) {
             Ok(reply) => reply,
             Err(Unanswered::Interrupted) => return Err(Error::Interrupted),
             // The same signal may have reached the worker too (`killall -INT cpjudge`).
@@ -130,6 +135,50 @@ impl Runner for Sandbox {
     }
 }
 
+/// Opens a run's input and creates its output. A solution's input is a sealed copy in memory: the descriptor of
+/// the file itself, opened outside its namespaces and Landlock rules, would let it change the file's mode (fchmod
+/// needs no write access), or open it again for writing through /proc/self/fd/0 where the file system is not
+/// read-only to it. The problem's own tools read the file itself.
+fn open_streams(spec: &RunSpec) -> Result<[File; 2]> {
+    let stdin = match &spec.stdin {
+        Some(path) if spec.trust == Trust::Tool => File::open(path),
+        Some(path) => sealed_copy(path),
+        None => File::open("/dev/null"),
+    }
+    .map_err(|e| Error::Sandbox(format!("failed to open the input: {e}")))?;
+    let stdout = File::create(&spec.stdout)
+        .map_err(|e| Error::Sandbox(format!("failed to create the output file: {e}")))?;
+    Ok([stdin, stdout])
+}
+
+/// A copy of the file in memory that nobody can change: written, sealed against writing, growing and shrinking,
+/// and rewound.
+fn sealed_copy(path: &Path) -> io::Result<File> {
+    // SAFETY: memfd_create takes a C string and flags, and returns a new descriptor or -1.
+    let fd = unsafe {
+        libc::memfd_create(
+            c"input".as_ptr(),
+            libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING,
+        )
+    };
+    if fd == -1 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: a new descriptor that nothing else owns.
+    let mut copy = unsafe { File::from_raw_fd(fd) };
+    io::copy(&mut File::open(path)?, &mut copy)?;
+    let seals = libc::F_SEAL_WRITE | libc::F_SEAL_GROW | libc::F_SEAL_SHRINK | libc::F_SEAL_SEAL;
+    // SAFETY: fcntl and lseek take plain integers.
+    unsafe {
+        if libc::fcntl(fd, libc::F_ADD_SEALS, seals) == -1
+            || libc::lseek(fd, 0, libc::SEEK_SET) == -1
+        {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(copy)
+}
+
 /// The workers of a sandbox that wait for a run.
 #[derive(Debug, Default)]
 struct Workers {
@@ -140,13 +189,13 @@ struct Workers {
 
 impl Workers {
     /// An idle worker, or a new one if none is.
-    fn take(&self, executable: &Path) -> Result<Worker> {
+    fn take(&self, executable: &Path, layers: &Layers) -> Result<Worker> {
         let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
         match idle {
             Some(worker) => Ok(worker),
             None => {
                 self.started.fetch_add(1, Ordering::SeqCst);
-                Worker::start(executable)
+                Worker::start(executable, layers)
             }
         }
     }
@@ -163,42 +212,63 @@ impl Workers {
 #[derive(Debug)]
 struct Worker {
     process: Child,
-    /// Requests; closing it ends the worker, and kills the run it is carrying out.
-    requests: Option<ChildStdin>,
+    /// Requests, a socket; closing it ends the worker, and kills the run it is carrying out.
+    requests: Option<OwnedFd>,
     replies: ChildStdout,
     /// What has been read of the replies and not yet taken as one.
     unread: Vec<u8>,
 }
 
 impl Worker {
-    fn start(executable: &Path) -> Result<Worker> {
+    fn start(executable: &Path, layers: &Layers) -> Result<Worker> {
+        let fail = |e: &dyn std::fmt::Display| {
+            Error::Sandbox(format!(
+                "failed to start a worker ({}): {e}",
+                executable.display()
+            ))
+        };
+        // One message per request, each with its descriptors.
+        let (ours, theirs) = socketpair(
+            AddressFamily::Unix,
+            SockType::SeqPacket,
+            None,
+            SockFlag::SOCK_CLOEXEC,
+        )
+        .map_err(|e| fail(&e))?;
         let mut process = Command::new(executable)
             .arg(SUPERVISE_ARG)
-            .stdin(Stdio::piped())
+            .arg(layers.to_string())
+            .stdin(Stdio::from(theirs))
             .stdout(Stdio::piped())
             .spawn()
-            .map_err(|e| {
-                Error::Sandbox(format!(
-                    "failed to start a worker ({}): {e}",
-                    executable.display()
-                ))
-            })?;
+            .map_err(|e| fail(&e))?;
         Ok(Worker {
-            requests: process.stdin.take(),
+            requests: Some(ours),
             replies: process.stdout.take().expect("stdout was piped"),
             unread: Vec::new(),
             process,
         })
     }
 
-    /// Sends a request and waits for its reply until the deadline, or until the user asks the judge to stop.
-    fn call(&mut self, request: &Request, deadline: Instant) -> Result<Reply, Unanswered> {
-        let mut line = serde_json::to_vec(request).expect("a request is always encodable");
-        line.push(b'\n');
-        let sent = self
-            .requests
-            .as_mut()
-            .is_some_and(|pipe| pipe.write_all(&line).and_then(|()| pipe.flush()).is_ok());
+    /// Sends a request with the run's standard input and output, and waits for its reply until the deadline, or
+    /// until the user asks the judge to stop.
+    fn call(
+        &mut self,
+        request: &Request,
+        streams: &[File; 2],
+        deadline: Instant,
+    ) -> Result<Reply, Unanswered> {
+        let message = serde_json::to_vec(request).expect("a request is always encodable");
+        let fds = streams.each_ref().map(|f| f.as_raw_fd());
+        let sent = self.requests.as_ref().is_some_and(|socket| {
+            sendmsg::<()>(
+                socket.as_raw_fd(),
+                &[IoSlice::new(&message)],
+                &[ControlMessage::ScmRights(&fds)],
+                MsgFlags::MSG_NOSIGNAL,
+                None,
+            ) == Ok(message.len())
+        });
         if !sent {
             return Err(Unanswered::Ended("it does not take requests".into()));
         }

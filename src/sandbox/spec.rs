@@ -1,6 +1,5 @@
 //! What a run is asked to do and what it reports, as plain data: both cross the pipe to the supervisor as JSON.
 
-use super::isolation::Layers;
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 use std::ffi::OsString;
@@ -83,14 +82,13 @@ pub enum Trust {
     Solution { readable: Vec<PathBuf> },
 }
 
-/// What the harness sends a worker: the run, and the isolation to give it.
+/// What the harness sends a worker: the run, and what a solution may not read. (The layers are the worker's own,
+/// given when it starts; the run's standard input and output come with the request, as descriptors.)
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Request {
     /// A number the reply must carry: no line can pass for the answer to a request it does not know.
     pub id: u64,
     pub spec: RunSpec,
-    /// The optional layers to use; the harness only asks for layers its start-up probe found working.
-    pub layers: Layers,
     /// Folders a solution must not read: with [`Trust::Solution`], everything else is readable.
     pub hidden: Vec<PathBuf>,
 }

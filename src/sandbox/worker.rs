@@ -1,57 +1,121 @@
-//! A worker: a long-lived copy of this executable (`cpjudge __supervise`) that carries out runs one at a time.
+//! A worker: a long-lived copy of this executable (`cpjudge __supervise LAYERS`) that carries out runs one at a
+//! time, with the isolation layers it was started with.
 //!
-//! The harness keeps one worker per run it may have going at once, and sends it one [`Request`] at a time as a
-//! JSON line on its stdin; the worker answers each with a [`Reply`] line on its stdout. What does not change from
-//! run to run (its cgroup, the system-call filter, the folders a solution may read) it makes once. For each run it
-//! forks a process of its own, which starts the program, watches it, kills and reaps everything it started, and
-//! hands back what it measured: what that process reaps, the kernel's accounting of children and the subreaper of
-//! the run's orphans all belong to one run only, and the worker's own set-up is never charged to the program.
+//! The harness keeps one worker per run it may have going at once. It sends each request as one message on a
+//! socket that is the worker's standard input, with the run's standard input and output attached as descriptors
+//! (in its namespaces, the worker sees the file system read-only, and opens nothing for a run itself). The worker
+//! answers each with a [`Reply`] line on its standard output. What does not change from run to run it makes once:
+//! its cgroup and its namespaces when it starts, the system-call filter and the folders a solution may read at its
+//! first run. For each run it forks the program, watches it, kills and reaps everything it started, and hands back
+//! what it measured: it is the subreaper of every process of its runs (in its namespaces, their init), and its own
+//! set-up is never charged to a program.
 //!
-//! After each run the worker looks for anything the run left behind: a process (which only a run that killed its
-//! supervisor can leave; the worker is a subreaper too, so it would find it), or processes and memory still in its
-//! cgroup. If it finds any, it kills what it can, says so in its reply, and exits: the harness starts a new worker,
-//! and the next run starts as on a fresh machine.
+//! After each run the worker looks for anything the run left behind: a process, processes or memory still in its
+//! cgroup, and in its namespaces a file in /dev/shm, a message queue, a System V object or a mount. If it finds
+//! any, it kills what it can, says so in its reply, and exits: the harness starts a new worker, and the next run
+//! starts as on a fresh machine.
 //!
-//! The worker leaves the harness's process group, so that a Ctrl-C at the terminal reaches only the harness, and
-//! the harness's exit closes the worker's stdin: a run going on then kills its program and cleans up, and the
-//! worker ends.
+//! Two processes make a worker. The first, the *keeper*, makes the cgroup, enters the namespaces, and forks the
+//! second, which carries out the runs (in the namespaces, as PID 1 of a new PID namespace). The keeper waits for it
+//! to end, kills whatever of its runs is left (it is a subreaper too), and removes the cgroup. Both leave the
+//! harness's process group, so that a Ctrl-C at the terminal reaches only the harness, and the harness's exit
+//! closes the worker's requests: a run going on then kills its program and cleans up, and the worker ends.
 
 use super::confine::{self, Reused};
+use super::isolation::Layers;
+use super::namespace::{self, Workdir};
 use super::process;
-use super::spec::{Reply, Request, RunResult};
-use super::supervisor::{self, Streams};
+use super::spec::{Reply, Request};
+use super::supervisor::{self, Place, Streams};
+use nix::sys::socket::{ControlMessageOwned, MsgFlags, recvmsg};
 use std::fs::File;
-use std::io::{self, BufRead, Read, Write};
-use std::os::fd::{FromRawFd, OwnedFd};
+use std::io::{self, IoSliceMut, Write};
+use std::os::fd::{FromRawFd, RawFd};
 
-/// The most a run's process may hand back: far more than any result (standard error is cut to 64 KiB before).
-const RESULT_LIMIT: u64 = 16 << 20;
+/// The largest request taken: far more than any run's command line, environment and hidden folders.
+const REQUEST_LIMIT: usize = 1 << 20;
 
-/// The worker's entry point. Returns the process exit code.
-pub fn serve() -> i32 {
+/// The worker's entry point: `args` are those after `__supervise`. Returns the process exit code.
+pub fn serve(args: &[String]) -> i32 {
+    let layers = match args.first().map(|a| a.parse::<Layers>()) {
+        Some(Ok(layers)) => layers,
+        _ => return 2,
+    };
     // Not dumpable: processes of the same user (a run without namespaces, say) can then neither trace this one
-    // nor open its pipes through /proc to forge a reply.
+    // nor open its descriptors through /proc to forge a reply.
     // SAFETY: prctl and setpgid take plain integers.
     unsafe {
         libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
         libc::setpgid(0, 0);
     }
-    let subreaper = process::become_subreaper();
-    let mut reused = Reused::default();
-    let mut requests = io::stdin().lock();
-    let mut replies = io::stdout().lock();
-    loop {
-        let mut line = String::new();
-        match requests.read_line(&mut line) {
-            Ok(0) | Err(_) => return 0,
-            Ok(_) => {}
+    let subreaper = process::become_subreaper()
+        .map_err(|e| format!("the worker cannot become a subreaper: {e}"));
+    let reused = subreaper.and_then(|()| Reused::make(layers));
+    let keeper = std::process::id() as libc::pid_t;
+    // SAFETY: this process is single-threaded, so the child may go on as it likes.
+    match unsafe { libc::fork() } {
+        -1 => carry_out_runs(Err(format!(
+            "failed to fork the worker: {}",
+            io::Error::last_os_error()
+        ))),
+        0 => {
+            let code = carry_out_runs(reused.and_then(|reused| start(reused, keeper)));
+            // The keeper owns what was made for the worker, and cleans it up: nothing of it is dropped here.
+            // SAFETY: _exit ends the process at once.
+            unsafe { libc::_exit(code) }
         }
-        let reply = match (serde_json::from_str::<Request>(&line), &subreaper) {
-            (Ok(request), Ok(())) => carry_out(&request, &mut reused),
-            (Ok(request), Err(e)) => Reply::failed(
-                request.id,
-                format!("the worker cannot become a subreaper: {e}"),
-            ),
+        worker => keep(worker, reused),
+    }
+}
+
+/// The keeper's part: waits for the worker, then kills what is left of its runs and removes its cgroup.
+fn keep(worker: libc::pid_t, reused: Result<Reused, String>) -> i32 {
+    // The requests and replies are the worker's alone.
+    if let Ok(null) = File::options().read(true).write(true).open("/dev/null") {
+        use std::os::fd::AsRawFd;
+        // SAFETY: dup2 takes plain integers.
+        unsafe {
+            libc::dup2(null.as_raw_fd(), libc::STDIN_FILENO);
+            libc::dup2(null.as_raw_fd(), libc::STDOUT_FILENO);
+        }
+    }
+    let mut status = 0;
+    // SAFETY: waitpid writes only to `status`.
+    while unsafe { libc::waitpid(worker, &mut status, 0) } == -1
+        && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
+    {}
+    process::kill_and_reap_all(None);
+    drop(reused);
+    0
+}
+
+/// In the worker, before its first run: ties it to its keeper, and in the namespaces, makes it their init.
+fn start(reused: Reused, keeper: libc::pid_t) -> Result<(Reused, usize), String> {
+    // In the namespaces the keeper is outside the worker's PID namespace, where getppid() says 0.
+    let parent = (!reused.namespaces()).then_some(keeper);
+    confine::die_with_parent(parent)
+        .map_err(|e| format!("cannot tie the worker to its keeper: {e}"))?;
+    if !reused.namespaces() {
+        return Ok((reused, 0));
+    }
+    namespace::become_init().map_err(|e| format!("cannot set up the worker's namespaces: {e}"))?;
+    let mounts = namespace::mounts();
+    Ok((reused, mounts))
+}
+
+/// Answers requests until the harness closes them, or a run leaves something behind; with a worker that could not
+/// be set up, answers the first with why. Returns the exit code.
+fn carry_out_runs(worker: Result<(Reused, usize), String>) -> i32 {
+    let mut replies = io::stdout().lock();
+    let mut buf = vec![0u8; REQUEST_LIMIT];
+    let mut worker = worker;
+    loop {
+        let reply = match (receive(&mut buf), &mut worker) {
+            (Ok(None), _) => return 0,
+            (Ok(Some((request, streams))), Ok((reused, mounts))) => {
+                carry_out(&request, streams, reused, *mounts)
+            }
+            (Ok(Some((request, _))), Err(e)) => Reply::failed(request.id, e.clone()),
             (Err(e), _) => Reply::failed(0, format!("bad run request: {e}")),
         };
         let sent = serde_json::to_writer(&mut replies, &reply).is_ok()
@@ -63,84 +127,91 @@ pub fn serve() -> i32 {
     }
 }
 
-/// Carries out one run in a process of its own, and looks for what it left behind.
-fn carry_out(request: &Request, reused: &mut Reused) -> Reply {
-    let prepared = Streams::open(&request.spec)
-        .and_then(|streams| Ok((streams, confine::prepare(request, reused)?)));
-    let result = match prepared {
-        Ok((streams, confinement)) => in_own_process(|| {
-            supervisor::run(&request.spec, streams, confinement, reused.cgroup.as_ref())
-        }),
-        Err(e) => Err(e),
+/// The next request and the run's standard streams, or None once the harness has closed the requests.
+fn receive(buf: &mut [u8]) -> Result<Option<(Request, Streams)>, String> {
+    let mut iov = [IoSliceMut::new(buf)];
+    let mut space = nix::cmsg_space!([RawFd; 2]);
+    let message = loop {
+        match recvmsg::<()>(
+            libc::STDIN_FILENO,
+            &mut iov,
+            Some(&mut space),
+            MsgFlags::MSG_CMSG_CLOEXEC,
+        ) {
+            Err(nix::errno::Errno::EINTR) => continue,
+            other => break other.map_err(|e| e.to_string())?,
+        }
     };
+    let mut fds = Vec::new();
+    for message in message.cmsgs().map_err(|e| e.to_string())? {
+        if let ControlMessageOwned::ScmRights(received) = message {
+            // SAFETY: descriptors just received, which nothing else owns.
+            fds.extend(
+                received
+                    .into_iter()
+                    .map(|fd| unsafe { File::from_raw_fd(fd) }),
+            );
+        }
+    }
+    let (bytes, truncated) = (
+        message.bytes,
+        message
+            .flags
+            .intersects(MsgFlags::MSG_TRUNC | MsgFlags::MSG_CTRUNC),
+    );
+    if bytes == 0 && fds.is_empty() {
+        return Ok(None);
+    }
+    if truncated {
+        return Err("the request is too long".into());
+    }
+    let request: Request = serde_json::from_slice(&buf[..bytes]).map_err(|e| e.to_string())?;
+    let mut fds = fds.into_iter();
+    match (fds.next(), fds.next(), fds.next()) {
+        (Some(stdin), Some(stdout), None) => Ok(Some((request, Streams { stdin, stdout }))),
+        _ => Err("a request comes with its standard input and output, and nothing else".into()),
+    }
+}
+
+/// Carries out one run, and looks for what it left behind.
+fn carry_out(request: &Request, streams: Streams, reused: &mut Reused, mounts: usize) -> Reply {
+    let spec = &request.spec;
+    let result = (|| {
+        // Unmounted when the run is over.
+        let _workdir = match reused.namespaces() {
+            true => Some(
+                Workdir::mount(&spec.workdir, spec.scratch)
+                    .map_err(|e| format!("cannot make the run's folder writable: {e}"))?,
+            ),
+            false => None,
+        };
+        let confinement = confine::prepare(request, reused)?;
+        let place = Place {
+            cgroup: reused.cgroup.as_ref(),
+            namespaces: reused.namespaces(),
+        };
+        supervisor::run(spec, streams, confinement, place)
+    })();
     let result = match result {
         Ok(Some(result)) => Ok(result),
         // The harness is gone: the reply will not be read, and the worker ends at its next request.
         Ok(None) => Err("the harness went away during the run".into()),
         Err(e) => Err(e),
     };
-    let retired = left_behind(reused);
     Reply {
         id: request.id,
         result,
-        retired,
+        retired: left_behind(reused, mounts),
     }
-}
-
-/// Runs `run` in a forked child and returns what it returned. The child ends right after, without running any
-/// destructor (what it holds belongs to the worker).
-fn in_own_process(
-    run: impl FnOnce() -> Result<Option<RunResult>, String>,
-) -> Result<Option<RunResult>, String> {
-    let (read, write) = pipe().map_err(|e| format!("failed to make a pipe: {e}"))?;
-    let worker = std::process::id() as libc::pid_t;
-    // SAFETY: the worker is single-threaded, so the child may go on as it likes.
-    let pid = unsafe { libc::fork() };
-    if pid == -1 {
-        return Err(format!(
-            "failed to fork a run: {}",
-            io::Error::last_os_error()
-        ));
-    }
-    if pid == 0 {
-        drop(read);
-        // A run never outlives its worker, killed outright or not.
-        let alive = confine::die_with_parent(Some(worker)).is_ok();
-        let result = if alive {
-            run()
-        } else {
-            Err("failed to tie the run to its worker".into())
-        };
-        let mut out = File::from(write);
-        let written = serde_json::to_writer(&mut out, &result).is_ok();
-        // SAFETY: _exit ends the child at once.
-        unsafe { libc::_exit(if written { 0 } else { 1 }) };
-    }
-    drop(write);
-    let mut answer = Vec::new();
-    let read = File::from(read).take(RESULT_LIMIT).read_to_end(&mut answer);
-    let mut status = 0;
-    // SAFETY: waitpid writes only to `status`.
-    while unsafe { libc::waitpid(pid, &mut status, 0) } == -1
-        && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
-    {}
-    if read.is_err() || answer.is_empty() {
-        return Err(format!(
-            "the run's supervisor ended without a result ({})",
-            describe_status(status)
-        ));
-    }
-    serde_json::from_slice::<Result<Option<RunResult>, String>>(&answer)
-        .map_err(|e| format!("the run's result is unreadable: {e}"))?
 }
 
 /// What a run left behind for the next one, which retires the worker; everything of it that can be killed is.
-fn left_behind(reused: &Reused) -> Option<String> {
+fn left_behind(reused: &Reused, mounts: usize) -> Option<String> {
     let mut found = Vec::new();
     let strays = process::children_of(std::process::id() as libc::pid_t);
     if !strays.is_empty() {
         found.push(format!(
-            "{} processes that outlived the run's supervisor",
+            "{} processes still running after the run",
             strays.len()
         ));
         process::kill_and_reap_all(None);
@@ -151,24 +222,10 @@ fn left_behind(reused: &Reused) -> Option<String> {
         found.push(what);
         cgroup.kill_all();
     }
+    if reused.namespaces()
+        && let Some(what) = namespace::leftovers(mounts)
+    {
+        found.push(what);
+    }
     (!found.is_empty()).then(|| found.join("; "))
-}
-
-fn describe_status(status: i32) -> String {
-    if libc::WIFSIGNALED(status) {
-        format!("killed by {}", process::signal_name(libc::WTERMSIG(status)))
-    } else {
-        format!("exit code {}", libc::WEXITSTATUS(status))
-    }
-}
-
-/// A pipe whose ends are closed on exec.
-fn pipe() -> io::Result<(OwnedFd, OwnedFd)> {
-    let mut fds = [0; 2];
-    // SAFETY: pipe2 writes two descriptors into `fds`.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } == -1 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: both are new descriptors that nothing else owns.
-    Ok(unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) })
 }

@@ -1,5 +1,5 @@
 //! The workers that carry out runs: one is kept from run to run, and one whose run left anything behind for the
-//! next (a process, or a file in shared memory) is never given another run.
+//! next (a process, a file in shared memory, a System V object) is never given another run.
 //!
 //! These drive the sandbox through the library, with the built executable as the workers, so that how many
 //! workers were started can be asked directly.
@@ -82,8 +82,9 @@ fn a_worker_is_kept_from_run_to_run() {
     );
 }
 
-/// Without namespaces a run can kill its own supervisor (the same user's process, its parent), and a process it
-/// started in its own session then outlives the run: the worker, a subreaper too, finds it, kills it, and ends.
+/// Without namespaces or Landlock a run can kill its own worker (the same user's process, its parent), and a
+/// process it started in its own session then outlives the run: the worker's keeper, a subreaper too, finds it
+/// and kills it, and the next run gets a new worker.
 #[test]
 fn a_worker_whose_run_left_a_process_is_not_reused() {
     let dir = tempfile::tempdir().unwrap();
@@ -95,7 +96,7 @@ fn a_worker_whose_run_left_a_process_is_not_reused() {
     let script =
         format!("setsid sleep {marker} </dev/null >/dev/null 2>&1 & kill -9 $PPID; sleep 5");
     let error = sandbox.run(&shell(dir.path(), &script)).unwrap_err();
-    assert!(error.to_string().contains("without a result"), "{error}");
+    assert!(error.to_string().contains("without an answer"), "{error}");
     let deadline = Instant::now() + Duration::from_secs(5);
     while alive(&marker) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(20));
@@ -137,4 +138,35 @@ fn a_worker_whose_run_left_a_file_in_shared_memory_is_not_reused() {
         2,
         "the run after the one that left a file in shared memory must get a new worker"
     );
+}
+
+/// In its namespaces, a worker is the init of its runs, and what a run leaves in them (a file in its /dev/shm, a
+/// System V object in its IPC namespace) retires it: the next run gets a new worker, and does not find it.
+#[test]
+fn a_worker_whose_run_left_something_in_its_namespaces_is_not_reused() {
+    if !layer_works("namespaces", "a worker's namespace check") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let sandbox = sandbox(&[Layer::Namespaces]);
+    sandbox.run(&shell(dir.path(), "true")).unwrap();
+    let leaves = [
+        ("echo left > /dev/shm/left", "test ! -e /dev/shm/left"),
+        ("ipcmk -M 4096", "test -z \"$(ipcs -m | grep '^0x')\""),
+        ("ipcmk -Q", "test -z \"$(ipcs -q | grep '^0x')\""),
+    ];
+    for (n, (leave, check)) in leaves.into_iter().enumerate() {
+        let left = sandbox.run(&shell(dir.path(), leave)).unwrap();
+        assert!(left.succeeded(), "{leave}: {left:?}");
+        let after = sandbox.run(&shell(dir.path(), check)).unwrap();
+        assert!(
+            after.succeeded(),
+            "the run after `{leave}` found it: {after:?}"
+        );
+        assert_eq!(
+            sandbox.workers_started(),
+            n + 2,
+            "the run after `{leave}` must get a new worker"
+        );
+    }
 }
