@@ -509,8 +509,11 @@ const LEFTOVER_CHECKS: usize = 50;
 /// What an empty cgroup's memory figure may still show: the kernel batches its updates per processor, 64 pages at
 /// a time. Memory a run leaves behind is only noticed from this much on.
 fn residue() -> Bytes {
-    let processors = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
-    Bytes((64 * 4096 * processors).max(Bytes::MIB))
+    static RESIDUE: std::sync::OnceLock<Bytes> = std::sync::OnceLock::new();
+    *RESIDUE.get_or_init(|| {
+        let processors = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+        Bytes((64 * 4096 * processors).max(Bytes::MIB))
+    })
 }
 
 /// The controllers whose files a run's cgroup uses; on v1, also the position of each one's folder.

@@ -12,7 +12,7 @@ use super::isolation::{Layer, Layers};
 use super::limits::RlimitSet;
 use super::namespace;
 use super::spec::{Request, Trust};
-use super::syscalls::SyscallFilter;
+use super::syscalls::{RunFilter, SyscallFilter};
 use std::io;
 use std::os::fd::RawFd;
 use std::path::PathBuf;
@@ -24,7 +24,7 @@ pub(crate) struct Confinement {
     /// Whether the program runs in the worker's namespaces.
     namespaces: bool,
     files: Option<FsRules>,
-    syscalls: Option<SyscallFilter>,
+    syscalls: Option<RunFilter>,
 }
 
 /// Has the kernel kill the calling process when its parent dies, so that a run never outlives a supervisor that
@@ -103,14 +103,14 @@ fn drop_capabilities() -> io::Result<()> {
 }
 
 /// What a worker makes once and keeps for all its runs: its cgroup and namespaces (made when it starts, by the
-/// process that keeps it), the system-call filter, and what solutions may read for the hidden folders they are
-/// last asked to keep out of.
+/// process that keeps it), the system-call filter (see [`Reused::filter_worker`]), and what solutions may read for
+/// the hidden folders they are last asked to keep out of.
 pub(crate) struct Reused {
     pub layers: Layers,
     pub cgroup: Option<RunCgroup>,
     syscalls: Option<SyscallFilter>,
-    /// The hidden folders, and the folders readable around them.
-    readable: Option<(Vec<PathBuf>, Vec<PathBuf>)>,
+    /// The hidden folders, and the folders readable around them, opened.
+    readable: Option<(Vec<PathBuf>, Vec<landlock::PathFd>)>,
 }
 
 impl Reused {
@@ -140,20 +140,26 @@ impl Reused {
         self.layers.contains(Layer::Namespaces)
     }
 
-    fn syscalls(&mut self) -> Result<SyscallFilter, String> {
-        if self.syscalls.is_none() {
-            self.syscalls = Some(SyscallFilter::new()?);
+    /// Installs the worker's part of the system-call filter on the calling process, the worker, once it has made
+    /// every namespace and mount it keeps, if the layers ask for one.
+    pub fn filter_worker(&mut self) -> Result<(), String> {
+        if self.layers.contains(Layer::Seccomp) {
+            let filter = SyscallFilter::new()?;
+            filter
+                .apply_to_worker()
+                .map_err(|e| format!("cannot install the worker's system-call filter: {e}"))?;
+            self.syscalls = Some(filter);
         }
-        Ok(self.syscalls.clone().expect("made above"))
+        Ok(())
     }
 
-    fn readable_outside(&mut self, hidden: &[PathBuf]) -> &[PathBuf] {
+    fn readable_outside(&mut self, hidden: &[PathBuf]) -> &[landlock::PathFd] {
         if self
             .readable
             .as_ref()
             .is_none_or(|(known, _)| known != hidden)
         {
-            let around = filesystem::readable_outside(hidden);
+            let around = filesystem::open_all(&filesystem::readable_outside(hidden));
             self.readable = Some((hidden.to_vec(), around));
         }
         &self.readable.as_ref().expect("found above").1
@@ -184,11 +190,11 @@ pub(crate) fn prepare(request: &Request, reused: &mut Reused) -> Result<Confinem
     } else {
         None
     };
-    let syscalls = reused
-        .layers
-        .contains(Layer::Seccomp)
-        .then(|| reused.syscalls())
-        .transpose()?;
+    let syscalls = match (&reused.syscalls, reused.layers.contains(Layer::Seccomp)) {
+        (Some(filter), true) => Some(filter.for_run()),
+        (None, true) => return Err("the worker has no system-call filter".into()),
+        (_, false) => None,
+    };
     let namespaces = reused.namespaces();
     let mut rlimits = RlimitSet::for_limits(&spec.limits, !cgroup_fds.is_empty());
     if namespaces && namespace::counts_processes_per_namespace() {

@@ -22,24 +22,26 @@ pub(crate) struct FsRules {
 
 impl FsRules {
     /// Rules for a program working in `workdir` that may read `around` (what [`readable_outside`] found for the
-    /// hidden folders) and `readable`, with its standard output in the file `stdout`. (Its standard input needs no
-    /// rule: a solution's is a copy in memory, and the problem's own tools may read anything.)
+    /// hidden folders, opened) and `readable`, with its standard output in the file `stdout`. (Its standard input
+    /// needs no rule: a solution's is a copy in memory, and the problem's own tools may read anything.)
     pub fn new(
         workdir: &Path,
-        around: &[PathBuf],
+        around: &[PathFd],
         readable: &[PathBuf],
         stdout: &Path,
     ) -> Result<FsRules, String> {
         let fail = |e: landlock::RulesetError| format!("cannot build the Landlock rules: {e}");
         let read = AccessFs::from_read(ABI_WANTED);
-        let allowed = around.iter().chain(readable);
         let mut ruleset = Ruleset::default()
             .handle_access(AccessFs::from_all(ABI_WANTED))
             .and_then(|r| r.handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp))
             .and_then(|r| r.scope(Scope::Signal | Scope::AbstractUnixSocket))
             .and_then(|r| r.create())
             .map_err(fail)?;
-        for path in allowed {
+        for fd in around {
+            ruleset = ruleset.add_rule(PathBeneath::new(fd, read)).map_err(fail)?;
+        }
+        for path in readable {
             // Something may vanish between listing and opening; it is then simply not readable.
             if let Ok(fd) = PathFd::new(path) {
                 ruleset = ruleset.add_rule(PathBeneath::new(fd, read)).map_err(fail)?;
@@ -118,6 +120,12 @@ const DEVICES: &[(&str, BitFlags<AccessFs>)] = &[
     ("/dev/urandom", make_bitflags!(AccessFs::{ReadFile})),
 ];
 
+/// Opens each path to name it in a rule, leaving out any that has vanished since it was listed: it is then simply
+/// not readable.
+pub(crate) fn open_all(paths: &[PathBuf]) -> Vec<PathFd> {
+    paths.iter().filter_map(|p| PathFd::new(p).ok()).collect()
+}
+
 /// The largest folders and files of the whole file system that neither are hidden nor hold anything hidden, nor
 /// are /dev (out of reach for every run but for the few harmless devices above): what a solution may read.
 pub(crate) fn readable_outside(hidden: &[PathBuf]) -> Vec<PathBuf> {
@@ -175,7 +183,7 @@ pub(crate) fn probe() -> Result<String, String> {
         );
     }
     let dir = std::env::temp_dir();
-    let around = readable_outside(&[]);
+    let around = open_all(&readable_outside(&[]));
     let mut rules = FsRules::new(&dir, &around, &[], Path::new("/dev/null"))?;
     super::namespace::in_child(|| rules.restrict(false))
         .map_err(|e| format!("cannot enforce Landlock rules: {e}"))?;

@@ -135,13 +135,34 @@ pub(crate) fn kill_all() {
     super::process::kill_and_reap_all(None);
 }
 
-/// The number of mounts in this mount namespace: a run that changes it has left a mount behind.
-pub(crate) fn mounts() -> usize {
-    std::fs::read_to_string("/proc/self/mountinfo").map_or(0, |table| table.lines().count())
+/// Tells whether the mounts of this mount namespace changed: the kernel marks its mount table when they do.
+pub(crate) struct MountWatch(std::fs::File);
+
+impl MountWatch {
+    pub fn new() -> io::Result<MountWatch> {
+        let watch = MountWatch(std::fs::File::open("/proc/self/mountinfo")?);
+        watch.changed();
+        Ok(watch)
+    }
+
+    /// Whether a mount was made or removed since the last call.
+    pub fn changed(&self) -> bool {
+        use std::os::fd::AsRawFd;
+        let mut fd = libc::pollfd {
+            fd: self.0.as_raw_fd(),
+            events: libc::POLLPRI,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd; no waiting.
+        unsafe {
+            libc::poll(&mut fd, 1, 0) > 0 && fd.revents & (libc::POLLPRI | libc::POLLERR) != 0
+        }
+    }
 }
 
-/// In PID 1, once a run is over: what it left in the namespaces that the next run would find, if anything.
-pub(crate) fn leftovers(mounts_before: usize) -> Option<String> {
+/// In PID 1, once a run is over: what it left in the namespaces that the next run would find, if anything; `mounted`
+/// says whether the mounts changed while it ran.
+pub(crate) fn leftovers(mounted: bool) -> Option<String> {
     let mut found = Vec::new();
     let not_empty = |dir: &str| std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_some());
     if not_empty("/dev/shm") {
@@ -161,7 +182,7 @@ pub(crate) fn leftovers(mounts_before: usize) -> Option<String> {
             found.push(format!("System V {what}"));
         }
     }
-    if mounts() != mounts_before {
+    if mounted {
         found.push("a mount".to_owned());
     }
     (!found.is_empty()).then(|| found.join(", "))

@@ -1,6 +1,12 @@
 //! A seccomp denylist: system calls that no solution, compiler or runtime needs, and that a hostile program could
 //! use against the machine or the judge. Everything else is allowed, so no runtime breaks; a denied call fails
 //! with EPERM (clone3 with ENOSYS, so that the C library falls back to clone, whose flags can be checked).
+//!
+//! Attaching a filter costs the kernel a compilation and a pass over every system call number, in proportion to
+//! the filter's length: far more than a bare process start for the whole list. So the list is cut in two. A
+//! worker installs on itself, once, everything it does not need itself, and every program it forks inherits that;
+//! each program then adds, just before exec, a filter of the few calls the worker needs for its runs (mounting
+//! the run's folder, giving the program a cgroup namespace). Filters add up: each program has the whole list.
 
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
@@ -170,10 +176,20 @@ fn conditional() -> Vec<(&'static str, libc::c_long, Vec<Rule>)> {
     list
 }
 
-/// The denylist, compiled for this machine's architecture before fork.
-#[derive(Clone)]
+/// The calls of the denylist that a worker makes for its runs: they are denied to each program by a filter of its
+/// own.
+const WORKER_NEEDS: &[libc::c_long] = &[
+    libc::SYS_mount,
+    libc::SYS_umount2,
+    libc::SYS_mount_setattr,
+    libc::SYS_unshare,
+];
+
+/// The denylist, compiled for this machine's architecture before fork: the part a worker installs on itself, and
+/// the part each program adds.
 pub(crate) struct SyscallFilter {
-    programs: Vec<BpfProgram>,
+    worker: Vec<BpfProgram>,
+    run: BpfProgram,
 }
 
 impl SyscallFilter {
@@ -212,12 +228,17 @@ impl SyscallFilter {
                 .collect::<Result<Vec<_>, String>>()?;
             denied.insert(nr, rules);
         }
+        let for_run: BTreeMap<i64, Vec<SeccompRule>> = WORKER_NEEDS
+            .iter()
+            .map(|nr| (*nr, denied.remove(nr).unwrap_or_default()))
+            .collect();
         let eperm = compile(denied, SeccompAction::Errno(libc::EPERM as u32))?;
         let clone3 = BTreeMap::from([(libc::SYS_clone3, Vec::new())]);
         let enosys = compile(clone3, SeccompAction::Errno(libc::ENOSYS as u32))?;
-        let mut programs = vec![eperm, enosys];
-        programs.extend(x32_guard());
-        Ok(SyscallFilter { programs })
+        let mut worker = vec![eperm, enosys];
+        worker.extend(x32_guard());
+        let run = compile(for_run, SeccompAction::Errno(libc::EPERM as u32))?;
+        Ok(SyscallFilter { worker, run })
     }
 
     /// How many system calls are denied, outright or with some arguments.
@@ -225,12 +246,33 @@ impl SyscallFilter {
         DENIED.len() + conditional().len() + 1
     }
 
-    /// Installs the filters on the calling process. Only makes system calls: safe between fork and exec.
-    pub fn apply(&self) -> io::Result<()> {
-        for program in &self.programs {
+    /// Installs the worker's part on the calling process, for good.
+    pub fn apply_to_worker(&self) -> io::Result<()> {
+        for program in &self.worker {
             seccompiler::apply_filter(program).map_err(io::Error::other)?;
         }
         Ok(())
+    }
+
+    /// Installs a program's own part on the calling process, whose worker has installed its part. Only makes system
+    /// calls: safe between fork and exec.
+    pub fn apply(&self) -> io::Result<()> {
+        seccompiler::apply_filter(&self.run).map_err(io::Error::other)
+    }
+
+    /// The program's own part, to hand to the child that installs it.
+    pub fn for_run(&self) -> RunFilter {
+        RunFilter(self.run.clone())
+    }
+}
+
+/// A program's own part of the denylist (see [`SyscallFilter::apply`]).
+pub(crate) struct RunFilter(BpfProgram);
+
+impl RunFilter {
+    /// Installs it on the calling process. Only makes system calls: safe between fork and exec.
+    pub fn apply(&self) -> io::Result<()> {
+        seccompiler::apply_filter(&self.0).map_err(io::Error::other)
     }
 }
 
@@ -269,7 +311,7 @@ fn x32_guard() -> Option<BpfProgram> {
 /// Checks that the filter compiles and that the kernel takes it, in a throwaway child.
 pub(crate) fn probe() -> Result<String, String> {
     let filter = SyscallFilter::new()?;
-    super::namespace::in_child(|| filter.apply())
+    super::namespace::in_child(|| filter.apply_to_worker().and_then(|()| filter.apply()))
         .map_err(|e| format!("the kernel refuses seccomp filters: {e}"))?;
     Ok(format!(
         "denylist of {} system calls ({}, ...; clone with namespace flags, sockets but internet ones, \

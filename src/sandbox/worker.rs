@@ -23,7 +23,7 @@
 
 use super::confine::{self, Reused};
 use super::isolation::Layers;
-use super::namespace::{self, Workdir};
+use super::namespace::{self, MountWatch, Workdir};
 use super::process;
 use super::spec::{Reply, Request};
 use super::supervisor::{self, Place, Streams};
@@ -90,22 +90,25 @@ fn keep(worker: libc::pid_t, reused: Result<Reused, String>) -> i32 {
 }
 
 /// In the worker, before its first run: ties it to its keeper, and in the namespaces, makes it their init.
-fn start(reused: Reused, keeper: libc::pid_t) -> Result<(Reused, usize), String> {
+fn start(mut reused: Reused, keeper: libc::pid_t) -> Result<(Reused, Option<MountWatch>), String> {
     // In the namespaces the keeper is outside the worker's PID namespace, where getppid() says 0.
     let parent = (!reused.namespaces()).then_some(keeper);
     confine::die_with_parent(parent)
         .map_err(|e| format!("cannot tie the worker to its keeper: {e}"))?;
-    if !reused.namespaces() {
-        return Ok((reused, 0));
+    let mut mounts = None;
+    if reused.namespaces() {
+        namespace::become_init()
+            .map_err(|e| format!("cannot set up the worker's namespaces: {e}"))?;
+        mounts =
+            Some(MountWatch::new().map_err(|e| format!("cannot watch the worker's mounts: {e}"))?);
     }
-    namespace::become_init().map_err(|e| format!("cannot set up the worker's namespaces: {e}"))?;
-    let mounts = namespace::mounts();
+    reused.filter_worker()?;
     Ok((reused, mounts))
 }
 
 /// Answers requests until the harness closes them, or a run leaves something behind; with a worker that could not
 /// be set up, answers the first with why. Returns the exit code.
-fn carry_out_runs(worker: Result<(Reused, usize), String>) -> i32 {
+fn carry_out_runs(worker: Result<(Reused, Option<MountWatch>), String>) -> i32 {
     let mut replies = io::stdout().lock();
     let mut buf = vec![0u8; REQUEST_LIMIT];
     let mut worker = worker;
@@ -113,7 +116,7 @@ fn carry_out_runs(worker: Result<(Reused, usize), String>) -> i32 {
         let reply = match (receive(&mut buf), &mut worker) {
             (Ok(None), _) => return 0,
             (Ok(Some((request, streams))), Ok((reused, mounts))) => {
-                carry_out(&request, streams, reused, *mounts)
+                carry_out(&request, streams, reused, mounts.as_ref())
             }
             (Ok(Some((request, _))), Err(e)) => Reply::failed(request.id, e.clone()),
             (Err(e), _) => Reply::failed(0, format!("bad run request: {e}")),
@@ -174,8 +177,14 @@ fn receive(buf: &mut [u8]) -> Result<Option<(Request, Streams)>, String> {
 }
 
 /// Carries out one run, and looks for what it left behind.
-fn carry_out(request: &Request, streams: Streams, reused: &mut Reused, mounts: usize) -> Reply {
+fn carry_out(
+    request: &Request,
+    streams: Streams,
+    reused: &mut Reused,
+    mounts: Option<&MountWatch>,
+) -> Reply {
     let spec = &request.spec;
+    let mut mounted = false;
     let result = (|| {
         // Unmounted when the run is over.
         let _workdir = match reused.namespaces() {
@@ -185,12 +194,16 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused, mounts: u
             ),
             false => None,
         };
+        // Our own mount is no change.
+        mounts.map(MountWatch::changed);
         let confinement = confine::prepare(request, reused)?;
         let place = Place {
             cgroup: reused.cgroup.as_ref(),
             namespaces: reused.namespaces(),
         };
-        supervisor::run(spec, streams, confinement, place)
+        let result = supervisor::run(spec, streams, confinement, place);
+        mounted = mounts.is_some_and(MountWatch::changed);
+        result
     })();
     let result = match result {
         Ok(Some(result)) => Ok(result),
@@ -201,12 +214,12 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused, mounts: u
     Reply {
         id: request.id,
         result,
-        retired: left_behind(reused, mounts),
+        retired: left_behind(reused, mounted),
     }
 }
 
 /// What a run left behind for the next one, which retires the worker; everything of it that can be killed is.
-fn left_behind(reused: &Reused, mounts: usize) -> Option<String> {
+fn left_behind(reused: &Reused, mounted: bool) -> Option<String> {
     let mut found = Vec::new();
     let strays = process::children_of(std::process::id() as libc::pid_t);
     if !strays.is_empty() {
@@ -223,7 +236,7 @@ fn left_behind(reused: &Reused, mounts: usize) -> Option<String> {
         cgroup.kill_all();
     }
     if reused.namespaces()
-        && let Some(what) = namespace::leftovers(mounts)
+        && let Some(what) = namespace::leftovers(mounted)
     {
         found.push(what);
     }
