@@ -342,7 +342,7 @@ impl Isolation {
             ),
             rule(
                 "privileges",
-                "always: no capabilities, its own session (no terminal), dies with its supervisor".into(),
+                "always: no capabilities, its own session (no terminal), dies with its worker".into(),
             ),
             rule(
                 "file system",
@@ -392,7 +392,7 @@ impl Isolation {
             rule(
                 "other processes",
                 if on(Layer::Namespaces) {
-                    "invisible: a PID namespace and /proc of the run's own".into()
+                    "invisible: a PID namespace and /proc holding only the run and its worker".into()
                 } else if on(Layer::Landlock) {
                     "visible in /proc, but cannot be signalled (Landlock)".into()
                 } else {

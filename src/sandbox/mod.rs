@@ -1,11 +1,12 @@
 //! One run of a program under limits: spawn, rlimits, wall and CPU timers, killing the whole process tree,
 //! reaping it, and measuring what the kernel accounted.
 //!
-//! Runs are carried out by workers: long-lived copies of this executable (`cpjudge __supervise`), one per run going
-//! at once, each forking a supervisor per run that becomes the child subreaper of everything the program starts,
+//! Runs are carried out by workers: long-lived copies of this executable (`cpjudge __supervise LAYERS`), one per
+//! run going at once, each the parent and subreaper of every program it starts (in its namespaces, their PID 1),
 //! so that processes which escape with `setsid` are still found, killed and reaped before it reports. The harness
-//! talks to a worker over two pipes: requests go in on its stdin, replies come back on its stdout, and a worker
-//! kills its run and ends when its stdin closes (the harness died or was interrupted).
+//! sends a worker requests on a socket, with each run's standard streams attached; replies come back on its
+//! stdout, and a worker kills its run and ends when the harness closes its requests (it died or was
+//! interrupted).
 
 mod cgroup;
 mod confine;
