@@ -254,19 +254,13 @@ impl SyscallFilter {
         Ok(())
     }
 
-    /// Installs a program's own part on the calling process, whose worker has installed its part. Only makes system
-    /// calls: safe between fork and exec.
-    pub fn apply(&self) -> io::Result<()> {
-        seccompiler::apply_filter(&self.run).map_err(io::Error::other)
-    }
-
     /// The program's own part, to hand to the child that installs it.
     pub fn for_run(&self) -> RunFilter {
         RunFilter(self.run.clone())
     }
 }
 
-/// A program's own part of the denylist (see [`SyscallFilter::apply`]).
+/// A program's own part of the denylist, which it installs on itself after its worker installed the rest.
 pub(crate) struct RunFilter(BpfProgram);
 
 impl RunFilter {
@@ -311,7 +305,8 @@ fn x32_guard() -> Option<BpfProgram> {
 /// Checks that the filter compiles and that the kernel takes it, in a throwaway child.
 pub(crate) fn probe() -> Result<String, String> {
     let filter = SyscallFilter::new()?;
-    super::namespace::in_child(|| filter.apply_to_worker().and_then(|()| filter.apply()))
+    let run = filter.for_run();
+    super::namespace::in_child(|| filter.apply_to_worker().and_then(|()| run.apply()))
         .map_err(|e| format!("the kernel refuses seccomp filters: {e}"))?;
     Ok(format!(
         "denylist of {} system calls ({}, ...; clone with namespace flags, sockets but internet ones, \
