@@ -10,7 +10,7 @@ use super::cgroup::{self, RunCgroup};
 use super::filesystem::{self, FsRules};
 use super::isolation::{Layer, Layers};
 use super::limits::RlimitSet;
-use super::namespace;
+use super::namespace::{self, MountWatch};
 use super::spec::{Request, Trust};
 use super::syscalls::{RunFilter, SyscallFilter};
 use std::io;
@@ -103,11 +103,13 @@ fn drop_capabilities() -> io::Result<()> {
 }
 
 /// What a worker makes once and keeps for all its runs: its cgroup and namespaces (made when it starts, by the
-/// process that keeps it), the system-call filter (see [`Reused::filter_worker`]), and what solutions may read for
-/// the hidden folders they are last asked to keep out of.
+/// process that keeps it), what it sets up in them and the system-call filter (see [`Reused::start_worker`]), and
+/// what solutions may read for the hidden folders they are last asked to keep out of.
 pub(crate) struct Reused {
     pub layers: Layers,
     pub cgroup: Option<RunCgroup>,
+    /// In the namespaces, what tells whether a run changed the mounts.
+    mounts: Option<MountWatch>,
     syscalls: Option<SyscallFilter>,
     /// The hidden folders, and the folders readable around them, opened.
     readable: Option<(Vec<PathBuf>, Vec<landlock::PathFd>)>,
@@ -131,18 +133,31 @@ impl Reused {
         Ok(Reused {
             layers,
             cgroup,
+            mounts: None,
             syscalls: None,
             readable: None,
         })
+    }
+
+    /// Whether a mount was made or removed in the namespaces since the last call.
+    pub fn mounts_changed(&self) -> bool {
+        self.mounts.as_ref().is_some_and(MountWatch::changed)
     }
 
     pub fn namespaces(&self) -> bool {
         self.layers.contains(Layer::Namespaces)
     }
 
-    /// Installs the worker's part of the system-call filter on the calling process, the worker, once it has made
-    /// every namespace and mount it keeps, if the layers ask for one.
-    pub fn filter_worker(&mut self) -> Result<(), String> {
+    /// In the worker, before its first run: in the namespaces, makes it their init and starts watching its mounts;
+    /// then, once it has made every mount it keeps, installs its part of the system-call filter.
+    pub fn start_worker(&mut self) -> Result<(), String> {
+        if self.namespaces() {
+            namespace::become_init()
+                .map_err(|e| format!("cannot set up the worker's namespaces: {e}"))?;
+            let watch =
+                MountWatch::new().map_err(|e| format!("cannot watch the worker's mounts: {e}"))?;
+            self.mounts = Some(watch);
+        }
         if self.layers.contains(Layer::Seccomp) {
             let filter = SyscallFilter::new()?;
             filter

@@ -95,9 +95,6 @@ pub(super) fn run(
     } else {
         process::kill_and_reap_all(None);
     }
-    if let Some(cgroup) = cgroup {
-        cgroup.kill_all();
-    }
     output
         .set_permissions(std::fs::Permissions::from_mode(0o644))
         .map_err(|e| format!("failed to restore the output file's mode: {e}"))?;

@@ -23,7 +23,7 @@
 
 use super::confine::{self, Reused};
 use super::isolation::Layers;
-use super::namespace::{self, MountWatch, Workdir};
+use super::namespace::{self, Workdir};
 use super::process;
 use super::spec::{Reply, Request};
 use super::supervisor::{self, Place, Streams};
@@ -89,35 +89,26 @@ fn keep(worker: libc::pid_t, reused: Result<Reused, String>) -> i32 {
     0
 }
 
-/// In the worker, before its first run: ties it to its keeper, and in the namespaces, makes it their init.
-fn start(mut reused: Reused, keeper: libc::pid_t) -> Result<(Reused, Option<MountWatch>), String> {
+/// In the worker, before its first run: ties it to its keeper, and sets it up in what the keeper made.
+fn start(mut reused: Reused, keeper: libc::pid_t) -> Result<Reused, String> {
     // In the namespaces the keeper is outside the worker's PID namespace, where getppid() says 0.
     let parent = (!reused.namespaces()).then_some(keeper);
     confine::die_with_parent(parent)
         .map_err(|e| format!("cannot tie the worker to its keeper: {e}"))?;
-    let mut mounts = None;
-    if reused.namespaces() {
-        namespace::become_init()
-            .map_err(|e| format!("cannot set up the worker's namespaces: {e}"))?;
-        mounts =
-            Some(MountWatch::new().map_err(|e| format!("cannot watch the worker's mounts: {e}"))?);
-    }
-    reused.filter_worker()?;
-    Ok((reused, mounts))
+    reused.start_worker()?;
+    Ok(reused)
 }
 
 /// Answers requests until the harness closes them, or a run leaves something behind; with a worker that could not
 /// be set up, answers the first with why. Returns the exit code.
-fn carry_out_runs(worker: Result<(Reused, Option<MountWatch>), String>) -> i32 {
+fn carry_out_runs(worker: Result<Reused, String>) -> i32 {
     let mut replies = io::stdout().lock();
     let mut buf = vec![0u8; REQUEST_LIMIT];
     let mut worker = worker;
     loop {
         let reply = match (receive(&mut buf), &mut worker) {
             (Ok(None), _) => return 0,
-            (Ok(Some((request, streams))), Ok((reused, mounts))) => {
-                carry_out(&request, streams, reused, mounts.as_ref())
-            }
+            (Ok(Some((request, streams))), Ok(reused)) => carry_out(&request, streams, reused),
             (Ok(Some((request, _))), Err(e)) => Reply::failed(request.id, e.clone()),
             (Err(e), _) => Reply::failed(0, format!("bad run request: {e}")),
         };
@@ -177,12 +168,7 @@ fn receive(buf: &mut [u8]) -> Result<Option<(Request, Streams)>, String> {
 }
 
 /// Carries out one run, and looks for what it left behind.
-fn carry_out(
-    request: &Request,
-    streams: Streams,
-    reused: &mut Reused,
-    mounts: Option<&MountWatch>,
-) -> Reply {
+fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply {
     let spec = &request.spec;
     let mut mounted = false;
     let result = (|| {
@@ -195,14 +181,14 @@ fn carry_out(
             false => None,
         };
         // Our own mount is no change.
-        mounts.map(MountWatch::changed);
+        reused.mounts_changed();
         let confinement = confine::prepare(request, reused)?;
         let place = Place {
             cgroup: reused.cgroup.as_ref(),
             namespaces: reused.namespaces(),
         };
         let result = supervisor::run(spec, streams, confinement, place);
-        mounted = mounts.is_some_and(MountWatch::changed);
+        mounted = reused.mounts_changed();
         result
     })();
     let result = match result {
