@@ -10,7 +10,7 @@ use super::cgroup::{self, RunCgroup};
 use super::filesystem::{self, FsRules};
 use super::isolation::{Layer, Layers};
 use super::limits::RlimitSet;
-use super::namespace::{self, MountWatch};
+use super::namespace::{self, MountWatch, Pids};
 use super::spec::{Request, Trust};
 use super::syscalls::{RunFilter, SyscallFilter};
 use std::io;
@@ -108,8 +108,9 @@ fn drop_capabilities() -> io::Result<()> {
 pub(crate) struct Reused {
     pub layers: Layers,
     pub cgroup: Option<RunCgroup>,
-    /// In the namespaces, what tells whether a run changed the mounts.
+    /// In the namespaces, what tells whether a run changed the mounts, and what sets back their process IDs.
     mounts: Option<MountWatch>,
+    pids: Option<Pids>,
     syscalls: Option<SyscallFilter>,
     /// The hidden folders, and the folders readable around them, opened.
     readable: Option<(Vec<PathBuf>, Vec<landlock::PathFd>)>,
@@ -134,6 +135,7 @@ impl Reused {
             layers,
             cgroup,
             mounts: None,
+            pids: None,
             syscalls: None,
             readable: None,
         })
@@ -152,8 +154,9 @@ impl Reused {
     /// then, once it has made every mount it keeps, installs its part of the system-call filter.
     pub fn start_worker(&mut self) -> Result<(), String> {
         if self.namespaces() {
-            namespace::become_init()
+            let pids = namespace::become_init()
                 .map_err(|e| format!("cannot set up the worker's namespaces: {e}"))?;
+            self.pids = Some(pids);
             let watch =
                 MountWatch::new().map_err(|e| format!("cannot watch the worker's mounts: {e}"))?;
             self.mounts = Some(watch);
@@ -210,6 +213,10 @@ pub(crate) fn prepare(request: &Request, reused: &mut Reused) -> Result<Confinem
         (None, true) => return Err("the worker has no system-call filter".into()),
         (_, false) => None,
     };
+    if let Some(pids) = &reused.pids {
+        pids.rewind()
+            .map_err(|e| format!("cannot set back the namespace's process IDs: {e}"))?;
+    }
     let namespaces = reused.namespaces();
     let mut rlimits = RlimitSet::for_limits(&spec.limits, !cgroup_fds.is_empty());
     if namespaces && namespace::counts_processes_per_namespace() {

@@ -6,7 +6,7 @@
 //! whole file system read-only, and /dev holding only five harmless devices and the links to the standard streams.
 //! It then forks the process that carries out the runs, which is PID 1 of a new PID namespace
 //! ([`become_init`]): it mounts a /proc of that namespace, read-only, an empty /dev/shm and a message queue file
-//! system of its own. Every program it starts is its child in these namespaces.
+//! system of its own. Every program it starts is its child in these namespaces, and every one is PID 2 ([`Pids`]).
 //!
 //! For each run, PID 1 makes the run's working directory writable ([`Workdir`]: for a solution, a fresh in-memory
 //! file system as large as its memory limit), and forks the program, which joins the run's cgroup, takes a cgroup
@@ -62,11 +62,20 @@ pub(crate) fn enter() -> io::Result<()> {
 
 /// In PID 1 of the new PID namespace: mounts the namespace's /proc, read-only (the kernel's settings are in it), an
 /// empty /dev/shm, whose contents count as the run's memory, and a file system that lists the namespace's message
-/// queues.
-pub(crate) fn become_init() -> io::Result<()> {
+/// queues. Returns what gives every run the same process IDs.
+pub(crate) fn become_init() -> io::Result<Pids> {
     let hidden = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
     // SAFETY: plain system calls with static C strings.
     unsafe {
+        // The counter of process IDs is written through a /proc of our own, writable, that is gone before any run:
+        // the /proc that runs see stays read-only throughout.
+        mount(Some(c"proc"), c"/dev/shm", Some(c"proc"), hidden)?;
+        let pids = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open("/dev/shm/sys/kernel/ns_last_pid");
+        checked(libc::umount2(c"/dev/shm".as_ptr(), libc::MNT_DETACH))?;
+        let pids = Pids(pids?);
         mount(
             Some(c"proc"),
             c"/proc",
@@ -86,8 +95,21 @@ pub(crate) fn become_init() -> io::Result<()> {
             Some(c"mqueue"),
             hidden | libc::MS_RDONLY,
         )?;
+        Ok(pids)
     }
-    Ok(())
+}
+
+/// The namespace's counter of process IDs, which PID 1 sets back before each run. Process IDs are handed out in
+/// turn, so without it a program's ID would tell how many processes the runs before it made: with it, every run's
+/// program is PID 2, and its own children take 3, 4 and on, whatever ran before.
+pub(crate) struct Pids(std::fs::File);
+
+impl Pids {
+    /// Makes the next process ID 2. Every process but PID 1 must be gone.
+    pub fn rewind(&self) -> io::Result<()> {
+        use std::os::unix::fs::FileExt;
+        self.0.write_at(b"1", 0).map(drop)
+    }
 }
 
 /// A run's working directory made writable in the read-only view, for as long as this lives: a mount of its own,
@@ -386,7 +408,7 @@ pub(crate) fn probe() -> Result<String, String> {
     in_child(|| {
         enter()?;
         in_child(|| {
-            become_init()?;
+            become_init()?.rewind()?;
             let _workdir = Workdir::mount(&dir, Some(Bytes::mib(1)))?;
             in_child(enter_cgroup_namespace)
         })

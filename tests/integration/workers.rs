@@ -170,3 +170,29 @@ fn a_worker_whose_run_left_something_in_its_namespaces_is_not_reused() {
         );
     }
 }
+
+/// In its namespaces, every run of a worker sees the same process IDs, its own and its children's, however many
+/// processes the runs before it made: an ID handed out in turn would tell the next run how many there were.
+#[test]
+fn every_run_of_a_worker_sees_the_same_process_ids() {
+    if !layer_works("namespaces", "the process IDs of a worker's runs") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let sandbox = sandbox(&[Layer::Namespaces]);
+    // Its own ID, and those of three children in turn, the middle one a shell that makes two more.
+    let script =
+        "echo $$; sh -c 'echo $$'; sh -c 'sh -c \"echo \\$\\$\"; echo $$'; sh -c 'echo $$'";
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let result = sandbox.run(&shell(dir.path(), script)).unwrap();
+        assert!(result.succeeded(), "{result:?}");
+        seen.push(std::fs::read_to_string(dir.path().join("output")).unwrap());
+    }
+    assert_eq!(sandbox.workers_started(), 1, "the runs share one worker");
+    assert_eq!(seen[0], "2\n3\n5\n4\n6\n", "the first run's process IDs");
+    assert!(
+        seen.iter().all(|ids| *ids == seen[0]),
+        "process IDs differ from run to run: {seen:?}"
+    );
+}
