@@ -253,6 +253,8 @@ pub(crate) struct RunCgroup {
     parent_fds: Vec<OwnedFd>,
     /// `cgroup.procs` of each folder, opened once: the child joins by writing "0" to each.
     procs: Vec<File>,
+    /// The files its figures are read from, opened once it is made.
+    counters: Option<Counters>,
     /// The memory limit in force, as the kernel has it.
     hard_limit: Option<u64>,
     /// The counters as they stood when the current run started.
@@ -278,6 +280,7 @@ impl RunCgroup {
             dir_fds: Vec::new(),
             parent_fds: Vec::new(),
             procs: Vec::new(),
+            counters: None,
             hard_limit: None,
             cpu_before: Duration::ZERO,
             memory_before: Bytes(0),
@@ -311,7 +314,26 @@ impl RunCgroup {
                 .map_err(|e| annotate(e, "open", &dir.join("cgroup.procs")))?;
             cgroup.procs.push(file);
         }
+        cgroup.counters = Some(cgroup.open_counters()?);
         Ok(cgroup)
+    }
+
+    fn open_counters(&self) -> io::Result<Counters> {
+        let (cpu, oom) = match self.hierarchy {
+            Hierarchy::V1 { .. } => ("cpuacct.usage", "memory.oom_control"),
+            Hierarchy::V2 { .. } => ("cpu.stat", "memory.events"),
+        };
+        let open = |controller: Controller, file: &str| {
+            let i = self.index(controller);
+            open_at(&self.dir_fds[i], file, libc::O_RDONLY)
+                .map_err(|e| annotate(e, "open", &self.dirs[i].join(file)))
+        };
+        Ok(Counters {
+            cpu: open(Controller::Cpu, cpu)?,
+            memory: open(Controller::Memory, "memory.stat")?,
+            oom: open(Controller::Memory, oom)?,
+            members: open(Controller::Memory, "cgroup.procs")?,
+        })
     }
 
     /// Sets the memory limit of the next run, and notes where its counters start.
@@ -381,19 +403,10 @@ impl RunCgroup {
 
     /// CPU time of every thread that ever ran in the cgroup.
     fn cpu_counter(&self) -> Option<Duration> {
+        let text = read_whole(&self.counters.as_ref()?.cpu)?;
         match self.hierarchy {
-            Hierarchy::V1 { .. } => {
-                let nanos = self
-                    .read(Controller::Cpu, "cpuacct.usage")?
-                    .trim()
-                    .parse()
-                    .ok()?;
-                Some(Duration::from_nanos(nanos))
-            }
-            Hierarchy::V2 { .. } => {
-                let micros = stat_field(&self.read(Controller::Cpu, "cpu.stat")?, "usage_usec")?;
-                Some(Duration::from_micros(micros))
-            }
+            Hierarchy::V1 { .. } => Some(Duration::from_nanos(text.trim().parse().ok()?)),
+            Hierarchy::V2 { .. } => Some(Duration::from_micros(stat_field(&text, "usage_usec")?)),
         }
     }
 
@@ -412,7 +425,7 @@ impl RunCgroup {
     /// run's start: the kernel updates these figures in batches per processor, so a cgroup that is empty may still
     /// show a little.
     fn memory_counter(&self) -> Option<Bytes> {
-        let stat = self.read(Controller::Memory, "memory.stat")?;
+        let stat = read_whole(&self.counters.as_ref()?.memory)?;
         let anonymous = match self.hierarchy {
             Hierarchy::V1 { .. } => "rss",
             Hierarchy::V2 { .. } => "anon",
@@ -429,10 +442,7 @@ impl RunCgroup {
 
     /// How many processes the kernel has killed in the cgroup for going over its memory limit.
     fn oom_kills(&self) -> u64 {
-        let events = match self.hierarchy {
-            Hierarchy::V1 { .. } => self.read(Controller::Memory, "memory.oom_control"),
-            Hierarchy::V2 { .. } => self.read(Controller::Memory, "memory.events"),
-        };
+        let events = self.counters.as_ref().and_then(|c| read_whole(&c.oom));
         events.and_then(|e| stat_field(&e, "oom_kill")).unwrap_or(0)
     }
 
@@ -461,7 +471,8 @@ impl RunCgroup {
 
     /// The processes in the cgroup.
     fn members(&self) -> Vec<libc::pid_t> {
-        self.dir_fds.first().map(members_at).unwrap_or_default()
+        let listed = self.counters.as_ref().and_then(|c| read_whole(&c.members));
+        listed.as_deref().map(pids).unwrap_or_default()
     }
 
     /// Kills every process in the cgroup, until none is left (processes forked meanwhile included).
@@ -481,6 +492,7 @@ impl Drop for RunCgroup {
     fn drop(&mut self) {
         self.kill_all();
         self.procs.clear();
+        self.counters = None;
         for (dir, parent) in self.dirs.iter().zip(&self.parent_fds).rev() {
             let Some(name) = dir
                 .file_name()
@@ -524,13 +536,40 @@ enum Controller {
     Cpu = 2,
 }
 
+/// The files of a cgroup that its figures are read from, kept open: each look at them is one `pread` from the
+/// start, where opening them again would cost a path walk each time.
+struct Counters {
+    cpu: File,
+    memory: File,
+    oom: File,
+    members: File,
+}
+
+/// The whole of a cgroup file, read from its start.
+fn read_whole(file: &File) -> Option<String> {
+    use std::os::unix::fs::FileExt;
+    let mut text = Vec::new();
+    let mut buf = [0; 4096];
+    loop {
+        match file.read_at(&mut buf, text.len() as u64).ok()? {
+            0 => return String::from_utf8(text).ok(),
+            n => text.extend_from_slice(&buf[..n]),
+        }
+    }
+}
+
+/// The process IDs listed one per line in a `cgroup.procs`.
+fn pids(listed: &str) -> Vec<libc::pid_t> {
+    listed.lines().filter_map(|l| l.parse().ok()).collect()
+}
+
 /// The processes in the cgroup folder `dir`.
 fn members_at(dir: &OwnedFd) -> Vec<libc::pid_t> {
     let mut listed = String::new();
     let read = open_at(dir, "cgroup.procs", libc::O_RDONLY)
         .and_then(|mut f| io::Read::read_to_string(&mut f, &mut listed));
     match read {
-        Ok(_) => listed.lines().filter_map(|l| l.parse().ok()).collect(),
+        Ok(_) => pids(&listed),
         Err(_) => Vec::new(),
     }
 }
