@@ -332,7 +332,6 @@ impl RunCgroup {
             cpu: open(Controller::Cpu, cpu)?,
             memory: open(Controller::Memory, "memory.stat")?,
             oom: open(Controller::Memory, oom)?,
-            members: open(Controller::Memory, "cgroup.procs")?,
         })
     }
 
@@ -471,8 +470,7 @@ impl RunCgroup {
 
     /// The processes in the cgroup.
     fn members(&self) -> Vec<libc::pid_t> {
-        let listed = self.counters.as_ref().and_then(|c| read_whole(&c.members));
-        listed.as_deref().map(pids).unwrap_or_default()
+        self.dir_fds.first().map(members_at).unwrap_or_default()
     }
 
     /// Kills every process in the cgroup, until none is left (processes forked meanwhile included).
@@ -537,12 +535,13 @@ enum Controller {
 }
 
 /// The files of a cgroup that its figures are read from, kept open: each look at them is one `pread` from the
-/// start, where opening them again would cost a path walk each time.
+/// start, where opening them again would cost a path walk each time. Not `cgroup.procs`: on v1 the kernel keeps the
+/// list it made for an open file, and hands the same one out again while that file is read now and then, so a
+/// kept descriptor would go on listing processes long gone (or missing new ones).
 struct Counters {
     cpu: File,
     memory: File,
     oom: File,
-    members: File,
 }
 
 /// The whole of a cgroup file, read from its start.
@@ -558,18 +557,13 @@ fn read_whole(file: &File) -> Option<String> {
     }
 }
 
-/// The process IDs listed one per line in a `cgroup.procs`.
-fn pids(listed: &str) -> Vec<libc::pid_t> {
-    listed.lines().filter_map(|l| l.parse().ok()).collect()
-}
-
 /// The processes in the cgroup folder `dir`.
 fn members_at(dir: &OwnedFd) -> Vec<libc::pid_t> {
     let mut listed = String::new();
     let read = open_at(dir, "cgroup.procs", libc::O_RDONLY)
         .and_then(|mut f| io::Read::read_to_string(&mut f, &mut listed));
     match read {
-        Ok(_) => pids(&listed),
+        Ok(_) => listed.lines().filter_map(|l| l.parse().ok()).collect(),
         Err(_) => Vec::new(),
     }
 }
