@@ -214,11 +214,10 @@ impl<'a> Meter<'a> {
     }
 
     fn sample(&mut self) -> (Option<Duration>, Bytes) {
-        let own = ProcStat::read(self.program);
         let cpu = self
             .cgroup
             .and_then(RunCgroup::cpu)
-            .or(own.as_ref().map(|s| s.cpu));
+            .or_else(|| ProcStat::read(self.program).map(|s| s.cpu));
         let tree = self.cgroup.and_then(RunCgroup::memory).unwrap_or_default();
         let program = process::peak_rss(self.program).unwrap_or_default();
         self.peak = self.peak.max(tree).max(program);
