@@ -92,31 +92,43 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    /// Compiles `source`, or takes it from the cache. A compile error is an `Ok` with `outcome.ok == false`;
-    /// an `Err` is the harness's own failure (unknown language, missing compiler, unreadable file).
+    /// Compiles the single file `source`, or takes it from the cache. A compile error is an `Ok` with
+    /// `outcome.ok == false`; an `Err` is the harness's own failure (unknown language, missing compiler,
+    /// unreadable file).
     pub fn compile(&self, source: &Path) -> Result<Compiled> {
-        let language = Language::of(source)?;
+        self.compile_source(&Source::file(source)?)
+    }
+
+    /// Compiles a program of one or more files, or takes it from the cache.
+    pub fn compile_source(&self, source: &Source) -> Result<Compiled> {
+        let language = source.language;
         let spec = language.spec();
-        let text = std::fs::read(source).map_err(|e| Error::io("read", source, e))?;
-        let source_name = language.build_file_name(
-            &String::from_utf8_lossy(&text),
-            source
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or("main"),
-        );
+        let text = std::fs::read(&source.main).map_err(|e| Error::io("read", &source.main, e))?;
+        let source_name =
+            language.build_file_name(&String::from_utf8_lossy(&text), &file_name(&source.main));
+        let mut others = Vec::new();
+        for other in &source.others {
+            let bytes = std::fs::read(other).map_err(|e| Error::io("read", other, e))?;
+            others.push((file_name(other), bytes));
+        }
         let compiler = self.toolchain.resolve(spec.compile.tool, language)?;
         let version = self.toolchain.version(language)?;
 
-        let key = cache_key(&[
+        let command = spec.compile.args.join(" ");
+        let mut parts: Vec<&[u8]> = vec![
             spec.name.as_bytes(),
             version.as_bytes(),
-            spec.compile.args.join(" ").as_bytes(),
-            // The limits too: a build that failed under other limits may succeed under these.
-            limits_key(&COMPILE_LIMITS).as_bytes(),
+            command.as_bytes(),
             source_name.as_bytes(),
             &text,
-        ]);
+        ];
+        for (name, bytes) in &others {
+            parts.extend([name.as_bytes(), bytes.as_slice()]);
+        }
+        // The limits too: a build that failed under other limits may succeed under these.
+        let limits = limits_key(&COMPILE_LIMITS);
+        parts.push(limits.as_bytes());
+        let key = cache_key(&parts);
         let entry = self.cache.join(&key);
         if let Some(mut outcome) = read_status(&entry) {
             // Nothing was compiled this time.
@@ -135,9 +147,19 @@ impl<'a> Compiler<'a> {
             .prefix(".build-")
             .tempdir_in(&self.cache)
             .map_err(|e| Error::io("create a build folder in", &self.cache, e))?;
-        let copy = build.path().join(&source_name);
-        std::fs::write(&copy, &text).map_err(|e| Error::io("write", &copy, e))?;
-        let outcome = self.build(&compiler, language, &source_name, build.path())?;
+        for (name, bytes) in others.iter().chain([&(source_name.clone(), text)]) {
+            let copy = build.path().join(name);
+            std::fs::write(&copy, bytes).map_err(|e| Error::io("write", &copy, e))?;
+        }
+        let units: Vec<&str> = others
+            .iter()
+            .map(|(name, _)| name.as_str())
+            .filter(|name| {
+                matches!(language, Language::C | Language::Cpp)
+                    && Language::of(Path::new(name)).ok() == Some(language)
+            })
+            .collect();
+        let outcome = self.build(&compiler, language, &source_name, &units, build.path())?;
         let status = serde_json::to_vec(&outcome).expect("outcome serialises");
         let status_path = build.path().join(STATUS_FILE);
         std::fs::write(&status_path, status).map_err(|e| Error::io("write", &status_path, e))?;
@@ -158,12 +180,14 @@ impl<'a> Compiler<'a> {
         compiler: &Path,
         language: Language,
         source_name: &str,
+        other_units: &[&str],
         dir: &Path,
     ) -> Result<CompileOutcome> {
         let log = tempfile::NamedTempFile::new_in(&self.cache)
             .map_err(|e| Error::io("create a file in", &self.cache, e))?;
         let mut argv = vec![compiler.as_os_str().to_owned()];
         argv.extend(expand(language.spec().compile.args, dir, source_name, None));
+        argv.extend(other_units.iter().map(OsString::from));
         let mut env: Vec<(OsString, OsString)> = COMPILER_ENV
             .iter()
             .filter_map(|&k| Some((k.into(), std::env::var_os(k)?)))
@@ -214,11 +238,21 @@ impl<'a> Compiler<'a> {
         path: &Path,
         memory: Bytes,
     ) -> Result<(Program, String)> {
-        let build = self.compile(path)?;
+        self.tool_source(what, &Source::file(path)?, memory)
+    }
+
+    /// [`Compiler::tool`] for a program of one or more files.
+    pub fn tool_source(
+        &self,
+        what: &'static str,
+        source: &Source,
+        memory: Bytes,
+    ) -> Result<(Program, String)> {
+        let build = self.compile_source(source)?;
         if !build.outcome.ok {
             return Err(Error::ToolCompile {
                 what,
-                path: path.to_owned(),
+                path: source.shown().to_owned(),
                 message: build.outcome.message,
             });
         }
@@ -253,6 +287,41 @@ impl<'a> Compiler<'a> {
 }
 
 const STATUS_FILE: &str = "status.json";
+
+/// What a program is built from: its main file, and the files beside it that it uses (a program given as a
+/// folder). C and C++ files among them are compiled with the main file; the others are there to be found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Source {
+    pub main: PathBuf,
+    pub others: Vec<PathBuf>,
+    pub language: Language,
+    /// The folder the program was given as, if it was one.
+    pub folder: Option<PathBuf>,
+}
+
+impl Source {
+    /// A program of one file, in the language of its extension.
+    pub fn file(path: &Path) -> Result<Source> {
+        Ok(Source {
+            main: path.to_owned(),
+            others: Vec::new(),
+            language: Language::of(path)?,
+            folder: None,
+        })
+    }
+
+    /// What to name the program by in messages: its folder, or its file.
+    pub fn shown(&self) -> &Path {
+        self.folder.as_deref().unwrap_or(&self.main)
+    }
+}
+
+fn file_name(path: &Path) -> String {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("main")
+        .to_owned()
+}
 
 /// The class a program starts at (see [`Language::entry_point`]), read from its source in the build folder.
 fn entry_point(language: Language, source: &Path) -> Result<String, String> {

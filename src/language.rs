@@ -12,6 +12,9 @@ pub enum Language {
     C,
     Python,
     Java,
+    /// A folder with a `run` script and, optionally, a `build` script (the Problem Package Format's way to give a
+    /// program in any language): `build` runs in the build folder, then `run` is the program.
+    Scripts,
 }
 
 /// How one program is invoked. Arguments may hold placeholders:
@@ -171,6 +174,24 @@ pub static TABLE: &[LanguageSpec] = &[
         },
         cap_address_space: false,
         install_hint: " (install a JDK, e.g. `apt-get install default-jdk-headless`)",
+    },
+    LanguageSpec {
+        language: Language::Scripts,
+        name: "build/run",
+        // Never told by an extension: a folder holding a `run` script is this.
+        extensions: &[],
+        compile: Step {
+            tool: on_path("bash"),
+            args: &["-c", "[ ! -e build ] || bash ./build"],
+        },
+        version_args: &["--version"],
+        run: Step {
+            tool: on_path("bash"),
+            args: &["{dir}/run"],
+        },
+        // What the scripts start is not known: a JVM, say.
+        cap_address_space: false,
+        install_hint: " (install bash)",
     },
 ];
 

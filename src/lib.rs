@@ -80,9 +80,9 @@ pub fn run(cli: Cli) -> Result<Outcome> {
             .ok_or_else(|| Error::NoProject { cwd: cwd.clone() })
     };
     let outcome = match &cli.command {
-        Command::Judge(args) => project().and_then(|catalog| {
-            commands::judge(&catalog, &cwd, cache, &cli.layers, cli.color, args)
-        }),
+        Command::Judge(args) => {
+            commands::judge(project(), &cwd, cache, &cli.layers, cli.color, args)
+        }
         Command::Test(args) => commands::test(root.as_deref(), cache, &cli.layers, cli.color, args),
         Command::List(args) => {
             project().and_then(|catalog| commands::list(&catalog, args).map(Outcome::from))

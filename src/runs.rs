@@ -2,7 +2,7 @@
 //! checker, and the problem's other tools (validator, generator).
 
 use crate::compile::Program;
-use crate::problem::ProblemLimits;
+use crate::problem::{ProblemLimits, Test};
 use crate::sandbox::{Limits, RunSpec, Trust, small_env};
 use crate::units::Bytes;
 use std::ffi::OsString;
@@ -112,6 +112,54 @@ pub fn checker(
     let mut spec = tool(program, workdir, None, CHECKER_LIMITS);
     spec.argv
         .extend([input, output, answer].map(|p| p.as_os_str().to_owned()));
+    spec
+}
+
+/// A package's output validator on one output: `validator <input> <answer> <feedback_dir> [flags] < output`.
+pub fn output_validator(
+    program: &Program,
+    workdir: &Path,
+    input: &Path,
+    output: &Path,
+    answer: &Path,
+    feedback: &Path,
+    flags: &[String],
+) -> RunSpec {
+    let mut spec = tool(program, workdir, Some(output), CHECKER_LIMITS);
+    spec.argv
+        .extend([input, answer, feedback].map(|p| p.as_os_str().to_owned()));
+    spec.argv.extend(flags.iter().map(OsString::from));
+    spec
+}
+
+/// An interactor talking with a solution whose wall-time limit is `solution_wall`: `interactor <input> <answer>`,
+/// or in a package's protocol `validator <input> <answer> <feedback_dir> [flags]`. Its standard streams are the
+/// dialogue's. It may run a little longer than the solution, to have its say once the solution has ended.
+pub fn interactor(
+    program: &Program,
+    workdir: &Path,
+    test: &Test,
+    feedback: Option<&Path>,
+    solution_wall: Duration,
+) -> RunSpec {
+    let wall = solution_wall + Duration::from_secs(1);
+    let mut spec = tool(
+        program,
+        workdir,
+        None,
+        Limits {
+            cpu: wall,
+            wall,
+            ..CHECKER_LIMITS
+        },
+    );
+    spec.argv
+        .extend([&test.input, &test.answer].map(|p| p.as_os_str().to_owned()));
+    if let Some(feedback) = feedback {
+        spec.argv.push(feedback.as_os_str().to_owned());
+        spec.argv
+            .extend(test.flags.output.iter().map(OsString::from));
+    }
     spec
 }
 

@@ -126,6 +126,7 @@ pub fn add(
             name: candidate.origin.clone(),
             input: input.clone(),
             answer: answer_path,
+            flags: Default::default(),
         };
         let mut agreed = Vec::new();
         for (other, program) in &others {

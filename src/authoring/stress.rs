@@ -335,6 +335,7 @@ impl<'a> Stress<'a> {
             name: "stress".to_owned(),
             input: input_path.clone(),
             answer: answer_path,
+            flags: Default::default(),
         };
         let run = dir.path().join("run");
         std::fs::create_dir(&run).map_err(|e| Error::io("create", &run, e))?;

@@ -5,8 +5,8 @@ use crate::check::Checker;
 use crate::compile::{Compiler, Program};
 use crate::error::{Error, Result};
 use crate::judge::{InputCheck, TestResult, TestRunner, check_input, classify};
-use crate::problem::{Comparison, Problem, Solution, Test};
-use crate::runs::{self, CHECKER_LIMITS, TOOL_LIMITS};
+use crate::problem::{Problem, Solution, Test};
+use crate::runs::{self, TOOL_LIMITS};
 use crate::sandbox::Runner;
 use crate::verdict::Verdict;
 use std::path::Path;
@@ -29,12 +29,7 @@ impl<'a> Workshop<'a> {
     /// Builds lazily: only what a command asks for is compiled, except the checker, which every judging needs.
     pub fn new(runner: &'a dyn Runner, cache: &Path, problem: &'a Problem) -> Result<Self> {
         let compiler = Compiler::new(cache.join("build"), runner);
-        let checker = match &problem.comparison {
-            Comparison::Checker(path) => Some(Checker {
-                program: compiler.tool("checker", path, CHECKER_LIMITS.memory)?.0,
-            }),
-            _ => None,
-        };
+        let checker = Checker::build(&compiler, &problem.comparison)?;
         Ok(Workshop {
             runner,
             compiler,

@@ -1,24 +1,58 @@
-//! The external checker protocol (testlib's order): `checker <input> <output> <answer>`; exit 0 accepts,
-//! 1 rejects, 2 is a presentation error (judged WA), anything else is a judge error. Its stderr is the message.
+//! The problem's own program that judges an output, in either protocol (see [`Protocol`]):
+//! - cpjudge's (testlib's order): `checker <input> <output> <answer>`; exit 0 accepts, 1 rejects, 2 is a
+//!   presentation error (judged WA), anything else is a judge error; its stderr is the message.
+//! - the Problem Package Format's: `validator <input> <answer> <feedback_dir> [flags] < output`; exit 42 accepts,
+//!   43 rejects, anything else is a judge error; `feedback_dir/judgemessage.txt` is the message.
 
 use super::CheckOutcome;
-use crate::compile::Program;
-use crate::error::Result;
+use crate::compile::{Compiler, Program, Source};
+use crate::error::{Error, Result};
+use crate::problem::{Comparison, Protocol};
 use crate::runs::{self, CHECKER_LIMITS};
-use crate::sandbox::{Runner, Termination};
+use crate::sandbox::{Limits, RunResult, Runner, Termination};
 use crate::verdict::Verdict;
 use std::path::Path;
 
 /// Checker messages are cut to this many bytes.
 const MESSAGE_LIMIT: usize = 1024;
 
-/// A compiled checker, ready to run.
+/// The folder, in a validator's working directory, where it may leave feedback.
+pub(crate) const FEEDBACK: &str = "feedback";
+
+/// A compiled checker, ready to run; or, for an interactive problem, the interactor.
 pub struct Checker {
     pub program: Program,
+    pub protocol: Protocol,
+    /// Whether it is an interactor, which talks with the solution as it runs.
+    pub interactive: bool,
 }
 
 impl Checker {
-    /// Runs the checker on one output, in `workdir` (fresh and empty).
+    /// Builds the program that judges the problem's outputs, if it has one.
+    pub fn build(compiler: &Compiler, comparison: &Comparison) -> Result<Option<Checker>> {
+        let (what, source, protocol, interactive) = match comparison {
+            Comparison::Checker(path) => ("checker", Source::file(path)?, Protocol::Cpjudge, false),
+            Comparison::OutputValidator(source) => {
+                ("output validator", source.clone(), Protocol::Package, false)
+            }
+            Comparison::Interactive {
+                interactor,
+                protocol,
+            } => ("interactor", interactor.clone(), *protocol, true),
+            Comparison::Tokens
+            | Comparison::Exact
+            | Comparison::Float { .. }
+            | Comparison::PackageDefault => return Ok(None),
+        };
+        let (program, _) = compiler.tool_source(what, &source, CHECKER_LIMITS.memory)?;
+        Ok(Some(Checker {
+            program,
+            protocol,
+            interactive,
+        }))
+    }
+
+    /// Runs the checker on one output, in `workdir` (fresh and empty), with the test's flags.
     pub fn check(
         &self,
         runner: &dyn Runner,
@@ -26,28 +60,85 @@ impl Checker {
         input: &Path,
         output: &Path,
         answer: &Path,
+        flags: &[String],
     ) -> Result<CheckOutcome> {
-        let spec = runs::checker(&self.program, workdir, input, output, answer);
-        let result = runner.run(&spec)?;
-        let said = crate::text::bound(result.stderr_text().trim(), MESSAGE_LIMIT);
-        let judge_error = |why: String| CheckOutcome {
-            verdict: Verdict::JudgeError,
-            message: if said.is_empty() {
-                why
-            } else {
-                format!("{why}: {said}")
-            },
-        };
-        Ok(match (result.killed_for, result.termination) {
-            (None, Termination::Exited(0)) => CheckOutcome {
-                verdict: Verdict::Accepted,
-                message: said,
-            },
-            (None, Termination::Exited(1)) => CheckOutcome::wrong(said),
-            (None, Termination::Exited(2)) => {
-                CheckOutcome::wrong(format!("presentation error: {said}"))
+        let spec = match self.protocol {
+            Protocol::Cpjudge => runs::checker(&self.program, workdir, input, output, answer),
+            Protocol::Package => {
+                let feedback = feedback_dir(workdir)?;
+                runs::output_validator(
+                    &self.program,
+                    workdir,
+                    input,
+                    output,
+                    answer,
+                    &feedback,
+                    flags,
+                )
             }
-            _ => judge_error(format!("the checker {}", result.ending(&CHECKER_LIMITS))),
-        })
+        };
+        let result = runner.run(&spec)?;
+        Ok(verdict_of(
+            self.protocol,
+            &result,
+            workdir,
+            "checker",
+            &CHECKER_LIMITS,
+        ))
+    }
+}
+
+/// A fresh feedback folder in `workdir`.
+pub(crate) fn feedback_dir(workdir: &Path) -> Result<std::path::PathBuf> {
+    let feedback = workdir.join(FEEDBACK);
+    std::fs::create_dir(&feedback).map_err(|e| Error::io("create", &feedback, e))?;
+    Ok(feedback)
+}
+
+/// What a judging program's run says, in its protocol: AC, WA or JE, with its message. `what` names it in a judge
+/// error ("checker", "interactor").
+pub(crate) fn verdict_of(
+    protocol: Protocol,
+    result: &RunResult,
+    workdir: &Path,
+    what: &str,
+    limits: &Limits,
+) -> CheckOutcome {
+    let said = match protocol {
+        Protocol::Cpjudge => result.stderr_text(),
+        Protocol::Package => {
+            let feedback = workdir.join(FEEDBACK).join("judgemessage.txt");
+            let message = crate::text::read_head(&feedback, MESSAGE_LIMIT + 1);
+            let message = String::from_utf8_lossy(&message).into_owned();
+            if message.trim().is_empty() {
+                result.stderr_text()
+            } else {
+                message
+            }
+        }
+    };
+    let said = crate::text::bound(said.trim(), MESSAGE_LIMIT);
+    let code = match (result.killed_for, result.termination) {
+        (None, Termination::Exited(code)) => Some(code),
+        _ => None,
+    };
+    match (protocol, code) {
+        (Protocol::Cpjudge, Some(0)) | (Protocol::Package, Some(42)) => CheckOutcome {
+            verdict: Verdict::Accepted,
+            message: said,
+        },
+        (Protocol::Cpjudge, Some(1)) | (Protocol::Package, Some(43)) => CheckOutcome::wrong(said),
+        (Protocol::Cpjudge, Some(2)) => CheckOutcome::wrong(format!("presentation error: {said}")),
+        _ => {
+            let why = format!("the {what} {}", result.ending(limits));
+            CheckOutcome {
+                verdict: Verdict::JudgeError,
+                message: if said.is_empty() {
+                    why
+                } else {
+                    format!("{why}: {said}")
+                },
+            }
+        }
     }
 }

@@ -4,9 +4,11 @@
 mod checker;
 mod diff;
 mod exact;
+pub mod package_default;
 mod tokens;
 
 pub use checker::Checker;
+pub(crate) use checker::{feedback_dir, verdict_of};
 pub use diff::first_difference;
 
 use crate::problem::Comparison;
@@ -55,7 +57,12 @@ pub fn compare(comparison: &Comparison, output: &Path, answer: &Path) -> io::Res
             }
             Ok(outcome)
         }
-        Comparison::Checker(_) => unreachable!("a checker program is run by `Checker`"),
+        Comparison::PackageDefault => unreachable!("the default validator takes each test's flags"),
+        Comparison::Checker(_)
+        | Comparison::OutputValidator(_)
+        | Comparison::Interactive { .. } => {
+            unreachable!("a program of the problem's decides, run by `Checker`")
+        }
     }
 }
 

@@ -32,11 +32,20 @@ pub(super) fn run(
     if let Some(junit) = &args.junit {
         check_folder_of(junit, "--junit")?;
     }
-    let tests = TestSelection::new(&args.test_patterns, args.samples)?
-        .apply(find_tests(&session.tests_dir)?)?;
+    let found = match &session.problem.package {
+        Some(package) if session.tests_dir == session.problem.dir.join("data") => {
+            package.tests.clone()
+        }
+        _ => find_tests(&session.tests_dir)?,
+    };
+    let tests = TestSelection::new(&args.test_patterns, args.samples)?.apply(found)?;
     let limits = &mut session.problem.limits;
     if let Some(time) = args.time_limit {
         limits.time = time;
+        if let Some(package) = &mut session.problem.package {
+            package.time_rule.fixed = Some(time);
+            package.time_rule.origin = "given with --time-limit".into();
+        }
     }
     if let Some(memory) = args.memory_limit {
         limits.memory = memory;

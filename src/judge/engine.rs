@@ -3,18 +3,26 @@
 
 use super::outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult};
 use super::run_test::TestRunner;
-use super::validate::validate;
+use super::validate::{Validator, validate};
 use crate::check::Checker;
+use crate::compile::Source;
 use crate::compile::{Compiled, Compiler, Program};
 use crate::error::{Error, Result};
-use crate::problem::{Comparison, Problem, Solution, Test};
-use crate::runs::{CHECKER_LIMITS, TOOL_LIMITS};
+use crate::problem::{
+    Comparison, InputValidator, Problem, ProblemLimits, Protocol, Solution, Test, TimeRule,
+};
+use crate::runs::TOOL_LIMITS;
 use crate::sandbox::Runner;
 use crate::toolchain::Toolchain;
+use crate::units::format_time;
 use crate::verdict::Verdict;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
+use std::time::Duration;
+
+/// The CPU time limit a package's accepted submissions run with while its time limit is found.
+const PROVISIONAL_TIME_LIMIT: Duration = Duration::from_secs(10);
 
 #[derive(Debug, Clone, Copy)]
 pub struct JudgeOptions {
@@ -81,6 +89,7 @@ impl<'a> Judge<'a> {
             time_limit: problem.limits.time,
             memory_limit: problem.limits.memory,
             time_limit_overridden: false,
+            time_limit_origin: None,
             memory_limit_overridden: false,
             tests: tests.iter().map(|t| t.name.clone()).collect(),
             solutions: Vec::new(),
@@ -124,23 +133,47 @@ impl<'a> Judge<'a> {
         during: &mut String,
         on_event: &mut dyn FnMut(Event),
     ) -> Result<()> {
-        let checker = match &problem.comparison {
-            Comparison::Checker(path) => {
-                on_event(Event::Compiling { what: "checker" });
-                let (program, _) = self.compiler.tool("checker", path, CHECKER_LIMITS.memory)?;
-                Some(Checker { program })
-            }
-            _ => None,
-        };
+        if !matches!(
+            problem.comparison,
+            Comparison::Tokens
+                | Comparison::Exact
+                | Comparison::Float { .. }
+                | Comparison::PackageDefault
+        ) {
+            on_event(Event::Compiling { what: "checker" });
+        }
+        let checker = Checker::build(&self.compiler, &problem.comparison)?;
+        let mut validators = Vec::new();
         if let Some(path) = &problem.validator {
+            validators.push(InputValidator::Program(Source::file(path)?));
+        }
+        let protocol = match &problem.package {
+            Some(package) => {
+                validators.extend(package.input_validators.iter().cloned());
+                Protocol::Package
+            }
+            None => Protocol::Cpjudge,
+        };
+        for validator in &validators {
             on_event(Event::Compiling { what: "validator" });
-            let (program, identity) = self.compiler.tool("validator", path, TOOL_LIMITS.memory)?;
+            let validator = match validator {
+                InputValidator::Program(source) => {
+                    let (program, identity) =
+                        self.compiler
+                            .tool_source("validator", source, TOOL_LIMITS.memory)?;
+                    Validator {
+                        program,
+                        identity,
+                        protocol,
+                    }
+                }
+                InputValidator::Checktestdata(script) => Validator::checktestdata(script)?,
+            };
             *during = "validating the tests".to_owned();
             on_event(Event::Validating { tests: tests.len() });
             validate(
                 self.runner,
-                &program,
-                &identity,
+                &validator,
                 &self.cache.join("validated"),
                 tests,
             )?;
@@ -152,7 +185,7 @@ impl<'a> Judge<'a> {
             on_event(Event::Compiling {
                 what: &solution.name,
             });
-            let build = self.compiler.compile(&solution.path)?;
+            let build = self.compiler.compile_source(&solution.source())?;
             on_event(Event::Compiled {
                 solution,
                 outcome: &build.outcome,
@@ -160,17 +193,35 @@ impl<'a> Judge<'a> {
             compiled.push(build);
         }
 
-        let runner = TestRunner {
+        let mut runner = TestRunner {
             runner: self.runner,
             limits: problem.limits,
             comparison: &problem.comparison,
             checker: checker.as_ref(),
         };
+        let mut tle_limit = None;
+        if let Some(package) = &problem.package {
+            *during = "finding the time limit".to_owned();
+            let rule = &package.time_rule;
+            let (limit, how) = self.find_time_limit(problem, rule, &runner, tests, on_event)?;
+            runner.limits.time = limit;
+            report.time_limit_origin = Some(how);
+            report.time_limit = limit;
+            tle_limit = Some(rule.tle_limit(limit));
+        }
         for (solution, build) in solutions.iter().zip(compiled) {
             *during = format!("judging {}", solution.name);
             if crate::interrupt::requested() {
                 return Err(Error::Interrupted);
             }
+            // A package's submissions expected to time out must do so even with its safety margin.
+            let mut limits = runner.limits;
+            if let Some(tle) = tle_limit
+                && solution.expected == [Verdict::TimeLimit]
+            {
+                limits.time = tle;
+            }
+            let runner = TestRunner { limits, ..runner };
             let solution_report = self.judge_solution(&runner, solution, build, tests, on_event)?;
             on_event(Event::SolutionFinished {
                 report: &solution_report,
@@ -178,6 +229,80 @@ impl<'a> Judge<'a> {
             report.solutions.push(solution_report);
         }
         Ok(())
+    }
+
+    /// A package's time limit: fixed, or derived from its accepted submissions' slowest CPU time, which is also
+    /// checked against a fixed limit. Those submissions run first for it, under a roomy limit.
+    fn find_time_limit(
+        &self,
+        problem: &Problem,
+        rule: &TimeRule,
+        runner: &TestRunner,
+        tests: &[Test],
+        on_event: &mut dyn FnMut(Event),
+    ) -> Result<(Duration, String)> {
+        let roomy = ProblemLimits {
+            time: rule
+                .fixed
+                .map_or(PROVISIONAL_TIME_LIMIT, |fixed| rule.tle_limit(fixed)),
+            ..runner.limits
+        };
+        let runner = TestRunner {
+            limits: roomy,
+            ..*runner
+        };
+        let mut slowest: Option<(Duration, String)> = None;
+        for solution in problem
+            .solutions
+            .iter()
+            .filter(|s| s.expected == [Verdict::Accepted])
+        {
+            on_event(Event::Compiling {
+                what: &solution.name,
+            });
+            let build = self.compiler.compile_source(&solution.source())?;
+            if !build.outcome.ok {
+                continue;
+            }
+            let program = self.compiler.program(&build, roomy.memory)?;
+            for test in tests {
+                if crate::interrupt::requested() {
+                    return Err(Error::Interrupted);
+                }
+                let result = runner.run(&program, test)?;
+                if !result.verdict.is_accepted() {
+                    break;
+                }
+                if slowest.as_ref().is_none_or(|(cpu, _)| result.cpu > *cpu) {
+                    slowest = Some((result.cpu, format!("{} on {}", solution.name, test.name)));
+                }
+            }
+        }
+        let (cpu, on) =
+            slowest.unwrap_or_else(|| (Duration::ZERO, "no accepted submission".into()));
+        let limit = rule.limit(cpu);
+        let needed = cpu.mul_f64(rule.ac_multiplier);
+        if let Some(fixed) = rule.fixed
+            && needed > fixed
+        {
+            return Err(Error::Usage(format!(
+                "{}: the time limit {} is too tight: the slowest accepted submission ({on}, {}) times {} is {}",
+                problem.config_path.display(),
+                format_time(fixed),
+                format_time(cpu),
+                rule.ac_multiplier,
+                format_time(needed)
+            )));
+        }
+        let how = format!(
+            "{} {}; the slowest accepted submission took {} ({on}); TLE submissions judged at {}",
+            format_time(limit),
+            rule.origin,
+            format_time(cpu),
+            format_time(rule.tle_limit(limit))
+        );
+        on_event(Event::TimeLimitFound { limit, how: &how });
+        Ok((limit, how))
     }
 
     fn judge_solution(
@@ -367,6 +492,7 @@ mod tests {
             generator: None,
             stress: None,
             solutions: Vec::new(),
+            package: None,
         };
         let solution = Solution {
             name: "echo.c".into(),
@@ -374,6 +500,7 @@ mod tests {
             language: Language::C,
             expected: vec![Verdict::Accepted],
             main: false,
+            others: Vec::new(),
         };
         let tests = crate::problem::find_tests(&tests_dir).unwrap();
         Fixture {

@@ -5,6 +5,7 @@ mod classify;
 mod engine;
 mod last_words;
 mod outcome;
+mod relay;
 mod run_test;
 mod validate;
 

@@ -25,6 +25,27 @@ pub struct TestResult {
     pub input: PathBuf,
     /// For a wrong answer on a short test: the input, the answer and the output, whole.
     pub texts: Option<TestTexts>,
+    /// For an interactive problem's failed test: the dialogue, each line marked `> ` (the solution) or `< ` (the
+    /// interactor).
+    pub dialogue: Option<String>,
+}
+
+impl TestResult {
+    /// The result of a run on `test`, accepted until judged otherwise.
+    pub(crate) fn new(test: &crate::problem::Test, run: &crate::sandbox::RunResult) -> TestResult {
+        TestResult {
+            name: test.name.clone(),
+            verdict: Verdict::Accepted,
+            cpu: run.cpu,
+            wall: run.wall,
+            memory: run.peak_memory,
+            message: String::new(),
+            diff: None,
+            input: test.input.clone(),
+            texts: None,
+            dialogue: None,
+        }
+    }
 }
 
 /// A short test's files and a program's output on it, to show side by side.
@@ -102,6 +123,8 @@ pub struct JudgeReport {
     pub memory_limit: Bytes,
     /// Whether the limits were given on the command line instead of taken from the problem.
     pub time_limit_overridden: bool,
+    /// How a package's time limit was found.
+    pub time_limit_origin: Option<String>,
     pub memory_limit_overridden: bool,
     /// The names of every test, in order.
     pub tests: Vec<String>,
@@ -139,6 +162,11 @@ pub enum Event<'a> {
     /// Programs are being compiled (or found in the cache).
     Compiling {
         what: &'a str,
+    },
+    /// A package's time limit was found (fixed or derived), as said.
+    TimeLimitFound {
+        limit: Duration,
+        how: &'a str,
     },
     /// The test inputs are being checked by the problem's validator.
     Validating {

@@ -1,13 +1,16 @@
-//! One solution on one test: a fresh folder, the run under limits, the verdict.
+//! One solution on one test: a fresh folder, the run under limits (or, for an interactive problem, the dialogue
+//! with the interactor), the verdict.
 
 use super::classify::classify;
 use super::outcome::{TestResult, TestTexts};
+use super::relay::{Pipes, Side};
 use crate::check::{self, CheckOutcome, Checker};
 use crate::compile::Program;
 use crate::error::{Error, Result};
-use crate::problem::{Comparison, ProblemLimits, Test};
+use crate::problem::{Comparison, ProblemLimits, Protocol, Test};
 use crate::runs;
-use crate::sandbox::Runner;
+use crate::sandbox::{Runner, Termination};
+use crate::verdict::Verdict;
 use std::path::Path;
 
 /// The program's output, in the folder of its run.
@@ -37,27 +40,20 @@ impl TestRunner<'_> {
         std::fs::create_dir(&workdir).map_err(|e| Error::io("create", &workdir, e))?;
 
         let spec = runs::solution(program, &self.limits, &workdir, &test.input, &output);
+        if let Some(interactor) = self.checker.filter(|c| c.interactive) {
+            return self.talk(dir, &spec, interactor, test);
+        }
         let run = self.runner.run(&spec)?;
-        let mut result = TestResult {
-            name: test.name.clone(),
-            verdict: crate::verdict::Verdict::Accepted,
-            cpu: run.cpu,
-            wall: run.wall,
-            memory: run.peak_memory,
-            message: String::new(),
-            diff: None,
-            input: test.input.clone(),
-            texts: None,
-        };
+        let mut result = TestResult::new(test, &run);
         if let Some((verdict, message)) = classify(&run, &self.limits) {
             result.verdict = verdict;
             result.message = message;
             return Ok(result);
         }
-        let checked = self.check(dir, &test.input, &output, &test.answer)?;
+        let checked = self.check(dir, test, &output)?;
         result.verdict = checked.verdict;
         result.message = checked.message;
-        if checked.verdict == crate::verdict::Verdict::WrongAnswer {
+        if checked.verdict == Verdict::WrongAnswer {
             if self.checker.is_none() {
                 result.diff = check::first_difference(&output, &test.answer);
             }
@@ -66,21 +62,106 @@ impl TestRunner<'_> {
         Ok(result)
     }
 
-    fn check(
-        &self,
-        dir: &Path,
-        input: &Path,
-        output: &Path,
-        answer: &Path,
-    ) -> Result<CheckOutcome> {
-        match self.checker {
-            Some(checker) => {
+    fn check(&self, dir: &Path, test: &Test, output: &Path) -> Result<CheckOutcome> {
+        let compared = match (self.checker, self.comparison) {
+            (Some(checker), _) => {
                 let workdir = dir.join("checker");
                 std::fs::create_dir(&workdir).map_err(|e| Error::io("create", &workdir, e))?;
-                checker.check(self.runner, &workdir, input, output, answer)
+                return checker.check(
+                    self.runner,
+                    &workdir,
+                    &test.input,
+                    output,
+                    &test.answer,
+                    &test.flags.output,
+                );
             }
-            None => check::compare(self.comparison, output, answer)
-                .map_err(|e| Error::io("compare the output with", answer, e)),
+            (None, Comparison::PackageDefault) => {
+                check::package_default::compare(output, &test.answer, &test.flags.output)
+            }
+            (None, comparison) => check::compare(comparison, output, &test.answer),
+        };
+        compared.map_err(|e| Error::io("compare the output with", &test.answer, e))
+    }
+
+    /// The solution and the interactor at once, the judge passing on what each says to the other. The verdict, as
+    /// Kattis and DOMjudge give it: if the interactor ended first and rejected, WA, whatever the solution did
+    /// then; otherwise the solution's own failure (TLE by its CPU time, MLE, RE) if any; otherwise the
+    /// interactor's verdict.
+    fn talk(
+        &self,
+        dir: &Path,
+        spec: &crate::sandbox::RunSpec,
+        interactor: &Checker,
+        test: &Test,
+    ) -> Result<TestResult> {
+        let workdir = dir.join("interactor");
+        std::fs::create_dir(&workdir).map_err(|e| Error::io("create", &workdir, e))?;
+        let feedback = match interactor.protocol {
+            Protocol::Package => Some(check::feedback_dir(&workdir)?),
+            Protocol::Cpjudge => None,
+        };
+        let interactor_spec = runs::interactor(
+            &interactor.program,
+            &workdir,
+            test,
+            feedback.as_deref(),
+            spec.limits.wall,
+        );
+        let pipes = Pipes::new()
+            .map_err(|e| Error::Sandbox(format!("cannot make the dialogue's pipes: {e}")))?;
+        let ([solution_in, solution_out], [interactor_in, interactor_out], relay) = pipes.split();
+        let runner = self.runner;
+        let interactor_spec = &interactor_spec;
+        let (solution, interactor_run, relayed) = std::thread::scope(|scope| {
+            let solution =
+                scope.spawn(move || runner.run_attached(spec, solution_in, solution_out));
+            let interactor_run = scope
+                .spawn(move || runner.run_attached(interactor_spec, interactor_in, interactor_out));
+            let relayed = relay.run();
+            (
+                solution.join().expect("a run's thread does not panic"),
+                interactor_run
+                    .join()
+                    .expect("a run's thread does not panic"),
+                relayed,
+            )
+        });
+        let mut solution = solution?;
+        let interactor_run = interactor_run?;
+        let relayed = relayed.map_err(|e| Error::Sandbox(format!("the dialogue broke: {e}")))?;
+        // What the solution wrote went into a pipe: the judge counted it.
+        solution.stdout_bytes = relayed.transcript.written[Side::Solution as usize];
+
+        let mut said = check::verdict_of(
+            interactor.protocol,
+            &interactor_run,
+            &workdir,
+            "interactor",
+            &interactor_spec.limits,
+        );
+        // An interactor that went on writing to a solution that had ended is cut off like the solution would be.
+        let solution_first = relayed.first_to_end == Some(Side::Solution);
+        if said.verdict == Verdict::JudgeError
+            && solution_first
+            && interactor_run.termination == Termination::Signaled(libc::SIGPIPE)
+        {
+            said = CheckOutcome::wrong("the solution ended while the interactor was still writing");
         }
+        let interactor_first = relayed.first_to_end == Some(Side::Interactor);
+        let mut result = TestResult::new(test, &solution);
+        let (verdict, message) = match classify(&solution, &self.limits) {
+            Some(_) if interactor_first && said.verdict == Verdict::WrongAnswer => {
+                (said.verdict, said.message)
+            }
+            Some(failure) => failure,
+            None => (said.verdict, said.message),
+        };
+        result.verdict = verdict;
+        result.message = message;
+        if !verdict.is_accepted() {
+            result.dialogue = Some(relayed.transcript.replay());
+        }
+        Ok(result)
     }
 }

@@ -3,9 +3,9 @@
 
 use crate::compile::{Program, cache_key};
 use crate::error::{Error, Result};
-use crate::problem::Test;
+use crate::problem::{Protocol, Test};
 use crate::runs::{self, TOOL_LIMITS};
-use crate::sandbox::Runner;
+use crate::sandbox::{Runner, Termination};
 use std::path::Path;
 
 /// What the validator said of one input.
@@ -41,23 +41,93 @@ pub fn check_input(runner: &dyn Runner, validator: &Program, input: &Path) -> Re
     })
 }
 
-/// Checks every input with the validator. A valid input is remembered in `memo` by a hash of the validator build
-/// and the input, so unchanged tests are not validated again. The first invalid test is an error.
+/// An input validator, built: how to run it, what its build is (to remember what it found valid), and how it
+/// answers.
+pub(crate) struct Validator {
+    pub program: Program,
+    pub identity: String,
+    pub protocol: Protocol,
+}
+
+impl Validator {
+    /// A checktestdata script, run by the `checktestdata` program, which must be on PATH.
+    pub fn checktestdata(script: &Path) -> Result<Validator> {
+        let tool = which::which("checktestdata").map_err(|_| {
+            Error::Usage(format!(
+                "{}: this input validator is a checktestdata script, and `checktestdata` was not found on PATH \
+                 (it is part of DOMjudge: https://github.com/DOMjudge/checktestdata)",
+                script.display()
+            ))
+        })?;
+        let text = std::fs::read(script).map_err(|e| Error::io("read", script, e))?;
+        Ok(Validator {
+            program: Program {
+                argv: vec![tool.into_os_string(), script.as_os_str().to_owned()],
+                dir: script.parent().unwrap_or(Path::new("/")).to_owned(),
+                cap_address_space: true,
+            },
+            identity: cache_key(&[b"checktestdata", &text]),
+            // checktestdata exits 0 on a valid input.
+            protocol: Protocol::Cpjudge,
+        })
+    }
+
+    /// Runs the validator on one test's input, with the test's flags.
+    fn check(&self, runner: &dyn Runner, test: &Test) -> Result<InputCheck> {
+        if self.protocol == Protocol::Cpjudge && test.flags.input.is_empty() {
+            return check_input(runner, &self.program, &test.input);
+        }
+        let dir = crate::scratch::folder("validate")
+            .map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))?;
+        let mut spec = runs::tool(&self.program, dir.path(), Some(&test.input), TOOL_LIMITS);
+        spec.argv
+            .extend(test.flags.input.iter().map(std::ffi::OsString::from));
+        let run = runner.run(&spec)?;
+        let valid = match self.protocol {
+            Protocol::Cpjudge => run.succeeded(),
+            Protocol::Package => {
+                run.killed_for.is_none() && run.termination == Termination::Exited(42)
+            }
+        };
+        if valid {
+            return Ok(InputCheck::Valid {
+                said: String::new(),
+            });
+        }
+        let said = run.stderr_text().trim().to_owned();
+        let ending = run.ending(&TOOL_LIMITS);
+        let message = if said.is_empty() {
+            format!("the validator {ending} and said nothing")
+        } else {
+            format!("{said} (the validator {ending})")
+        };
+        Ok(InputCheck::Invalid {
+            message: crate::text::bound(&message, 1024),
+        })
+    }
+}
+
+/// Checks every input with the validator. A valid input is remembered in `memo` by a hash of the validator build,
+/// the flags and the input, so unchanged tests are not validated again. The first invalid test is an error.
 pub(crate) fn validate(
     runner: &dyn Runner,
-    validator: &Program,
-    identity: &str,
+    validator: &Validator,
     memo: &Path,
     tests: &[Test],
 ) -> Result<()> {
     std::fs::create_dir_all(memo).map_err(|e| Error::io("create", memo, e))?;
     for test in tests {
         let input = std::fs::read(&test.input).map_err(|e| Error::io("read", &test.input, e))?;
-        let marker = memo.join(cache_key(&[identity.as_bytes(), &input]));
+        let flags = test.flags.input.join("\0");
+        let marker = memo.join(cache_key(&[
+            validator.identity.as_bytes(),
+            flags.as_bytes(),
+            &input,
+        ]));
         if marker.exists() {
             continue;
         }
-        if let InputCheck::Invalid { message } = check_input(runner, validator, &test.input)? {
+        if let InputCheck::Invalid { message } = validator.check(runner, test)? {
             return Err(Error::InvalidTest {
                 test: test.input.display().to_string(),
                 message,

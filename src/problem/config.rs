@@ -1,7 +1,9 @@
 //! `problem.toml`: parsed into a raw struct that rejects unknown keys, then validated into a [`Problem`] with
 //! resolved paths, typed limits and a comparison. Every error names the file, line and column.
 
+use super::Test;
 use super::submission::unique_names;
+use crate::compile::Source;
 use crate::error::{Error, Result};
 use crate::language::Language;
 use crate::units::{self, Bytes};
@@ -35,6 +37,8 @@ pub struct Problem {
     /// The generator's arguments for `stress` when none are given, with `{seed}` where each seed goes.
     pub stress: Option<String>,
     pub solutions: Vec<Solution>,
+    /// What a problem read from a package has besides: None for a problem of ours.
+    pub package: Option<PackageParts>,
 }
 
 impl Problem {
@@ -64,6 +68,86 @@ pub enum Comparison {
     Float { tolerance: f64 },
     /// A checker program in the problem folder decides.
     Checker(PathBuf),
+    /// A problem package's output validator decides, given each test's flags.
+    OutputValidator(Source),
+    /// A problem package's default output validator, given each test's flags (see `check::flags`).
+    PackageDefault,
+    /// The solution talks with an interactor, which decides.
+    Interactive {
+        interactor: Source,
+        protocol: Protocol,
+    },
+}
+
+/// Which protocol a problem's own program speaks: how it is called and how its exit code answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Protocol {
+    /// cpjudge's own: a checker is `checker input output answer`, an interactor `interactor input answer`; exit
+    /// code 0 accepts, 1 rejects (2, a checker's presentation error, rejects too).
+    Cpjudge,
+    /// The Problem Package Format's: `validator input answer feedback_dir [flags]`, the output on standard input
+    /// (or, interactive, the dialogue on standard input and output); exit code 42 accepts, 43 rejects.
+    Package,
+}
+
+/// What a problem package adds to a problem: its tests with their flags, its input validators, and how its time
+/// limit is found.
+#[derive(Debug, Clone)]
+pub struct PackageParts {
+    /// The package's format: "legacy" or "2023-07".
+    pub format: &'static str,
+    pub tests: Vec<Test>,
+    pub input_validators: Vec<InputValidator>,
+    pub time_rule: TimeRule,
+}
+
+/// An input validator of a package.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InputValidator {
+    /// A program: exit code 42 accepts the input on its standard input.
+    Program(Source),
+    /// A checktestdata script, run by `checktestdata SCRIPT` with the input on standard input.
+    Checktestdata(PathBuf),
+}
+
+/// How a package's time limit is found, and how far past it the submissions expected TLE must run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TimeRule {
+    /// The limit given in the package, if any.
+    pub fixed: Option<Duration>,
+    /// The limit is at least the slowest accepted submission's CPU time times this.
+    pub ac_multiplier: f64,
+    /// The submissions expected TLE must still time out at the limit times this.
+    pub tle_multiplier: f64,
+    /// A derived limit is rounded up to a multiple of this.
+    pub resolution: Duration,
+    /// A derived limit is at least this.
+    pub minimum: Duration,
+    /// Where each number comes from, for the report.
+    pub origin: String,
+}
+
+impl TimeRule {
+    /// The limit for a slowest accepted CPU time: the fixed limit, or the derived one.
+    pub fn limit(&self, slowest_accepted: Duration) -> Duration {
+        if let Some(fixed) = self.fixed {
+            return fixed;
+        }
+        let wanted = slowest_accepted.as_secs_f64() * self.ac_multiplier;
+        let step = self.resolution.as_secs_f64();
+        let rounded = (wanted / step - 1e-9).ceil().max(1.0) * step;
+        Duration::from_secs_f64(rounded).max(self.minimum)
+    }
+
+    /// Whether the accepted submissions must be run to know the limit, or to check it.
+    pub fn needs_accepted_runs(&self) -> bool {
+        true
+    }
+
+    /// The CPU time limit the submissions expected TLE are judged with.
+    pub fn tle_limit(&self, limit: Duration) -> Duration {
+        limit.mul_f64(self.tle_multiplier)
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -76,6 +160,22 @@ pub struct Solution {
     pub expected: Vec<Verdict>,
     /// Whether this is the main reference, whose output the answers come from.
     pub main: bool,
+    /// The other files of a solution given as a folder.
+    pub others: Vec<PathBuf>,
+}
+
+impl Solution {
+    /// What the solution is built from.
+    pub fn source(&self) -> Source {
+        Source {
+            main: self.path.clone(),
+            others: self.others.clone(),
+            language: self.language,
+            folder: (!self.others.is_empty())
+                .then(|| self.path.parent().map(Path::to_owned))
+                .flatten(),
+        }
+    }
 }
 
 impl Solution {
@@ -95,6 +195,7 @@ struct RawProblem {
     compare: Option<Spanned<CompareMode>>,
     tolerance: Option<Spanned<f64>>,
     checker: Option<Spanned<String>>,
+    interactor: Option<Spanned<String>>,
     validator: Option<Spanned<String>>,
     generator: Option<Spanned<String>>,
     stress: Option<Spanned<String>>,
@@ -242,6 +343,7 @@ impl Validator<'_> {
             generator: generator.map(|(path, _)| path),
             stress,
             solutions: self.solutions(&raw.solutions)?,
+            package: None,
         })
     }
 
@@ -279,6 +381,24 @@ impl Validator<'_> {
                     self.error(tolerance, "`tolerance` must be a finite number, at least 0")
                 );
             }
+        }
+        if let Some(interactor) = &raw.interactor {
+            if raw.checker.is_some() || raw.compare.is_some() {
+                return Err(self.error(
+                    interactor,
+                    "an interactor judges the dialogue itself: give no `checker` or `compare` with it",
+                ));
+            }
+            let (path, language) = self.program(interactor)?;
+            return Ok(Comparison::Interactive {
+                interactor: Source {
+                    main: path,
+                    others: Vec::new(),
+                    language,
+                    folder: None,
+                },
+                protocol: Protocol::Cpjudge,
+            });
         }
         Ok(match (&raw.checker, mode) {
             (Some(checker), _) => Comparison::Checker(self.program(checker)?.0),
@@ -321,6 +441,7 @@ impl Validator<'_> {
                 language,
                 expected: raw.expected.0.clone(),
                 main,
+                others: Vec::new(),
             });
         }
         if !main_seen {

@@ -2,14 +2,19 @@
 
 mod catalog;
 mod config;
+mod package;
 mod selection;
 mod standalone;
 mod submission;
 mod testset;
 
 pub use catalog::{Catalog, find_root};
-pub use config::{Comparison, Problem, ProblemLimits, Solution};
+pub use package::is_package;
+
+pub use config::{
+    Comparison, InputValidator, PackageParts, Problem, ProblemLimits, Protocol, Solution, TimeRule,
+};
 pub use selection::TestSelection;
 pub use standalone::{STANDALONE_LIMITS, default_tests_dir};
 pub use submission::submissions;
-pub use testset::{Test, find_inputs, find_tests};
+pub use testset::{Test, TestFlags, find_inputs, find_tests};

@@ -86,6 +86,7 @@ mod tests {
                 name: (*name).into(),
                 input: format!("{name}.in").into(),
                 answer: format!("{name}.ans").into(),
+                flags: Default::default(),
             })
             .collect()
     }

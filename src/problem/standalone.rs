@@ -32,6 +32,7 @@ impl Problem {
             generator: None,
             stress: None,
             solutions: Vec::new(),
+            package: None,
         }
     }
 }

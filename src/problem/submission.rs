@@ -26,6 +26,7 @@ pub fn submissions(paths: &[PathBuf], expected: &[Verdict]) -> Result<Vec<Soluti
                 language: Language::of(path)?,
                 expected: expected.to_vec(),
                 main: false,
+                others: Vec::new(),
             })
         })
         .collect()

@@ -10,6 +10,15 @@ pub struct Test {
     pub name: String,
     pub input: PathBuf,
     pub answer: PathBuf,
+    /// Arguments for the problem's validators on this test (a package's test group gives them).
+    pub flags: TestFlags,
+}
+
+/// The arguments a package's test group gives its validators.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TestFlags {
+    pub input: Vec<String>,
+    pub output: Vec<String>,
 }
 
 /// Every test under `dir`: the samples first (see [`Test::is_sample`]), then the others, each group in natural order
@@ -81,6 +90,7 @@ fn inputs(dir: &Path, files: &[PathBuf]) -> Vec<Test> {
                 .into_owned(),
             input: path.clone(),
             answer: path.with_extension("ans"),
+            flags: TestFlags::default(),
         })
         .collect();
     tests.sort_by(|a, b| {

@@ -130,6 +130,7 @@ mod tests {
             language: Language::Rust,
             expected: vec![Verdict::Accepted],
             main: false,
+            others: Vec::new(),
         };
         let references = [solution("fast.rs"), solution("slow.rs")];
         let pass = |solutions, tests, repeat| CalibrationEvent::Pass {

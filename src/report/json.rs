@@ -12,6 +12,9 @@ struct JsonReport<'a> {
     problem: &'a str,
     time_limit_ms: u64,
     memory_limit_kib: u64,
+    /// How a package's time limit was found.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_limit_origin: Option<&'a str>,
     /// Present, and true, when the limit was given on the command line.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     time_limit_overridden: bool,
@@ -75,6 +78,9 @@ struct JsonTest<'a> {
     wall_ms: u64,
     memory_kib: u64,
     message: &'a str,
+    /// An interactive test's dialogue, when it failed: `> ` lines from the solution, `< ` from the interactor.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dialogue: Option<&'a str>,
 }
 
 fn solution(s: &SolutionReport) -> JsonSolution<'_> {
@@ -104,6 +110,7 @@ fn test(t: &TestResult) -> JsonTest<'_> {
         wall_ms: millis(t.wall),
         memory_kib: t.memory.kib(),
         message: &t.message,
+        dialogue: t.dialogue.as_deref(),
     }
 }
 
@@ -113,6 +120,7 @@ pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write)
         problem: &report.problem,
         time_limit_ms: millis(report.time_limit),
         memory_limit_kib: report.memory_limit.kib(),
+        time_limit_origin: report.time_limit_origin.as_deref(),
         time_limit_overridden: report.time_limit_overridden,
         memory_limit_overridden: report.memory_limit_overridden,
         ok: report.all_as_expected(),
@@ -167,6 +175,7 @@ pub(crate) mod tests {
             diff: (verdict == Verdict::WrongAnswer).then(|| "-4\n+5".to_owned()),
             input: format!("testdata/sum/{name}.in").into(),
             texts: None,
+            dialogue: None,
         };
         let compile = |ok, message: &str| CompileOutcome {
             ok,
@@ -179,6 +188,7 @@ pub(crate) mod tests {
             time_limit: Duration::from_secs(1),
             memory_limit: Bytes::mib(256),
             time_limit_overridden: false,
+            time_limit_origin: None,
             memory_limit_overridden: false,
             interrupted: None,
             tests: vec!["1".into(), "2".into()],

@@ -54,6 +54,9 @@ impl Progress {
             }
             Event::Compiling { what } => self.message(&format!("compiling {what}")),
             Event::Validating { tests } => self.message(&format!("validating {tests} tests")),
+            Event::TimeLimitFound { limit, .. } => {
+                self.message(&format!("time limit {}", crate::units::format_time(*limit)))
+            }
             Event::Compiled { .. } => {}
             Event::TestFinished { solution, result } => {
                 if let Some(bar) = &self.bar {

@@ -41,6 +41,13 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
         report.memory_limit,
         overridden(report.memory_limit_overridden, "--memory-limit"),
     )?;
+    if let Some(how) = &report.time_limit_origin {
+        let text = format!("time limit: {how}");
+        let options = textwrap::Options::new(style.width.max(40)).subsequent_indent("    ");
+        for line in textwrap::wrap(&text, options) {
+            writeln!(out, "{line}")?;
+        }
+    }
     let name_width = report
         .solutions
         .iter()
@@ -148,7 +155,9 @@ pub(super) fn write_evidence(
     style: Style,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    if let Some(texts) = &test.texts {
+    if let Some(dialogue) = &test.dialogue {
+        write_dialogue(dialogue, style, out)?;
+    } else if let Some(texts) = &test.texts {
         super::side_by_side::write(texts, style, out)?;
     } else if let Some(diff) = &test.diff {
         writeln!(out, "    first difference (- answer, + output):")?;
@@ -160,6 +169,29 @@ pub(super) fn write_evidence(
             };
             writeln!(out, "      {}", style.paint(&style.cut(line, 6), color))?;
         }
+    }
+    Ok(())
+}
+
+/// Lines of a dialogue shown from its beginning and from its end; the JSON report has all that was kept.
+const DIALOGUE_HEAD: usize = 6;
+const DIALOGUE_TAIL: usize = 10;
+
+/// The dialogue of an interactive test, its beginning and its end.
+fn write_dialogue(dialogue: &str, style: Style, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "    dialogue (> solution, < interactor):")?;
+    let lines: Vec<String> = dialogue.lines().map(str::to_owned).collect();
+    let shown = if lines.len() <= DIALOGUE_HEAD + DIALOGUE_TAIL + 1 {
+        lines
+    } else {
+        let left_out = lines.len() - DIALOGUE_HEAD - DIALOGUE_TAIL;
+        let mut shown = lines[..DIALOGUE_HEAD].to_vec();
+        shown.push(format!("... {left_out} lines ..."));
+        shown.extend_from_slice(&lines[lines.len() - DIALOGUE_TAIL..]);
+        shown
+    };
+    for line in shown {
+        writeln!(out, "      {}", style.cut(&line, 6))?;
     }
     Ok(())
 }

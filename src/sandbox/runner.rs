@@ -18,7 +18,17 @@ use std::time::{Duration, Instant};
 
 /// Runs programs under limits. A trait so that the engine can be driven by a fake in tests.
 pub trait Runner: Sync {
+    /// Runs with the spec's own standard input and output files.
     fn run(&self, spec: &RunSpec) -> Result<RunResult>;
+
+    /// Runs with the given standard input and output in place of the spec's files: the ends of the pipes of a
+    /// dialogue. They are closed on this side once the run has them, so that the other end sees the run's end.
+    fn run_attached(&self, spec: &RunSpec, stdin: File, stdout: File) -> Result<RunResult> {
+        let _ = (spec, stdin, stdout);
+        Err(Error::Sandbox(
+            "this runner cannot attach a run to pipes".into(),
+        ))
+    }
 }
 
 /// The real runner: each run is carried out by a worker, kept for the next run unless the run left something
@@ -93,7 +103,12 @@ fn real_path(path: &Path) -> PathBuf {
 
 impl Runner for Sandbox {
     fn run(&self, spec: &RunSpec) -> Result<RunResult> {
-        let streams = open_streams(spec)?;
+        let [stdin, stdout] = open_streams(spec)?;
+        self.run_attached(spec, stdin, stdout)
+    }
+
+    fn run_attached(&self, spec: &RunSpec, stdin: File, stdout: File) -> Result<RunResult> {
+        let streams = [stdin, stdout];
         let mut worker = self.workers.take(&self.supervisor, &self.layers)?;
         let request = Request {
             id: self.workers.next_request.fetch_add(1, Ordering::SeqCst),
@@ -101,7 +116,7 @@ impl Runner for Sandbox {
             hidden: self.hidden.clone(),
         };
         let deadline = Instant::now() + spec.limits.wall + SUPERVISOR_GRACE;
-        let reply = match worker.call(&request, &streams, deadline) {
+        let reply = match worker.call(&request, streams, deadline) {
             Ok(reply) => reply,
             Err(Unanswered::Interrupted) => return Err(Error::Interrupted),
             // The same signal may have reached the worker too (`killall -INT cpjudge`).
@@ -250,12 +265,12 @@ impl Worker {
         })
     }
 
-    /// Sends a request with the run's standard input and output, and waits for its reply until the deadline, or
-    /// until the user asks the judge to stop.
+    /// Sends a request with the run's standard input and output, closes them here, and waits for its reply until
+    /// the deadline, or until the user asks the judge to stop.
     fn call(
         &mut self,
         request: &Request,
-        streams: &[File; 2],
+        streams: [File; 2],
         deadline: Instant,
     ) -> Result<Reply, Unanswered> {
         let message = serde_json::to_vec(request).expect("a request is always encodable");
@@ -269,6 +284,8 @@ impl Worker {
                 None,
             ) == Ok(message.len())
         });
+        // The worker holds its own copies now; ours would keep a pipe open past the run's end.
+        drop(streams);
         if !sent {
             return Err(Unanswered::Ended("it does not take requests".into()));
         }
