@@ -81,7 +81,19 @@ pub enum Command {
     /// Start a new problem: problem.toml, statement, solution, validator, generator and a sample test.
     #[command(after_help = NEW_HELP)]
     New(NewArgs),
+    /// Write a problem as a Problem Package Format package (Kattis, DOMjudge, problemtools)
+    #[command(after_help = EXPORT_HELP)]
+    Export(ExportArgs),
 }
+
+const EXPORT_HELP: &str = "\
+Examples:
+  cpjudge export knight-tour packages/knight-tour
+  verifyproblem packages/knight-tour          (problemtools, to check it travels)
+  cpjudge judge packages/knight-tour          (judged again, as a package)
+
+A checker, interactor or validator speaking cpjudge's protocol goes as a folder with build and run scripts that
+call it in the package format's (exit codes 42 and 43, feedback folder).";
 
 const JUDGE_HELP: &str = "\
 Examples:
@@ -445,6 +457,14 @@ pub struct TimelimitArgs {
 pub struct NewArgs {
     /// The new problem's name: letters, digits, '-' and '_', as its folder will be named.
     pub name: String,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ExportArgs {
+    /// The problem: its name, or the path of its folder.
+    pub problem: String,
+    /// The folder to write the package into; it must not exist, or be empty.
+    pub dir: std::path::PathBuf,
 }
 
 #[derive(Debug, clap::Args)]

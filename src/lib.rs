@@ -9,6 +9,7 @@ pub mod cli;
 mod commands;
 pub mod compile;
 pub mod error;
+pub mod export;
 pub mod interrupt;
 mod java;
 pub mod judge;
@@ -102,6 +103,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
             commands::timelimit(&catalog, &cwd, cache, &cli.layers, cli.color, args)
         }),
         Command::New(args) => project().and_then(|catalog| commands::new(&catalog, args)),
+        Command::Export(args) => commands::export(project(), &cwd, args),
         Command::Doctor(args) => {
             commands::doctor(&cli.layers, cli.color, args).map(|()| Outcome::AsExpected)
         }

@@ -2,6 +2,7 @@
 
 mod add;
 mod doctor;
+mod export;
 mod judge;
 mod list;
 mod new;
@@ -14,6 +15,7 @@ mod validate;
 
 pub use add::add;
 pub use doctor::doctor;
+pub use export::export;
 pub use judge::judge;
 pub use list::list;
 pub use new::new;

@@ -4,6 +4,7 @@ mod added;
 mod calibration_progress;
 mod constraints;
 mod doctor;
+mod exported;
 mod json;
 mod junit;
 mod new_problem;
@@ -25,6 +26,7 @@ pub use constraints::write_constraints;
 pub use doctor::{
     DoctorReport, ToolchainStatus, warn_unavailable, write_doctor, write_doctor_json,
 };
+pub use exported::write_exported;
 pub use json::{AboutJudge, ProblemSummary, write_json, write_list_json};
 pub use junit::write_junit;
 pub use new_problem::write_new_problem;

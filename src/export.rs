@@ -1,0 +1,331 @@
+//! Writing one of our problems as a Problem Package Format package (legacy format, which problemtools,
+//! DOMjudge and Kattis read), so that it travels to those systems.
+//!
+//! - `problem.yaml`: the title, the memory and output limits, how outputs are validated; `.timelimit`: the time
+//!   limit in seconds.
+//! - `data/sample` (the tests shown in the statement) and `data/secret` (the others, in their folders).
+//! - The checker, the interactor and the validator speak our protocol (exit code 0 accepts), not the format's
+//!   (42): each goes as a folder with a `build` script that compiles it and a `run` script that calls it as we
+//!   do and turns its exit code and message into the format's. A comparison mode becomes the default
+//!   validator's flags.
+//! - The solutions go under `submissions/`, in the folder of their expected verdict; the generator and the
+//!   statement go as they are, under `generators/` and `problem_statement/`.
+
+use crate::compile::Source;
+use crate::error::{Error, Result};
+use crate::language::{Language, Tool};
+use crate::problem::{Comparison, Problem, Protocol, Test};
+use crate::verdict::Verdict;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+/// What was written, for the report.
+#[derive(Debug)]
+pub struct Exported {
+    pub dir: PathBuf,
+    pub tests: usize,
+    pub submissions: usize,
+    /// The programs wrapped to speak the format's protocol: (role, folder under the package).
+    pub wrapped: Vec<(&'static str, String)>,
+}
+
+/// Writes `problem`, with `tests`, as a package in `dir`, which must not exist or be empty. The package is made
+/// beside it and moved into place once whole.
+pub fn export(problem: &Problem, tests: &[Test], dir: &Path) -> Result<Exported> {
+    if dir.exists()
+        && std::fs::read_dir(dir)
+            .map_err(|e| Error::io("read", dir, e))?
+            .next()
+            .is_some()
+    {
+        return Err(Error::Usage(format!(
+            "{} is not empty: give a new folder to export into",
+            dir.display()
+        )));
+    }
+    let parent = dir
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?;
+    let building = tempfile::Builder::new()
+        .prefix(".cpjudge-export-")
+        .tempdir_in(parent)
+        .map_err(|e| Error::io("create a folder in", parent, e))?;
+    let root = building.path();
+    let mut exported = Exported {
+        dir: dir.to_owned(),
+        tests: tests.len(),
+        submissions: 0,
+        wrapped: Vec::new(),
+    };
+
+    let mut yaml = format!(
+        "name: {}\n",
+        serde_json::to_string(&problem.title).expect("a string")
+    );
+    let (validation, flags) = match &problem.comparison {
+        Comparison::Tokens => ("default", Some("case_sensitive".to_owned())),
+        Comparison::Exact => (
+            "default",
+            Some("case_sensitive space_change_sensitive".to_owned()),
+        ),
+        Comparison::Float { tolerance } => (
+            "default",
+            Some(format!("case_sensitive float_tolerance {tolerance}")),
+        ),
+        Comparison::PackageDefault => ("default", None),
+        Comparison::Checker(_) | Comparison::OutputValidator(_) => ("custom", None),
+        Comparison::Interactive { .. } => ("custom interactive", None),
+    };
+    yaml.push_str(&format!("validation: {validation}\n"));
+    if let Some(flags) = flags {
+        yaml.push_str(&format!("validator_flags: {flags}\n"));
+    }
+    yaml.push_str(&format!(
+        "limits:\n  memory: {}\n  output: {}\n",
+        problem.limits.memory.0.div_ceil(crate::units::Bytes::MIB),
+        problem.limits.output.0.div_ceil(crate::units::Bytes::MIB)
+    ));
+    write(&root.join("problem.yaml"), yaml.as_bytes())?;
+    write(
+        &root.join(".timelimit"),
+        format!("{}\n", problem.limits.time.as_secs_f64()).as_bytes(),
+    )?;
+
+    for test in tests {
+        let part = if test.is_sample() { "sample" } else { "secret" };
+        let name = Path::new(part).join(&test.name);
+        copy(
+            &test.input,
+            &root.join("data").join(name.with_extension("in")),
+        )?;
+        copy(
+            &test.answer,
+            &root.join("data").join(name.with_extension("ans")),
+        )?;
+    }
+
+    match &problem.comparison {
+        Comparison::Checker(path) => {
+            let folder = "output_validators/checker";
+            wrap(&Source::file(path)?, &root.join(folder), CHECKER_RUN)?;
+            exported.wrapped.push(("checker", folder.to_owned()));
+        }
+        Comparison::OutputValidator(source) => {
+            copy_program(source, &root.join("output_validators"))?;
+        }
+        Comparison::Interactive {
+            interactor,
+            protocol: Protocol::Cpjudge,
+        } => {
+            let folder = "output_validators/interactor";
+            wrap(interactor, &root.join(folder), INTERACTOR_RUN)?;
+            exported.wrapped.push(("interactor", folder.to_owned()));
+        }
+        Comparison::Interactive {
+            interactor,
+            protocol: Protocol::Package,
+        } => copy_program(interactor, &root.join("output_validators"))?,
+        Comparison::Tokens
+        | Comparison::Exact
+        | Comparison::Float { .. }
+        | Comparison::PackageDefault => {}
+    }
+    if let Some(validator) = &problem.validator {
+        let folder = "input_validators/validator";
+        wrap(&Source::file(validator)?, &root.join(folder), VALIDATOR_RUN)?;
+        exported.wrapped.push(("validator", folder.to_owned()));
+    }
+    if let Some(package) = &problem.package {
+        for validator in &package.input_validators {
+            match validator {
+                crate::problem::InputValidator::Program(source) => {
+                    copy_program(source, &root.join("input_validators"))?
+                }
+                crate::problem::InputValidator::Checktestdata(script) => {
+                    copy_into(script, &root.join("input_validators"))?
+                }
+            }
+        }
+    }
+
+    for solution in &problem.solutions {
+        let folder = submission_folder(&solution.expected).ok_or_else(|| {
+            Error::Usage(format!(
+                "solution {} is expected {}: the package format has no folder for that",
+                solution.name,
+                solution
+                    .expected
+                    .iter()
+                    .map(|v| v.code())
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ))
+        })?;
+        copy_program(&solution.source(), &root.join("submissions").join(folder))?;
+        exported.submissions += 1;
+    }
+    if let Some(generator) = &problem.generator {
+        copy_into(generator, &root.join("generators"))?;
+    }
+    let statement = problem.dir.join("statement.md");
+    if statement.is_file() {
+        copy(&statement, &root.join("problem_statement/problem.en.md"))?;
+    }
+
+    // A temporary folder is private; the package is as readable as any folder made.
+    std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| Error::io("set the mode of", root, e))?;
+    std::fs::rename(root, dir).map_err(|e| Error::io("move the package to", dir, e))?;
+    // Moved: nothing is left to remove.
+    let _ = building.keep();
+    Ok(exported)
+}
+
+/// The folder of `submissions/` for solutions expected to get `expected`.
+fn submission_folder(expected: &[Verdict]) -> Option<&'static str> {
+    Some(match expected {
+        [Verdict::Accepted] => "accepted",
+        [Verdict::WrongAnswer] => "wrong_answer",
+        [Verdict::TimeLimit] => "time_limit_exceeded",
+        [Verdict::RuntimeError] => "run_time_error",
+        _ => return None,
+    })
+}
+
+/// The `run` script of a wrapped checker: our protocol (`checker input output answer`, exit 0 accepts, 1 and 2
+/// reject, stderr the message) called from the format's (`run input answer feedback_dir [flags] < output`).
+const CHECKER_RUN: &str = r#"feedback="$3"
+cat > "$feedback/team_output"
+PROGRAM "$1" "$feedback/team_output" "$2" 2> "$feedback/judgemessage.txt"
+code=$?
+case $code in
+  0) exit 42 ;;
+  1|2) exit 43 ;;
+  *) echo "the checker ended with exit code $code" >> "$feedback/judgemessage.txt"; exit 1 ;;
+esac
+"#;
+
+/// The `run` script of a wrapped interactor: our protocol (`interactor input answer`, the dialogue on its
+/// standard streams, exit 0 accepts, 1 rejects, stderr the message) called from the format's.
+const INTERACTOR_RUN: &str = r#"feedback="$3"
+PROGRAM "$1" "$2" 2> "$feedback/judgemessage.txt"
+code=$?
+case $code in
+  0) exit 42 ;;
+  1) exit 43 ;;
+  *) echo "the interactor ended with exit code $code" >> "$feedback/judgemessage.txt"; exit 1 ;;
+esac
+"#;
+
+/// The `run` script of a wrapped input validator: ours accepts with exit code 0, the format's with 42.
+const VALIDATOR_RUN: &str = r#"if PROGRAM; then exit 42; else exit 43; fi
+"#;
+
+/// Writes `source` into `folder` with a `build` script that compiles it as we do and a `run` script, made from
+/// `run`, in which PROGRAM stands for the command that starts it.
+fn wrap(source: &Source, folder: &Path, run: &str) -> Result<()> {
+    if source.language == Language::Scripts {
+        return Err(Error::Usage(format!(
+            "{}: a program of build/run scripts speaking cpjudge's protocol cannot be wrapped",
+            source.shown().display()
+        )));
+    }
+    copy_into(&source.main, folder)?;
+    for other in &source.others {
+        copy_into(other, folder)?;
+    }
+    let language = source.language;
+    let spec = language.spec();
+    let name = source
+        .main
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = Path::new(&name)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let fill = |arg: &str| {
+        arg.replace("{src}", &name)
+            .replace("{stem}", &stem)
+            .replace("{dir}", "$dir")
+            .replace("{memory_mib}", "1024")
+            .replace("{main_class}", &stem)
+    };
+    let tool_name = |tool: Tool| match tool {
+        Tool::Built => "\"$dir/main\"".to_owned(),
+        Tool::OnPath { name, .. } => name.to_owned(),
+    };
+    let words = |tool: Tool, args: &[&str]| {
+        std::iter::once(tool_name(tool))
+            .chain(args.iter().map(|a| shell_word(&fill(a))))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let build = format!(
+        "#!/bin/bash\n# Compiles {name} as cpjudge does.\nset -e\ncd \"$(dirname \"$0\")\"\n{}\n",
+        words(spec.compile.tool, spec.compile.args)
+    );
+    let program = words(spec.run.tool, spec.run.args);
+    let run = format!(
+        "#!/bin/bash\n# Runs {name}, which speaks cpjudge's protocol, in the package format's.\n\
+         dir=\"$(cd \"$(dirname \"$0\")\" && pwd)\"\n{}",
+        run.replace("PROGRAM", &program)
+    );
+    write_executable(&folder.join("build"), build.as_bytes())?;
+    write_executable(&folder.join("run"), run.as_bytes())
+}
+
+/// A word for the shell: quoted unless plain, with `$dir` left to expand.
+fn shell_word(word: &str) -> String {
+    if word
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_./={}+,:".contains(c))
+    {
+        word.to_owned()
+    } else {
+        format!("\"{}\"", word.replace('"', "\\\""))
+    }
+}
+
+/// A program as it is: its file into `folder`, or its files into a folder of its own there.
+fn copy_program(source: &Source, folder: &Path) -> Result<()> {
+    match &source.folder {
+        None => copy_into(&source.main, folder),
+        Some(own) => {
+            let name = own.file_name().unwrap_or_default();
+            for file in std::iter::once(&source.main).chain(&source.others) {
+                let below = file.strip_prefix(own).unwrap_or(file);
+                copy(file, &folder.join(name).join(below))?;
+            }
+            Ok(())
+        }
+    }
+}
+
+fn copy_into(file: &Path, folder: &Path) -> Result<()> {
+    copy(file, &folder.join(file.file_name().unwrap_or_default()))
+}
+
+fn copy(from: &Path, to: &Path) -> Result<()> {
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?;
+    }
+    std::fs::copy(from, to).map_err(|e| Error::io("copy", from, e))?;
+    Ok(())
+}
+
+fn write(path: &Path, contents: &[u8]) -> Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?;
+    }
+    std::fs::write(path, contents).map_err(|e| Error::io("write", path, e))
+}
+
+fn write_executable(path: &Path, contents: &[u8]) -> Result<()> {
+    write(path, contents)?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+        .map_err(|e| Error::io("make executable", path, e))
+}
