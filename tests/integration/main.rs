@@ -9,6 +9,7 @@ mod judging;
 mod killed_judge;
 mod mistakes;
 mod new_problem;
+mod packages;
 mod reports;
 mod selecting;
 mod timelimit;

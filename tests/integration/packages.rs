@@ -1,0 +1,338 @@
+//! Problem packages (tests/fixtures/packages): judged as they are, each submission getting its folder's verdict;
+//! broken ones refused with the file named; our problems exported and judged again; interactive problems whose
+//! solutions misbehave in every way a dialogue allows.
+
+use crate::harness::{copy_dir, fixtures, processes_under, shared_cache};
+use assert_cmd::Command;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// A fresh copy of a package fixture, in a folder of its own.
+fn package(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    copy_dir(&fixtures().join("packages").join(name), &path);
+    (dir, path)
+}
+
+struct Judged {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Judged {
+    fn json(&self) -> serde_json::Value {
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|_| panic!("not JSON:\n{}\n{}", self.stdout, self.stderr))
+    }
+}
+
+/// Runs cpjudge outside any project, with the given cache.
+fn cpjudge(args: &[&str], cache: &Path) -> Judged {
+    let output = Command::cargo_bin("cpjudge")
+        .unwrap()
+        .current_dir(std::env::temp_dir())
+        .arg("--cache-dir")
+        .arg(cache)
+        .args(args)
+        .timeout(Duration::from_secs(600))
+        .output()
+        .unwrap();
+    Judged {
+        code: output.status.code(),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// The verdict a submission's folder under submissions/ stands for.
+fn folder_verdict(path: &str) -> &'static str {
+    let folder = path
+        .split("/submissions/")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("{path} is not under submissions/"));
+    match folder {
+        "accepted" => "AC",
+        "wrong_answer" => "WA",
+        "time_limit_exceeded" => "TLE",
+        "run_time_error" => "RE",
+        other => panic!("unexpected folder {other}"),
+    }
+}
+
+/// Judges a package fixture: green, and every submission its folder's verdict.
+fn judge_green(name: &str) -> serde_json::Value {
+    let (_dir, path) = package(name);
+    let judged = cpjudge(
+        &["judge", path.to_str().unwrap(), "--json"],
+        &shared_cache(),
+    );
+    let report = judged.json();
+    assert_eq!(judged.code, Some(0), "{report:#}\n{}", judged.stderr);
+    for solution in report["solutions"].as_array().unwrap() {
+        let path = solution["path"].as_str().unwrap();
+        assert_eq!(
+            solution["verdict"],
+            folder_verdict(path),
+            "{}",
+            solution["name"]
+        );
+    }
+    report
+}
+
+fn solution<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
+    crate::harness::solution(report, name)
+}
+
+fn test_names(report: &serde_json::Value, solution_name: &str) -> Vec<String> {
+    solution(report, solution_name)["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_package_with_the_default_validator_judges_green() {
+    let report = judge_green("float-sum");
+    // Samples first, then the secret groups, nested ones too.
+    let names = test_names(&report, "sum.c");
+    assert!(names[0].starts_with("sample/"), "{names:?}");
+    assert!(
+        names.iter().any(|n| n.starts_with("secret/large/huge/")),
+        "{names:?}"
+    );
+    // The float tolerance of validator_flags accepts fewer digits.
+    assert_eq!(solution(&report, "fewer_digits.py")["verdict"], "AC");
+    // A folder of several files is one submission.
+    assert_eq!(solution(&report, "multi")["verdict"], "AC");
+    // Several languages among the submissions.
+    let languages: std::collections::BTreeSet<&str> = report["solutions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["language"].as_str().unwrap())
+        .collect();
+    assert!(languages.len() >= 3, "{languages:?}");
+    // No time limit is given: it is derived, and the report says how.
+    let origin = report["time_limit_origin"].as_str().unwrap();
+    assert!(origin.contains("derived by legacy rules"), "{origin}");
+    assert_eq!(report["time_limit_ms"], 1000);
+}
+
+#[test]
+fn a_package_with_a_custom_output_validator_judges_green() {
+    let report = judge_green("custom-checker");
+    // The validator's judgemessage.txt is the message of a wrong answer.
+    let wrong = solution(&report, "same_position.c");
+    let failed = wrong["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["verdict"] == "WA")
+        .unwrap();
+    assert!(
+        failed["message"].as_str().unwrap().contains("twice"),
+        "{failed:#}"
+    );
+    // The limit comes from .timelimit.
+    assert_eq!(report["time_limit_ms"], 2000);
+}
+
+#[test]
+fn a_package_in_the_2023_07_format_judges_green() {
+    let report = judge_green("twenty-three");
+    assert_eq!(solution(&report, "mixed_case_spaces.py")["verdict"], "AC");
+    let origin = report["time_limit_origin"].as_str().unwrap();
+    assert!(origin.contains("2023-07"), "{origin}");
+}
+
+#[test]
+fn an_interactive_package_judges_green_with_the_dialogue_of_a_failure() {
+    let report = judge_green("interactive-guess");
+    let linear = solution(&report, "linear.py");
+    let failed = linear["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["verdict"] == "WA")
+        .unwrap();
+    let dialogue = failed["dialogue"].as_str().unwrap();
+    assert!(dialogue.starts_with("> ? 1\n< "), "{dialogue}");
+    assert!(dialogue.contains("> ? 11"), "{dialogue}");
+}
+
+/// Judges a broken copy of a package: exit 2, and stderr names `file`.
+fn refused(name: &str, breakage: impl FnOnce(&Path), file: &str) -> String {
+    let (_dir, path) = package(name);
+    breakage(&path);
+    let judged = cpjudge(&["judge", path.to_str().unwrap()], &shared_cache());
+    assert_eq!(judged.code, Some(2), "{}\n{}", judged.stdout, judged.stderr);
+    assert!(
+        judged
+            .stderr
+            .contains(&path.join(file).display().to_string()),
+        "{}",
+        judged.stderr
+    );
+    judged.stderr
+}
+
+#[test]
+fn broken_packages_are_refused_naming_the_file() {
+    refused(
+        "float-sum",
+        |p| std::fs::remove_file(p.join("data/secret/small/01.ans")).unwrap(),
+        "data/secret/small/01.in",
+    );
+    let said = refused(
+        "float-sum",
+        |p| {
+            std::fs::write(
+                p.join("problem.yaml"),
+                "name: Sum\nlimits:\n  time_multiplier: fast\n",
+            )
+            .unwrap()
+        },
+        "problem.yaml:3:20",
+    );
+    assert!(said.contains("invalid floating point"), "{said}");
+    let said = refused(
+        "custom-checker",
+        |p| {
+            std::fs::write(
+                p.join("output_validators/checker/checker.cpp"),
+                "int main( {\n",
+            )
+            .unwrap()
+        },
+        "output_validators/checker",
+    );
+    assert!(said.contains("does not compile"), "{said}");
+    refused(
+        "float-sum",
+        |p| std::fs::write(p.join("data/secret/small/01.in"), "oops\n").unwrap(),
+        "data/secret/small/01.in",
+    );
+}
+
+/// A solution of interactive-guess that misbehaves: its C source.
+fn misbehaving(source: &str, expected: &str) -> (Judged, Duration, Vec<String>) {
+    let (dir, path) = package("interactive-guess");
+    let file = dir.path().join("solution.c");
+    std::fs::write(&file, source).unwrap();
+    let cache = dir.path().join("cache");
+    let started = Instant::now();
+    let judged = cpjudge(
+        &[
+            "judge",
+            path.to_str().unwrap(),
+            "--submission",
+            file.to_str().unwrap(),
+            "--expect",
+            expected,
+            "--test",
+            "sample/*",
+            "--json",
+        ],
+        &cache,
+    );
+    let took = started.elapsed();
+    (judged, took, processes_under(&cache))
+}
+
+#[test]
+fn no_misbehaving_solution_hangs_a_dialogue() {
+    let cases = [
+        // Never reads, never writes: the interactor waits for a question, the solution for nothing.
+        (
+            "never reads",
+            "#include <unistd.h>\nint main(void) { for (;;) pause(); }\n",
+            "TLE",
+        ),
+        // Asks without end, never reading the answers: the interactor stops it at its question limit.
+        (
+            "floods",
+            "#include <stdio.h>\nint main(void) { for (;;) printf(\"? 1\\n\"); }\n",
+            "WA",
+        ),
+        // Closes its end at once: the interactor hears no answer.
+        (
+            "closes early",
+            "#include <unistd.h>\nint main(void) { close(1); close(0); return 0; }\n",
+            "WA",
+        ),
+        // Asks once, then sleeps.
+        (
+            "sleeps",
+            "#include <stdio.h>\n#include <unistd.h>\n\
+             int main(void) { printf(\"? 500\\n\"); fflush(stdout); sleep(1000); }\n",
+            "TLE",
+        ),
+        // Burns CPU without a word.
+        (
+            "spins",
+            "int main(void) { volatile unsigned long n = 0; for (;;) n++; }\n",
+            "TLE",
+        ),
+    ];
+    for (what, source, expected) in cases {
+        let (judged, took, left) = misbehaving(source, expected);
+        let report = judged.json();
+        assert_eq!(judged.code, Some(0), "{what}: {report:#}");
+        assert_eq!(report["solutions"][0]["verdict"], expected, "{what}");
+        // The wall-time limit of a TLE submission is 2 x 2s + 1s, with the interactor's second after it, and
+        // the accepted submissions run first to find the limit.
+        assert!(took < Duration::from_secs(30), "{what} took {took:?}");
+        assert!(left.is_empty(), "{what} left {left:?}");
+    }
+}
+
+#[test]
+fn our_problems_exported_judge_green_again() {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for problem in ["knight-pawns", "knight-tour", "young-chess"] {
+        let dir = tempfile::tempdir().unwrap();
+        let exported = dir.path().join(problem);
+        let made = Command::cargo_bin("cpjudge")
+            .unwrap()
+            .arg("--root")
+            .arg(repo)
+            .args(["export", problem])
+            .arg(&exported)
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{made:?}");
+        for needed in ["problem.yaml", ".timelimit", "data/sample", "data/secret"] {
+            assert!(exported.join(needed).exists(), "{problem}: no {needed}");
+        }
+        // Exporting into a folder that holds something is refused.
+        let again = Command::cargo_bin("cpjudge")
+            .unwrap()
+            .arg("--root")
+            .arg(repo)
+            .args(["export", problem])
+            .arg(&exported)
+            .output()
+            .unwrap();
+        assert_eq!(again.status.code(), Some(2));
+        let judged = cpjudge(
+            &["judge", exported.to_str().unwrap(), "--json"],
+            &shared_cache(),
+        );
+        let report = judged.json();
+        assert_eq!(judged.code, Some(0), "{problem}: {report:#}");
+        let ours = std::fs::read_dir(repo.join("problems").join(problem).join("solutions"))
+            .unwrap()
+            .count();
+        assert_eq!(
+            report["solutions"].as_array().unwrap().len(),
+            ours,
+            "{problem}"
+        );
+    }
+}
