@@ -173,6 +173,15 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path) -> Result<Exported>
     if statement.is_file() {
         copy(&statement, &root.join("problem_statement/problem.en.md"))?;
     }
+    // The legacy format's tools look for the name in a LaTeX statement.
+    write(
+        &root.join("problem_statement/problem.en.tex"),
+        format!(
+            "\\problemname{{{}}}\n\nThe statement is in problem.en.md.\n",
+            problem.title.replace(['{', '}', '\\'], "")
+        )
+        .as_bytes(),
+    )?;
 
     // A temporary folder is private; the package is as readable as any folder made.
     std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o755))

@@ -336,3 +336,79 @@ fn our_problems_exported_judge_green_again() {
         );
     }
 }
+
+/// problemtools' verifyproblem, installed under target/ by .ci/install-problemtools when absent.
+fn verifyproblem() -> Option<PathBuf> {
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let target = repo.join("target/problemtools");
+    let tool = target.join("bin/verifyproblem");
+    if !tool.is_file() {
+        let installed = std::process::Command::new(repo.join(".ci/install-problemtools"))
+            .arg(&target)
+            .output();
+        match installed {
+            Ok(out) if out.status.success() => {}
+            Ok(out) => {
+                let why = format!(
+                    "problemtools could not be installed: {}",
+                    String::from_utf8_lossy(&out.stderr).trim()
+                );
+                assert!(
+                    std::env::var_os("CPJUDGE_TEST_REQUIRE_VERIFYPROBLEM").is_none(),
+                    "{why}"
+                );
+                crate::harness::skip(&why);
+                return None;
+            }
+            Err(e) => panic!("cannot run .ci/install-problemtools: {e}"),
+        }
+    }
+    Some(tool)
+}
+
+#[test]
+fn our_problems_exported_pass_verifyproblem() {
+    let Some(tool) = verifyproblem() else {
+        return;
+    };
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = tempfile::tempdir().unwrap();
+    // Python runs with CPython and Java with this JDK, by the overrides the install wrote.
+    std::fs::copy(
+        repo.join("target/problemtools/languages.yaml"),
+        dir.path().join("languages.yaml"),
+    )
+    .unwrap();
+    for problem in ["knight-pawns", "knight-tour", "young-chess"] {
+        // verifyproblem wants a short name of letters and digits.
+        let short = problem.replace('-', "");
+        let made = Command::cargo_bin("cpjudge")
+            .unwrap()
+            .arg("--root")
+            .arg(repo)
+            .args(["export", problem])
+            .arg(dir.path().join(&short))
+            .output()
+            .unwrap();
+        assert!(made.status.success(), "{made:?}");
+        let checked = std::process::Command::new(&tool)
+            .current_dir(dir.path())
+            .args([
+                "-p",
+                "config",
+                "data",
+                "validators",
+                "submissions",
+                "--",
+                &short,
+            ])
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&checked.stdout);
+        assert!(
+            checked.status.success() && said.contains(&format!("{short} tested: 0 errors")),
+            "{problem}:\n{said}\n{}",
+            String::from_utf8_lossy(&checked.stderr)
+        );
+    }
+}
