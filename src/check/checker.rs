@@ -5,7 +5,7 @@
 //!   43 rejects, anything else is a judge error; `feedback_dir/judgemessage.txt` is the message.
 
 use super::CheckOutcome;
-use crate::compile::{Compiler, Program, Source};
+use crate::compile::{Compiler, Program};
 use crate::error::{Error, Result};
 use crate::problem::{Comparison, Protocol};
 use crate::runs::{self, CHECKER_LIMITS};
@@ -30,19 +30,8 @@ pub struct Checker {
 impl Checker {
     /// Builds the program that judges the problem's outputs, if it has one.
     pub fn build(compiler: &Compiler, comparison: &Comparison) -> Result<Option<Checker>> {
-        let (what, source, protocol, interactive) = match comparison {
-            Comparison::Checker(path) => ("checker", Source::file(path)?, Protocol::Cpjudge, false),
-            Comparison::OutputValidator(source) => {
-                ("output validator", source.clone(), Protocol::Package, false)
-            }
-            Comparison::Interactive {
-                interactor,
-                protocol,
-            } => ("interactor", interactor.clone(), *protocol, true),
-            Comparison::Tokens
-            | Comparison::Exact
-            | Comparison::Float { .. }
-            | Comparison::PackageDefault => return Ok(None),
+        let Some((what, source, protocol, interactive)) = comparison.program() else {
+            return Ok(None);
         };
         let (program, _) = compiler.tool_source(what, &source, CHECKER_LIMITS.memory)?;
         Ok(Some(Checker {

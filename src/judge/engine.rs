@@ -8,9 +8,7 @@ use crate::check::Checker;
 use crate::compile::Source;
 use crate::compile::{Compiled, Compiler, Program};
 use crate::error::{Error, Result};
-use crate::problem::{
-    Comparison, InputValidator, Problem, ProblemLimits, Protocol, Solution, Test, TimeRule,
-};
+use crate::problem::{InputValidator, Problem, ProblemLimits, Protocol, Solution, Test, TimeRule};
 use crate::runs::TOOL_LIMITS;
 use crate::sandbox::Runner;
 use crate::toolchain::Toolchain;
@@ -133,14 +131,8 @@ impl<'a> Judge<'a> {
         during: &mut String,
         on_event: &mut dyn FnMut(Event),
     ) -> Result<()> {
-        if !matches!(
-            problem.comparison,
-            Comparison::Tokens
-                | Comparison::Exact
-                | Comparison::Float { .. }
-                | Comparison::PackageDefault
-        ) {
-            on_event(Event::Compiling { what: "checker" });
+        if let Some((what, ..)) = problem.comparison.program() {
+            on_event(Event::Compiling { what });
         }
         let checker = Checker::build(&self.compiler, &problem.comparison)?;
         let mut validators = Vec::new();
@@ -411,6 +403,7 @@ mod tests {
 
     use super::*;
     use crate::language::Language;
+    use crate::problem::Comparison;
     use crate::problem::ProblemLimits;
     use crate::sandbox::{RunResult, RunSpec, Termination};
     use crate::units::Bytes;

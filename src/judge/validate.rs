@@ -17,13 +17,29 @@ pub enum InputCheck {
     Invalid { message: String },
 }
 
-/// Runs the validator on `input`.
+/// Runs the validator on `input`, in our protocol (exit code 0 accepts).
 pub fn check_input(runner: &dyn Runner, validator: &Program, input: &Path) -> Result<InputCheck> {
+    run_validator(runner, validator, input, &[], Protocol::Cpjudge)
+}
+
+/// Runs a validator on `input` with `args`; its exit code answers in `protocol`.
+fn run_validator(
+    runner: &dyn Runner,
+    validator: &Program,
+    input: &Path,
+    args: &[String],
+    protocol: Protocol,
+) -> Result<InputCheck> {
     let dir = crate::scratch::folder("validate")
         .map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))?;
-    let spec = runs::tool(validator, dir.path(), Some(input), TOOL_LIMITS);
+    let mut spec = runs::tool(validator, dir.path(), Some(input), TOOL_LIMITS);
+    spec.argv.extend(args.iter().map(std::ffi::OsString::from));
     let run = runner.run(&spec)?;
-    if run.succeeded() {
+    let valid = match protocol {
+        Protocol::Cpjudge => run.succeeded(),
+        Protocol::Package => run.killed_for.is_none() && run.termination == Termination::Exited(42),
+    };
+    if valid {
         let said = std::fs::read(&spec.stdout).map_err(|e| Error::io("read", &spec.stdout, e))?;
         return Ok(InputCheck::Valid {
             said: String::from_utf8_lossy(&said).into_owned(),
@@ -74,36 +90,13 @@ impl Validator {
 
     /// Runs the validator on one test's input, with the test's flags.
     fn check(&self, runner: &dyn Runner, test: &Test) -> Result<InputCheck> {
-        if self.protocol == Protocol::Cpjudge && test.flags.input.is_empty() {
-            return check_input(runner, &self.program, &test.input);
-        }
-        let dir = crate::scratch::folder("validate")
-            .map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))?;
-        let mut spec = runs::tool(&self.program, dir.path(), Some(&test.input), TOOL_LIMITS);
-        spec.argv
-            .extend(test.flags.input.iter().map(std::ffi::OsString::from));
-        let run = runner.run(&spec)?;
-        let valid = match self.protocol {
-            Protocol::Cpjudge => run.succeeded(),
-            Protocol::Package => {
-                run.killed_for.is_none() && run.termination == Termination::Exited(42)
-            }
-        };
-        if valid {
-            return Ok(InputCheck::Valid {
-                said: String::new(),
-            });
-        }
-        let said = run.stderr_text().trim().to_owned();
-        let ending = run.ending(&TOOL_LIMITS);
-        let message = if said.is_empty() {
-            format!("the validator {ending} and said nothing")
-        } else {
-            format!("{said} (the validator {ending})")
-        };
-        Ok(InputCheck::Invalid {
-            message: crate::text::bound(&message, 1024),
-        })
+        run_validator(
+            runner,
+            &self.program,
+            &test.input,
+            &test.flags.input,
+            self.protocol,
+        )
     }
 }
 

@@ -79,6 +79,37 @@ pub enum Comparison {
     },
 }
 
+impl Comparison {
+    /// The problem's own program that judges, if any: what to call it, its source, its protocol, and whether it
+    /// is an interactor.
+    pub fn program(&self) -> Option<(&'static str, Source, Protocol, bool)> {
+        match self {
+            Comparison::Checker(path) => Some((
+                "checker",
+                Source {
+                    main: path.clone(),
+                    others: Vec::new(),
+                    language: Language::of(path).ok()?,
+                    folder: None,
+                },
+                Protocol::Cpjudge,
+                false,
+            )),
+            Comparison::OutputValidator(source) => {
+                Some(("output validator", source.clone(), Protocol::Package, false))
+            }
+            Comparison::Interactive {
+                interactor,
+                protocol,
+            } => Some(("interactor", interactor.clone(), *protocol, true)),
+            Comparison::Tokens
+            | Comparison::Exact
+            | Comparison::Float { .. }
+            | Comparison::PackageDefault => None,
+        }
+    }
+}
+
 /// Which protocol a problem's own program speaks: how it is called and how its exit code answers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Protocol {
@@ -137,11 +168,6 @@ impl TimeRule {
         let step = self.resolution.as_secs_f64();
         let rounded = (wanted / step - 1e-9).ceil().max(1.0) * step;
         Duration::from_secs_f64(rounded).max(self.minimum)
-    }
-
-    /// Whether the accepted submissions must be run to know the limit, or to check it.
-    pub fn needs_accepted_runs(&self) -> bool {
-        true
     }
 
     /// The CPU time limit the submissions expected TLE are judged with.

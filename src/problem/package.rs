@@ -455,13 +455,9 @@ pub(crate) fn program(path: &Path) -> Result<Source> {
             folder: Some(path),
         });
     }
-    let languages: Vec<Language> = {
-        let mut found: Vec<Language> = files.iter().filter_map(|f| Language::of(f).ok()).collect();
-        found.dedup();
-        found.sort_by_key(|l| l.name());
-        found.dedup();
-        found
-    };
+    let mut languages: Vec<Language> = files.iter().filter_map(|f| Language::of(f).ok()).collect();
+    languages.sort_by_key(|l| l.name());
+    languages.dedup();
     let language = match languages.as_slice() {
         [one] => *one,
         [] => {

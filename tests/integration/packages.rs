@@ -2,7 +2,7 @@
 //! broken ones refused with the file named; our problems exported and judged again; interactive problems whose
 //! solutions misbehave in every way a dialogue allows.
 
-use crate::harness::{copy_dir, fixtures, processes_under, shared_cache};
+use crate::harness::{copy_dir, fixtures, processes_under, shared_cache, test_names};
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -85,15 +85,6 @@ fn judge_green(name: &str) -> serde_json::Value {
 
 fn solution<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json::Value {
     crate::harness::solution(report, name)
-}
-
-fn test_names(report: &serde_json::Value, solution_name: &str) -> Vec<String> {
-    solution(report, solution_name)["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap().to_owned())
-        .collect()
 }
 
 #[test]
@@ -292,33 +283,31 @@ fn no_misbehaving_solution_hangs_a_dialogue() {
     }
 }
 
+/// Exports a bundled problem into `dir`.
+fn export(problem: &str, dir: &Path) -> std::process::Output {
+    Command::cargo_bin("cpjudge")
+        .unwrap()
+        .arg("--root")
+        .arg(env!("CARGO_MANIFEST_DIR"))
+        .args(["export", problem])
+        .arg(dir)
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn our_problems_exported_judge_green_again() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     for problem in ["knight-pawns", "knight-tour", "young-chess"] {
         let dir = tempfile::tempdir().unwrap();
         let exported = dir.path().join(problem);
-        let made = Command::cargo_bin("cpjudge")
-            .unwrap()
-            .arg("--root")
-            .arg(repo)
-            .args(["export", problem])
-            .arg(&exported)
-            .output()
-            .unwrap();
+        let made = export(problem, &exported);
         assert!(made.status.success(), "{made:?}");
         for needed in ["problem.yaml", ".timelimit", "data/sample", "data/secret"] {
             assert!(exported.join(needed).exists(), "{problem}: no {needed}");
         }
         // Exporting into a folder that holds something is refused.
-        let again = Command::cargo_bin("cpjudge")
-            .unwrap()
-            .arg("--root")
-            .arg(repo)
-            .args(["export", problem])
-            .arg(&exported)
-            .output()
-            .unwrap();
+        let again = export(problem, &exported);
         assert_eq!(again.status.code(), Some(2));
         let judged = cpjudge(
             &["judge", exported.to_str().unwrap(), "--json"],
@@ -382,14 +371,7 @@ fn our_problems_exported_pass_verifyproblem() {
     for problem in ["knight-pawns", "knight-tour", "young-chess"] {
         // verifyproblem wants a short name of letters and digits.
         let short = problem.replace('-', "");
-        let made = Command::cargo_bin("cpjudge")
-            .unwrap()
-            .arg("--root")
-            .arg(repo)
-            .args(["export", problem])
-            .arg(dir.path().join(&short))
-            .output()
-            .unwrap();
+        let made = export(problem, &dir.path().join(&short));
         assert!(made.status.success(), "{made:?}");
         let checked = std::process::Command::new(&tool)
             .current_dir(dir.path())

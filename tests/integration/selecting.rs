@@ -1,18 +1,9 @@
 //! Choosing what to judge from the command line: tests by name or glob, samples, expected verdicts, limits given
 //! for one judge, problems given by path, and a lone file judged on sample tests.
 
-use crate::harness::{Judge, solution};
+use crate::harness::{Judge, solution, test_names};
 
 const WRONG: &str = "import sys\nprint(sum(int(t) for t in sys.stdin.read().split()))\n";
-
-fn test_names(report: &serde_json::Value, name: &str) -> Vec<String> {
-    solution(report, name)["tests"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["name"].as_str().unwrap().to_owned())
-        .collect()
-}
 
 #[test]
 fn tests_by_name_glob_and_samples() {
