@@ -32,6 +32,9 @@ pub(super) fn run(
     if let Some(junit) = &args.junit {
         check_folder_of(junit, "--junit")?;
     }
+    // Checkers and interactors get the tests by path, and run in folders of their own.
+    session.tests_dir = std::path::absolute(&session.tests_dir)
+        .map_err(|e| Error::io("resolve", &session.tests_dir, e))?;
     let found = match &session.problem.package {
         Some(package) if session.tests_dir == session.problem.dir.join("data") => {
             package.tests.clone()

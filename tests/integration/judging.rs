@@ -450,3 +450,24 @@ fn rust_files_named_as_people_name_them_compile() {
         assert_eq!(solution(&run.json(), name)["verdict"], "AC");
     }
 }
+
+/// A checker gets the test's files by path, from a folder of its own: a tests folder given relative to where the
+/// judge runs must still reach it.
+#[test]
+fn a_checker_reads_tests_given_by_a_relative_path() {
+    let run = Judge::bundled(&["knight-tour"])
+        .args(&[
+            "judge",
+            "knight-tour",
+            "--tests",
+            "testdata/knight-tour",
+            "--test",
+            "sample-*",
+            "--submission",
+            "problems/knight-tour/solutions/warnsdorff.rs",
+            "--json",
+        ])
+        .run()
+        .expect_code(0);
+    assert_eq!(solution(&run.json(), "warnsdorff.rs")["verdict"], "AC");
+}
