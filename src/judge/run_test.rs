@@ -151,6 +151,8 @@ impl TestRunner<'_> {
         let interactor_first = relayed.first_to_end == Some(Side::Interactor);
         let mut result = TestResult::new(test, &solution);
         let (verdict, message) = match classify(&solution, &self.limits) {
+            // An interactor that failed leaves the test unjudged, whatever the solution did after.
+            _ if said.verdict == Verdict::JudgeError => (said.verdict, said.message),
             Some(_) if interactor_first && said.verdict == Verdict::WrongAnswer => {
                 (said.verdict, said.message)
             }
