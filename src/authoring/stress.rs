@@ -343,7 +343,11 @@ impl<'a> Stress<'a> {
         if result.verdict.is_accepted() {
             return Ok(Trial::Passed);
         }
-        let output = crate::text::read_head(&run.join(crate::judge::OUTPUT), OUTPUT_KEPT);
+        // An interactive test's output is its dialogue.
+        let output = match &result.dialogue {
+            Some(dialogue) => dialogue.as_bytes().to_vec(),
+            None => crate::text::read_head(&run.join(crate::judge::OUTPUT), OUTPUT_KEPT),
+        };
         Ok(Trial::Failed(Box::new(Failure {
             arguments,
             input,

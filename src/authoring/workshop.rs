@@ -5,7 +5,7 @@ use crate::check::Checker;
 use crate::compile::{Compiler, Program};
 use crate::error::{Error, Result};
 use crate::judge::{InputCheck, TestResult, TestRunner, check_input, classify};
-use crate::problem::{Problem, Solution, Test};
+use crate::problem::{Comparison, Problem, Solution, Test};
 use crate::runs::{self, TOOL_LIMITS};
 use crate::sandbox::Runner;
 use crate::verdict::Verdict;
@@ -148,8 +148,12 @@ impl<'a> Workshop<'a> {
         check_input(self.runner, validator, input)
     }
 
-    /// Runs a reference on `input` under the problem's limits.
+    /// Runs a reference on `input` under the problem's limits. An interactive problem's answer file is the input
+    /// itself, since its interactor reads the secret from there: the reference's part is to be accepted on it.
     pub fn answer(&self, program: &Program, input: &Path) -> Result<Answer> {
+        if matches!(self.problem.comparison, Comparison::Interactive { .. }) {
+            return self.answer_interactively(program, input);
+        }
         let dir = scratch("answer")?;
         let workdir = dir.path().join("box");
         let output = dir.path().join("output");
@@ -160,6 +164,24 @@ impl<'a> Workshop<'a> {
             return Ok(Answer::Failed { verdict, message });
         }
         let bytes = std::fs::read(&output).map_err(|e| Error::io("read", &output, e))?;
+        Ok(Answer::Output(bytes))
+    }
+
+    fn answer_interactively(&self, program: &Program, input: &Path) -> Result<Answer> {
+        let test = Test {
+            name: "answer".to_owned(),
+            input: input.to_path_buf(),
+            answer: input.to_path_buf(),
+            flags: Default::default(),
+        };
+        let result = self.judge(program, &test)?;
+        if !result.verdict.is_accepted() {
+            return Ok(Answer::Failed {
+                verdict: result.verdict,
+                message: result.message,
+            });
+        }
+        let bytes = std::fs::read(input).map_err(|e| Error::io("read", input, e))?;
         Ok(Answer::Output(bytes))
     }
 

@@ -84,24 +84,36 @@ pub fn write_stress(
     for line in smallest.result.message.lines().take(8) {
         writeln!(out, "    {}", style.cut(line, 4))?;
     }
+    let interactive = smallest.result.dialogue.is_some();
     match TestTexts::new(
         smallest.input.clone(),
         smallest.answer.clone(),
         smallest.output.clone(),
     ) {
-        Some(texts) => super::side_by_side::write(&texts, style, out)?,
-        None => super::table::write_evidence(&smallest.result, style, out)?,
+        Some(texts) if !interactive => super::side_by_side::write(&texts, style, out)?,
+        _ => super::table::write_evidence(&smallest.result, style, out)?,
     }
     if let Some(saved) = saved {
         let show = |path| crate::text::relative(path).display().to_string();
         writeln!(out, "\nsaved:")?;
         let rows = [
             (show(&saved.input), "the input".to_owned()),
-            (show(&saved.answer), format!("{}'s output", about.main)),
-            (
-                show(&saved.output),
-                format!("{}'s output", about.submission),
-            ),
+            if interactive {
+                (
+                    show(&saved.answer),
+                    "the answer file (the input)".to_owned(),
+                )
+            } else {
+                (show(&saved.answer), format!("{}'s output", about.main))
+            },
+            if interactive {
+                (show(&saved.output), "the dialogue".to_owned())
+            } else {
+                (
+                    show(&saved.output),
+                    format!("{}'s output", about.submission),
+                )
+            },
         ];
         let width = rows.iter().map(|(path, _)| path.len()).max().unwrap_or(0);
         for (path, what) in rows {
