@@ -8,7 +8,12 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-const PROBLEMS: [&str; 3] = ["knight-pawns", "knight-tour", "young-chess"];
+const PROBLEMS: [&str; 4] = [
+    "knight-pawns",
+    "knight-tour",
+    "young-chess",
+    "hidden-knight",
+];
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -55,6 +60,42 @@ fn knight_tour_is_green() {
 fn young_chess_is_green() {
     let report = judge_bundled("young-chess");
     assert_eq!(solution(&report, "greedy.rs")["verdict"], "WA");
+}
+
+#[test]
+fn hidden_knight_is_green() {
+    let report = judge_bundled("hidden-knight");
+    for (name, verdict) in [
+        ("too_many_questions.py", "WA"),
+        ("wrong_guess.cpp", "WA"),
+        ("never_answers.rs", "TLE"),
+        ("crashes.py", "RE"),
+    ] {
+        let solution = solution(&report, name);
+        assert_eq!(solution["verdict"], verdict, "{name}");
+        // The failing test's dialogue is kept, to replay.
+        let failed = solution["tests"].as_array().unwrap().last().unwrap();
+        assert!(failed["dialogue"].is_string(), "{name}: {failed:#}");
+    }
+    let dialogue = solution(&report, "wrong_guess.cpp")["tests"]
+        .as_array()
+        .unwrap()
+        .last()
+        .unwrap()["dialogue"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(dialogue.starts_with("> ? "), "{dialogue}");
+    assert!(dialogue.contains("\n< "), "{dialogue}");
+    assert!(
+        dialogue
+            .trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("> ! "),
+        "{dialogue}"
+    );
 }
 
 struct Ran {
@@ -247,13 +288,28 @@ fn generators_shrink_to_valid_inputs() {
     }
 }
 
-/// Every answer is the main reference's output, byte for byte.
+/// Every answer is the main reference's output, byte for byte; an interactive problem's answer is its input, which
+/// holds the secret its interactor keeps.
 #[test]
 fn answers_are_the_main_references_output() {
     for problem in PROBLEMS {
         let config = cpjudge::problem::Catalog::new(repo())
             .load(problem)
             .unwrap();
+        if matches!(
+            config.comparison,
+            cpjudge::problem::Comparison::Interactive { .. }
+        ) {
+            for input in files(&repo().join("testdata").join(problem), "in") {
+                let answer = std::fs::read(input.with_extension("ans")).unwrap();
+                assert!(
+                    std::fs::read(&input).unwrap() == answer,
+                    "{}: the answer is not the input",
+                    input.display()
+                );
+            }
+            continue;
+        }
         let main = build(&config.main_solution().expect("a main reference").path);
         for input in files(&repo().join("testdata").join(problem), "in") {
             let ran = run(&main, &[], &input);

@@ -210,8 +210,6 @@ pub fn solution<'a>(report: &'a serde_json::Value, name: &str) -> &'a serde_json
         .unwrap_or_else(|| panic!("no solution {name} in {report:#}"))
 }
 
-/// Whether `cpjudge doctor` finds the isolation layer `layer` working here, when asked for it alone; if not, says
-/// on the terminal that `what` is skipped, with the reason doctor gives.
 /// The names of the tests a solution of a JSON report ran, in order.
 pub fn test_names(report: &serde_json::Value, name: &str) -> Vec<String> {
     solution(report, name)["tests"]
@@ -222,6 +220,8 @@ pub fn test_names(report: &serde_json::Value, name: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether `cpjudge doctor` finds the isolation layer `layer` working here, when asked for it alone; if not, says
+/// on the terminal that `what` is skipped, with the reason doctor gives.
 pub fn layer_works(layer: &str, what: &str) -> bool {
     let doctor = Judge::fixture("basic")
         .args(&["--layers", layer, "doctor", "--json"])

@@ -1,35 +1,34 @@
 //! Problem packages (tests/fixtures/packages): judged as they are, each submission getting its folder's verdict;
-//! broken ones refused with the file named; our problems exported and judged again; interactive problems whose
-//! solutions misbehave in every way a dialogue allows.
+//! broken ones refused with the file named; our problems exported and judged again.
 
-use crate::harness::{copy_dir, fixtures, processes_under, shared_cache, test_names};
+use crate::harness::{copy_dir, fixtures, shared_cache, test_names};
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// A fresh copy of a package fixture, in a folder of its own.
-fn package(name: &str) -> (tempfile::TempDir, PathBuf) {
+pub fn package(name: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join(name);
     copy_dir(&fixtures().join("packages").join(name), &path);
     (dir, path)
 }
 
-struct Judged {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
+pub struct Judged {
+    pub code: Option<i32>,
+    pub stdout: String,
+    pub stderr: String,
 }
 
 impl Judged {
-    fn json(&self) -> serde_json::Value {
+    pub fn json(&self) -> serde_json::Value {
         serde_json::from_str(&self.stdout)
             .unwrap_or_else(|_| panic!("not JSON:\n{}\n{}", self.stdout, self.stderr))
     }
 }
 
 /// Runs cpjudge outside any project, with the given cache.
-fn cpjudge(args: &[&str], cache: &Path) -> Judged {
+pub fn cpjudge(args: &[&str], cache: &Path) -> Judged {
     let output = Command::cargo_bin("cpjudge")
         .unwrap()
         .current_dir(std::env::temp_dir())
@@ -209,78 +208,6 @@ fn broken_packages_are_refused_naming_the_file() {
         |p| std::fs::write(p.join("data/secret/small/01.in"), "oops\n").unwrap(),
         "data/secret/small/01.in",
     );
-}
-
-/// A solution of interactive-guess that misbehaves: its C source.
-fn misbehaving(source: &str, expected: &str) -> (Judged, Duration, Vec<String>) {
-    let (dir, path) = package("interactive-guess");
-    let file = dir.path().join("solution.c");
-    std::fs::write(&file, source).unwrap();
-    let cache = dir.path().join("cache");
-    let started = Instant::now();
-    let judged = cpjudge(
-        &[
-            "judge",
-            path.to_str().unwrap(),
-            "--submission",
-            file.to_str().unwrap(),
-            "--expect",
-            expected,
-            "--test",
-            "sample/*",
-            "--json",
-        ],
-        &cache,
-    );
-    let took = started.elapsed();
-    (judged, took, processes_under(&cache))
-}
-
-#[test]
-fn no_misbehaving_solution_hangs_a_dialogue() {
-    let cases = [
-        // Never reads, never writes: the interactor waits for a question, the solution for nothing.
-        (
-            "never reads",
-            "#include <unistd.h>\nint main(void) { for (;;) pause(); }\n",
-            "TLE",
-        ),
-        // Asks without end, never reading the answers: the interactor stops it at its question limit.
-        (
-            "floods",
-            "#include <stdio.h>\nint main(void) { for (;;) printf(\"? 1\\n\"); }\n",
-            "WA",
-        ),
-        // Closes its end at once: the interactor hears no answer.
-        (
-            "closes early",
-            "#include <unistd.h>\nint main(void) { close(1); close(0); return 0; }\n",
-            "WA",
-        ),
-        // Asks once, then sleeps.
-        (
-            "sleeps",
-            "#include <stdio.h>\n#include <unistd.h>\n\
-             int main(void) { printf(\"? 500\\n\"); fflush(stdout); sleep(1000); }\n",
-            "TLE",
-        ),
-        // Burns CPU without a word.
-        (
-            "spins",
-            "int main(void) { volatile unsigned long n = 0; for (;;) n++; }\n",
-            "TLE",
-        ),
-    ];
-    for (what, source, expected) in cases {
-        let (judged, took, left) = misbehaving(source, expected);
-        let report = judged.json();
-        assert_eq!(judged.code, Some(0), "{what}: {report:#}");
-        assert_eq!(report["solutions"][0]["verdict"], expected, "{what}");
-        // The wall-time limit of a TLE submission is 2 x 2s + 1s, with the interactor's second after it, and
-        // the accepted submissions run first to find the limit.
-        assert!(took < Duration::from_secs(30), "{what} took {took:?}");
-        assert!(left.is_empty(), "{what} left {left:?}");
-    }
 }
 
 /// Exports a bundled problem into `dir`.
