@@ -1,7 +1,8 @@
 //! Writing one of our problems as a Problem Package Format package (legacy format, which problemtools,
 //! DOMjudge and Kattis read), so that it travels to those systems.
 //!
-//! - `problem.yaml`: the title, the memory and output limits, how outputs are validated; `.timelimit`: the time
+//! - `problem.yaml`: the title, the memory and output limits, the time multipliers of our own rule (the slowest
+//!   reference x 2, TLE solutions judged at the limit x 1.5), how outputs are validated; `.timelimit`: the time
 //!   limit in seconds.
 //! - `data/sample` (the tests shown in the statement) and `data/secret` (the others, in their folders).
 //! - The checker, the interactor and the validator speak our protocol (exit code 0 accepts), not the format's
@@ -82,10 +83,13 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path) -> Result<Exported>
     if let Some(flags) = flags {
         yaml.push_str(&format!("validator_flags: {flags}\n"));
     }
+    // The limit was set by our rule (see `cpjudge timelimit`), which the multipliers state in the format's terms.
     yaml.push_str(&format!(
-        "limits:\n  memory: {}\n  output: {}\n",
+        "limits:\n  memory: {}\n  output: {}\n  time_multiplier: {}\n  time_safety_margin: {}\n",
         problem.limits.memory.0.div_ceil(crate::units::Bytes::MIB),
-        problem.limits.output.0.div_ceil(crate::units::Bytes::MIB)
+        problem.limits.output.0.div_ceil(crate::units::Bytes::MIB),
+        crate::calibrate::REFERENCE_MULTIPLIER,
+        crate::calibrate::TLE_MARGIN,
     ));
     write(&root.join("problem.yaml"), yaml.as_bytes())?;
     write(

@@ -7,5 +7,7 @@ mod rule;
 mod timing;
 
 pub use calibrator::{Calibration, CalibrationEvent, Calibrator, Skipped, margin};
-pub use rule::{BORDERLINE, Role, reference_limit, suggest, tle_limit};
+pub use rule::{
+    BORDERLINE, REFERENCE_MULTIPLIER, Role, TLE_MARGIN, reference_limit, suggest, tle_limit,
+};
 pub use timing::{Run, SolutionTiming, Spread, Warning};

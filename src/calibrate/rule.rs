@@ -39,9 +39,15 @@ pub fn reference_limit(limit: Duration) -> Duration {
     (limit * 3).max(Duration::from_secs(2))
 }
 
+/// The suggested limit is the slowest reference's CPU time times this (rounded up).
+pub const REFERENCE_MULTIPLIER: u32 = 2;
+
+/// Solutions expected TLE run under the problem's limit times this.
+pub const TLE_MARGIN: f64 = 1.5;
+
 /// Solutions expected TLE run under 1.5 x the problem's limit: one that finishes within it is too close.
 pub fn tle_limit(limit: Duration) -> Duration {
-    limit * 3 / 2
+    limit.mul_f64(TLE_MARGIN)
 }
 
 /// A run that finishes within this fraction of the limit it ran under (90% or more of it) is borderline: it is
@@ -57,7 +63,7 @@ pub fn is_borderline(cpu: Duration, verdict: Verdict, limit: Duration) -> bool {
 /// the spirit of Kattis' time multipliers.
 pub fn suggest(slowest_reference: Duration) -> Duration {
     const STEP: u128 = 100;
-    let doubled = (slowest_reference * 2).as_micros();
+    let doubled = (slowest_reference * REFERENCE_MULTIPLIER).as_micros();
     let step = STEP * 1000;
     let steps = doubled.div_ceil(step).max(1);
     Duration::from_millis((steps * STEP) as u64)

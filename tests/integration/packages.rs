@@ -225,7 +225,12 @@ fn export(problem: &str, dir: &Path) -> std::process::Output {
 #[test]
 fn our_problems_exported_judge_green_again() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for problem in ["knight-pawns", "knight-tour", "young-chess"] {
+    for problem in [
+        "knight-pawns",
+        "knight-tour",
+        "young-chess",
+        "hidden-knight",
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let exported = dir.path().join(problem);
         let made = export(problem, &exported);
@@ -295,7 +300,12 @@ fn our_problems_exported_pass_verifyproblem() {
         dir.path().join("languages.yaml"),
     )
     .unwrap();
-    for problem in ["knight-pawns", "knight-tour", "young-chess"] {
+    for problem in [
+        "knight-pawns",
+        "knight-tour",
+        "young-chess",
+        "hidden-knight",
+    ] {
         // verifyproblem wants a short name of letters and digits.
         let short = problem.replace('-', "");
         let made = export(problem, &dir.path().join(&short));
