@@ -71,7 +71,8 @@ pub fn add(
     candidates: Vec<Candidate>,
     on_step: OnStep,
 ) -> Result<std::result::Result<Vec<Added>, Refusal>> {
-    let validator = workshop.optional_validator()?;
+    let validators = workshop.validators()?;
+    let flags = workshop.problem.new_test_flags();
     let main_solution = workshop.main_solution()?;
     let main = workshop.solution(main_solution)?;
     let others: Vec<_> = workshop
@@ -101,8 +102,8 @@ pub fn add(
         }
         let input = dir.path().join(format!("{index}.in"));
         std::fs::write(&input, &candidate.input).map_err(|e| Error::io("write", &input, e))?;
-        if let Some(validator) = &validator
-            && let InputCheck::Invalid { message } = workshop.validate(validator, &input)?
+        if let InputCheck::Invalid { message } =
+            workshop.validate(&validators, &input, &flags.input)?
         {
             return Err(Error::Usage(format!(
                 "{} is invalid, nothing was added: {message}",
@@ -126,7 +127,7 @@ pub fn add(
             name: candidate.origin.clone(),
             input: input.clone(),
             answer: answer_path,
-            flags: Default::default(),
+            flags: flags.clone(),
         };
         let mut agreed = Vec::new();
         for (other, program) in &others {

@@ -79,7 +79,8 @@ pub fn regen(
         .iter()
         .any(|t| matches!(t.source, Source::Generated(_)));
     let generator = generated.then(|| workshop.generator()).transpose()?;
-    let validator = workshop.optional_validator()?;
+    let validators = workshop.validators()?;
+    let flags = workshop.problem.new_test_flags();
     let main = workshop.solution(workshop.main_solution()?)?;
     let dir = scratch("regen")?;
 
@@ -117,9 +118,8 @@ pub fn regen(
             };
             let input_path = dir.path().join(format!("{index}.in"));
             std::fs::write(&input_path, &input).map_err(|e| Error::io("write", &input_path, e))?;
-            if let Some(validator) = &validator
-                && let InputCheck::Invalid { message } =
-                    workshop.validate(validator, &input_path)?
+            if let InputCheck::Invalid { message } =
+                workshop.validate(&validators, &input_path, &flags.input)?
             {
                 return Ok(Rebuilt::Invalid(message));
             }

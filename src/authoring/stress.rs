@@ -5,7 +5,7 @@
 use super::workshop::{Answer, Workshop, scratch};
 use crate::compile::Program;
 use crate::error::{Error, Result};
-use crate::judge::{InputCheck, TestResult};
+use crate::judge::{InputCheck, TestResult, Validator};
 use crate::problem::Test;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -120,7 +120,7 @@ enum Trial {
 pub struct Stress<'a> {
     workshop: &'a Workshop<'a>,
     generator: Program,
-    validator: Option<Program>,
+    validators: Vec<Validator>,
     main: Program,
     submission: Program,
     jobs: usize,
@@ -130,7 +130,7 @@ impl<'a> Stress<'a> {
     pub fn new(workshop: &'a Workshop<'a>, submission: Program, jobs: usize) -> Result<Self> {
         Ok(Stress {
             generator: workshop.generator()?,
-            validator: workshop.optional_validator()?,
+            validators: workshop.validators()?,
             main: workshop.solution(workshop.main_solution()?)?,
             submission,
             jobs: jobs.max(1),
@@ -315,9 +315,10 @@ impl<'a> Stress<'a> {
             None => "a shrunk input".to_owned(),
         };
         // Every input is validated: a submission is only wrong on inputs the problem allows.
-        if let Some(validator) = &self.validator
-            && let InputCheck::Invalid { message } =
-                self.workshop.validate(validator, &input_path)?
+        let flags = self.workshop.problem.new_test_flags();
+        if let InputCheck::Invalid { message } =
+            self.workshop
+                .validate(&self.validators, &input_path, &flags.input)?
         {
             return Ok(Trial::Invalid(format!("{}: {message}", which())));
         }
@@ -335,7 +336,7 @@ impl<'a> Stress<'a> {
             name: "stress".to_owned(),
             input: input_path.clone(),
             answer: answer_path,
-            flags: Default::default(),
+            flags,
         };
         let run = dir.path().join("run");
         std::fs::create_dir(&run).map_err(|e| Error::io("create", &run, e))?;

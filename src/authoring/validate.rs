@@ -65,7 +65,7 @@ pub fn validate(
     constraints: bool,
     on_step: &mut dyn FnMut(usize, usize),
 ) -> Result<ValidationReport> {
-    let validator = workshop.validator()?;
+    let validators = workshop.required_validators()?;
     let invalid_dir = workshop.problem.dir.join("invalid");
     let mut kept: Vec<PathBuf> = match std::fs::read_dir(&invalid_dir) {
         Ok(entries) => entries
@@ -92,7 +92,7 @@ pub fn validate(
     let mut protocol_errors = Vec::new();
     for test in tests {
         next(on_step)?;
-        let check = workshop.validate(&validator, &test.input)?;
+        let check = workshop.validate(&validators, &test.input, &test.flags.input)?;
         if constraints
             && let InputCheck::Valid { said } = &check
             && let Err(e) = reached.record(&test.name, said.as_bytes())
@@ -107,7 +107,7 @@ pub fn validate(
         let expected = std::fs::read_to_string(input.with_extension("err"))
             .ok()
             .map(|text| text.trim().to_owned());
-        let outcome = match (workshop.validate(&validator, &input)?, expected) {
+        let outcome = match (workshop.validate(&validators, &input, &[])?, expected) {
             (InputCheck::Valid { .. }, _) => SelfTest::Accepted,
             (InputCheck::Invalid { message }, None) => SelfTest::NoExpectation { said: message },
             (InputCheck::Invalid { message }, Some(expected)) if message.contains(&expected) => {

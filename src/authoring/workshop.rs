@@ -4,7 +4,7 @@
 use crate::check::Checker;
 use crate::compile::{Compiler, Program};
 use crate::error::{Error, Result};
-use crate::judge::{InputCheck, TestResult, TestRunner, check_input, classify};
+use crate::judge::{InputCheck, TestResult, TestRunner, Validator, classify};
 use crate::problem::{Comparison, Problem, Solution, Test};
 use crate::runs::{self, TOOL_LIMITS};
 use crate::sandbox::Runner;
@@ -39,34 +39,58 @@ impl<'a> Workshop<'a> {
     }
 
     pub fn generator(&self) -> Result<Program> {
-        let path = self.problem.generator.as_ref().ok_or_else(|| {
-            Error::Usage(format!(
-                "problem {} has no generator: give one with `generator = \"generator.rs\"` in {}",
-                self.problem.name,
-                self.problem.config_path.display()
-            ))
-        })?;
+        let path = self.problem.generator()?;
         Ok(self.compiler.tool("generator", path, TOOL_LIMITS.memory)?.0)
     }
 
-    pub fn validator(&self) -> Result<Program> {
-        let path = self.problem.validator.as_ref().ok_or_else(|| {
-            Error::Usage(format!(
-                "problem {} has no validator: give one with `validator = \"validator.rs\"` in {}",
-                self.problem.name,
-                self.problem.config_path.display()
-            ))
-        })?;
-        Ok(self.compiler.tool("validator", path, TOOL_LIMITS.memory)?.0)
+    /// The problem's input validators, built: none if it has none.
+    pub fn validators(&self) -> Result<Vec<Validator>> {
+        let (sources, protocol) = self.problem.input_validators()?;
+        sources
+            .iter()
+            .map(|source| Validator::build(&self.compiler, source, protocol))
+            .collect()
     }
 
-    /// The validator, if the problem has one.
-    pub fn optional_validator(&self) -> Result<Option<Program>> {
-        self.problem
-            .validator
-            .is_some()
-            .then(|| self.validator())
-            .transpose()
+    /// As `validators`, for a command that has nothing to do without one.
+    pub fn required_validators(&self) -> Result<Vec<Validator>> {
+        let validators = self.validators()?;
+        if validators.is_empty() {
+            let how = match self.problem.package {
+                Some(_) => "put one in its input_validators/ folder".to_owned(),
+                None => format!(
+                    "give one with `validator = \"validator.rs\"` in {}",
+                    self.problem.config_path.display()
+                ),
+            };
+            return Err(Error::Usage(format!(
+                "problem {} has no validator: {how}",
+                self.problem.name
+            )));
+        }
+        Ok(validators)
+    }
+
+    /// What the validators say of `input`, given its test's input flags: the first rejection, or, when all accept
+    /// it, what the first one printed.
+    pub fn validate(
+        &self,
+        validators: &[Validator],
+        input: &Path,
+        flags: &[String],
+    ) -> Result<InputCheck> {
+        let mut first = None;
+        for validator in validators {
+            match validator.check(self.runner, input, flags)? {
+                InputCheck::Valid { said } => {
+                    first.get_or_insert(said);
+                }
+                invalid => return Ok(invalid),
+            }
+        }
+        Ok(InputCheck::Valid {
+            said: first.unwrap_or_default(),
+        })
     }
 
     /// One of the problem's solutions, to run on inputs; its not compiling is an error, since the command cannot
@@ -88,7 +112,7 @@ impl<'a> Workshop<'a> {
     fn program(&self, what: &'static str, solution: &Solution) -> Result<Program> {
         Ok(self
             .compiler
-            .tool(what, &solution.path, self.problem.limits.memory)?
+            .tool_source(what, &solution.source(), self.problem.limits.memory)?
             .0)
     }
 
@@ -144,10 +168,6 @@ impl<'a> Workshop<'a> {
         Ok(Ok(input))
     }
 
-    pub fn validate(&self, validator: &Program, input: &Path) -> Result<InputCheck> {
-        check_input(self.runner, validator, input)
-    }
-
     /// Runs a reference on `input` under the problem's limits. An interactive problem's answer file is the input
     /// itself, since its interactor reads the secret from there: the reference's part is to be accepted on it.
     pub fn answer(&self, program: &Program, input: &Path) -> Result<Answer> {
@@ -172,7 +192,7 @@ impl<'a> Workshop<'a> {
             name: "answer".to_owned(),
             input: input.to_path_buf(),
             answer: input.to_path_buf(),
-            flags: Default::default(),
+            flags: self.problem.new_test_flags(),
         };
         let result = self.judge(program, &test)?;
         if !result.verdict.is_accepted() {

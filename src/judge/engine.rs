@@ -5,11 +5,9 @@ use super::outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResul
 use super::run_test::TestRunner;
 use super::validate::{Validator, validate};
 use crate::check::Checker;
-use crate::compile::Source;
 use crate::compile::{Compiled, Compiler, Program};
 use crate::error::{Error, Result};
-use crate::problem::{InputValidator, Problem, ProblemLimits, Protocol, Solution, Test, TimeRule};
-use crate::runs::TOOL_LIMITS;
+use crate::problem::{Problem, ProblemLimits, Solution, Test, TimeRule};
 use crate::sandbox::Runner;
 use crate::toolchain::Toolchain;
 use crate::units::format_time;
@@ -135,32 +133,10 @@ impl<'a> Judge<'a> {
             on_event(Event::Compiling { what });
         }
         let checker = Checker::build(&self.compiler, &problem.comparison)?;
-        let mut validators = Vec::new();
-        if let Some(path) = &problem.validator {
-            validators.push(InputValidator::Program(Source::file(path)?));
-        }
-        let protocol = match &problem.package {
-            Some(package) => {
-                validators.extend(package.input_validators.iter().cloned());
-                Protocol::Package
-            }
-            None => Protocol::Cpjudge,
-        };
-        for validator in &validators {
+        let (validators, protocol) = problem.input_validators()?;
+        for source in &validators {
             on_event(Event::Compiling { what: "validator" });
-            let validator = match validator {
-                InputValidator::Program(source) => {
-                    let (program, identity) =
-                        self.compiler
-                            .tool_source("validator", source, TOOL_LIMITS.memory)?;
-                    Validator {
-                        program,
-                        identity,
-                        protocol,
-                    }
-                }
-                InputValidator::Checktestdata(script) => Validator::checktestdata(script)?,
-            };
+            let validator = Validator::build(&self.compiler, source, protocol)?;
             *during = "validating the tests".to_owned();
             on_event(Event::Validating { tests: tests.len() });
             validate(

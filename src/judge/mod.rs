@@ -13,4 +13,4 @@ pub(crate) use classify::classify;
 pub use engine::{Judge, JudgeOptions};
 pub use outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult, TestTexts};
 pub(crate) use run_test::{OUTPUT, TestRunner};
-pub use validate::{InputCheck, check_input};
+pub use validate::{InputCheck, Validator};

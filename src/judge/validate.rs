@@ -1,9 +1,9 @@
 //! Running the problem's validator: on one input, and on every test input before judging, remembering inputs
 //! already found valid.
 
-use crate::compile::{Program, cache_key};
+use crate::compile::{Compiler, Program, cache_key};
 use crate::error::{Error, Result};
-use crate::problem::{Protocol, Test};
+use crate::problem::{InputValidator, Protocol, Test};
 use crate::runs::{self, TOOL_LIMITS};
 use crate::sandbox::{Runner, Termination};
 use std::path::Path;
@@ -15,11 +15,6 @@ pub enum InputCheck {
     Valid { said: String },
     /// Rejected, with its message and how it ended.
     Invalid { message: String },
-}
-
-/// Runs the validator on `input`, in our protocol (exit code 0 accepts).
-pub fn check_input(runner: &dyn Runner, validator: &Program, input: &Path) -> Result<InputCheck> {
-    run_validator(runner, validator, input, &[], Protocol::Cpjudge)
 }
 
 /// Runs a validator on `input` with `args`; its exit code answers in `protocol`.
@@ -59,13 +54,33 @@ fn run_validator(
 
 /// An input validator, built: how to run it, what its build is (to remember what it found valid), and how it
 /// answers.
-pub(crate) struct Validator {
-    pub program: Program,
-    pub identity: String,
-    pub protocol: Protocol,
+pub struct Validator {
+    pub(crate) program: Program,
+    pub(crate) identity: String,
+    pub(crate) protocol: Protocol,
 }
 
 impl Validator {
+    /// Builds one of the problem's input validators, which speaks `protocol` if it is a program.
+    pub fn build(
+        compiler: &Compiler,
+        source: &InputValidator,
+        protocol: Protocol,
+    ) -> Result<Validator> {
+        match source {
+            InputValidator::Program(source) => {
+                let (program, identity) =
+                    compiler.tool_source("validator", source, TOOL_LIMITS.memory)?;
+                Ok(Validator {
+                    program,
+                    identity,
+                    protocol,
+                })
+            }
+            InputValidator::Checktestdata(script) => Validator::checktestdata(script),
+        }
+    }
+
     /// A checktestdata script, run by the `checktestdata` program, which must be on PATH.
     pub fn checktestdata(script: &Path) -> Result<Validator> {
         let tool = which::which("checktestdata").map_err(|_| {
@@ -88,15 +103,9 @@ impl Validator {
         })
     }
 
-    /// Runs the validator on one test's input, with the test's flags.
-    fn check(&self, runner: &dyn Runner, test: &Test) -> Result<InputCheck> {
-        run_validator(
-            runner,
-            &self.program,
-            &test.input,
-            &test.flags.input,
-            self.protocol,
-        )
+    /// Runs the validator on an input, with its test's input flags.
+    pub fn check(&self, runner: &dyn Runner, input: &Path, flags: &[String]) -> Result<InputCheck> {
+        run_validator(runner, &self.program, input, flags, self.protocol)
     }
 }
 
@@ -120,7 +129,9 @@ pub(crate) fn validate(
         if marker.exists() {
             continue;
         }
-        if let InputCheck::Invalid { message } = validator.check(runner, test)? {
+        if let InputCheck::Invalid { message } =
+            validator.check(runner, &test.input, &test.flags.input)?
+        {
             return Err(Error::InvalidTest {
                 test: test.input.display().to_string(),
                 message,

@@ -1,8 +1,8 @@
 //! `problem.toml`: parsed into a raw struct that rejects unknown keys, then validated into a [`Problem`] with
 //! resolved paths, typed limits and a comparison. Every error names the file, line and column.
 
-use super::Test;
 use super::submission::unique_names;
+use super::{Test, TestFlags};
 use crate::compile::Source;
 use crate::error::{Error, Result};
 use crate::language::Language;
@@ -42,6 +42,46 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// The problem's input validators and the protocol they speak: its own validator, in ours, or its package's,
+    /// in the format's.
+    pub fn input_validators(&self) -> Result<(Vec<InputValidator>, Protocol)> {
+        let mut found = Vec::new();
+        if let Some(path) = &self.validator {
+            found.push(InputValidator::Program(Source::file(path)?));
+        }
+        let protocol = match &self.package {
+            Some(package) => {
+                found.extend(package.input_validators.iter().cloned());
+                Protocol::Package
+            }
+            None => Protocol::Cpjudge,
+        };
+        Ok((found, protocol))
+    }
+
+    /// The generator's source; its absence is an error, for the commands that need one.
+    pub fn generator(&self) -> Result<&Path> {
+        self.generator.as_deref().ok_or_else(|| {
+            let how = match self.package {
+                // The format leaves generators/ free-form: nothing says how to run what is there.
+                Some(_) => "a problem package has none that cpjudge can run".to_owned(),
+                None => format!(
+                    "give one with `generator = \"generator.rs\"` in {}",
+                    self.config_path.display()
+                ),
+            };
+            Error::Usage(format!("problem {} has no generator: {how}", self.name))
+        })
+    }
+
+    /// The flags a new test gets: none in our format, data/secret's in a package.
+    pub fn new_test_flags(&self) -> TestFlags {
+        self.package
+            .as_ref()
+            .map(|p| p.secret_flags.clone())
+            .unwrap_or_default()
+    }
+
     /// The main reference: the solution whose output the answers are. A problem loaded from problem.toml always
     /// has exactly one; a lone file judged with `cpjudge test` has none.
     pub fn main_solution(&self) -> Option<&Solution> {
@@ -128,6 +168,8 @@ pub struct PackageParts {
     /// The package's format: "legacy" or "2023-07".
     pub format: &'static str,
     pub tests: Vec<Test>,
+    /// The flags of data/secret's tests, for a test added there.
+    pub secret_flags: TestFlags,
     pub input_validators: Vec<InputValidator>,
     pub time_rule: TimeRule,
 }

@@ -243,12 +243,18 @@ impl Problem {
                 }
             }
         };
-        let problem_flags = raw
+        let problem_flags: Vec<String> = raw
             .validator_flags
             .as_deref()
             .map(|f| f.split_whitespace().map(str::to_owned).collect())
             .unwrap_or_default();
-        let tests = package_tests(dir, problem_flags)?;
+        let tests = package_tests(dir, problem_flags.clone())?;
+        // A test added to the package goes to data/secret, and takes its flags.
+        let secret_flags = group_flags(
+            &dir.join("data"),
+            &dir.join("data").join("secret").join("new.in"),
+            &problem_flags,
+        )?;
         let input_validators = find_input_validators(dir)?;
         let time_rule = time_rule(dir, &raw.limits, modern)?;
         let limits = ProblemLimits {
@@ -271,6 +277,7 @@ impl Problem {
             package: Some(PackageParts {
                 format: if modern { "2023-07" } else { "legacy" },
                 tests,
+                secret_flags,
                 input_validators,
                 time_rule,
             }),

@@ -95,10 +95,18 @@ pub fn write_validation(
     } else {
         style.paint("FAILED", console::Style::new().red().bold())
     };
-    writeln!(
+    write!(
         out,
-        "{mark}: {valid} of {} valid; {rejected} of {} rejected with the expected message",
+        "{mark}: {valid} of {} valid",
         crate::units::plural(report.tests.len(), "test"),
-        crate::units::plural(report.kept_invalid.len(), "kept invalid input"),
-    )
+    )?;
+    // A problem with no kept invalid inputs (a package, say) has no self-test to speak of.
+    if !report.kept_invalid.is_empty() {
+        write!(
+            out,
+            "; {rejected} of {} rejected with the expected message",
+            crate::units::plural(report.kept_invalid.len(), "kept invalid input"),
+        )?;
+    }
+    writeln!(out)
 }
