@@ -88,20 +88,19 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::List(args) => {
             project().and_then(|catalog| commands::list(&catalog, args).map(Outcome::from))
         }
-        Command::Add(args) => project()
-            .and_then(|catalog| commands::add(&catalog, &cwd, cache, &cli.layers, cli.color, args)),
-        Command::Regen(args) => project().and_then(|catalog| {
-            commands::regen(&catalog, &cwd, cache, &cli.layers, cli.color, args)
-        }),
-        Command::Validate(args) => project().and_then(|catalog| {
-            commands::validate(&catalog, &cwd, cache, &cli.layers, cli.color, args)
-        }),
-        Command::Stress(args) => project().and_then(|catalog| {
-            commands::stress(&catalog, &cwd, cache, &cli.layers, cli.color, args)
-        }),
-        Command::Timelimit(args) => project().and_then(|catalog| {
-            commands::timelimit(&catalog, &cwd, cache, &cli.layers, cli.color, args)
-        }),
+        Command::Add(args) => commands::add(project(), &cwd, cache, &cli.layers, cli.color, args),
+        Command::Regen(args) => {
+            commands::regen(project(), &cwd, cache, &cli.layers, cli.color, args)
+        }
+        Command::Validate(args) => {
+            commands::validate(project(), &cwd, cache, &cli.layers, cli.color, args)
+        }
+        Command::Stress(args) => {
+            commands::stress(project(), &cwd, cache, &cli.layers, cli.color, args)
+        }
+        Command::Timelimit(args) => {
+            commands::timelimit(project(), &cwd, cache, &cli.layers, cli.color, args)
+        }
         Command::New(args) => project().and_then(|catalog| commands::new(&catalog, args)),
         Command::Export(args) => commands::export(project(), &cwd, args),
         Command::Doctor(args) => {

@@ -1,6 +1,7 @@
 //! `cpjudge add`: new tests from an input of the user's or from the generator.
 
 use super::session::prepare_sandbox;
+use super::target::Target;
 use crate::Outcome;
 use crate::authoring::{self, Candidate, Name, Source, Workshop};
 use crate::cli::AddArgs;
@@ -12,7 +13,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 pub fn add(
-    catalog: &Catalog,
+    project: Result<Catalog>,
     cwd: &Path,
     cache: PathBuf,
     layers: &Layers,
@@ -22,9 +23,9 @@ pub fn add(
     if let Some(name) = &args.name {
         authoring::check_name(name)?;
     }
-    let problem = catalog.load_given(&args.problem, cwd)?;
-    let (sandbox, _) = prepare_sandbox(layers, false, catalog.private_dirs(), &cache)?;
-    let workshop = Workshop::new(&sandbox, &cache, &problem)?;
+    let target = Target::find(project, cwd, &args.problem)?;
+    let (sandbox, _) = prepare_sandbox(layers, false, target.private_dirs.clone(), &cache)?;
+    let workshop = Workshop::new(&sandbox, &cache, &target.problem)?;
     let candidates = match &args.input {
         Some(path) => vec![Candidate {
             origin: if path == Path::new("-") {
@@ -47,7 +48,7 @@ pub fn add(
     let steps = Steps::new("checking", candidates.len());
     let outcome = authoring::add(
         &workshop,
-        &catalog.testdata_dir(&problem.name),
+        &target.new_tests_dir,
         candidates,
         &mut |done, total| steps.set(done, total),
     )?;

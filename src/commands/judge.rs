@@ -1,10 +1,11 @@
 //! `cpjudge judge`: judge a problem's solutions, or submissions, and report.
 
 use super::session::{self, Session};
+use super::target::Target;
 use crate::Outcome;
 use crate::cli::JudgeArgs;
 use crate::error::Result;
-use crate::problem::{Catalog, Problem, Solution, is_package, submissions};
+use crate::problem::{Catalog, Problem, Solution, submissions};
 use crate::report::ColorChoice;
 use crate::sandbox::Layers;
 use crate::verdict::Verdict;
@@ -19,34 +20,13 @@ pub fn judge(
     color: ColorChoice,
     args: &JudgeArgs,
 ) -> Result<Outcome> {
-    let given = cwd.join(&args.problem);
-    if is_package(&given) {
-        let problem = Problem::load_package(&std::fs::canonicalize(&given).unwrap_or(given))?;
-        let solutions = chosen_solutions(&problem, args)?;
-        let tests_dir = args
-            .tests
-            .clone()
-            .unwrap_or_else(|| problem.dir.join("data"));
-        let session = Session {
-            private_dirs: vec![problem.dir.clone()],
-            problem,
-            solutions,
-            tests_dir,
-        };
-        return session::run(session, cache, layers, color, &args.run);
-    }
-    let catalog = catalog?;
-    let problem = catalog.load_given(&args.problem, cwd)?;
-    let solutions = chosen_solutions(&problem, args)?;
-    let tests_dir = args
-        .tests
-        .clone()
-        .unwrap_or_else(|| catalog.testdata_dir(&problem.name));
+    let target = Target::find(catalog, cwd, &args.problem)?;
+    let solutions = chosen_solutions(&target.problem, args)?;
     let session = Session {
-        problem,
+        tests_dir: args.tests.clone().unwrap_or(target.tests_dir),
+        problem: target.problem,
         solutions,
-        tests_dir,
-        private_dirs: catalog.private_dirs(),
+        private_dirs: target.private_dirs,
     };
     session::run(session, cache, layers, color, &args.run)
 }

@@ -9,6 +9,7 @@ mod new;
 mod regen;
 mod session;
 mod stress;
+mod target;
 mod test;
 mod timelimit;
 mod validate;

@@ -1,6 +1,7 @@
 //! `cpjudge regen`: rebuild every test from its recipe.
 
 use super::session::prepare_sandbox;
+use super::target::Target;
 use crate::Outcome;
 use crate::authoring::{self, Workshop};
 use crate::cli::RegenArgs;
@@ -11,20 +12,20 @@ use crate::sandbox::Layers;
 use std::path::{Path, PathBuf};
 
 pub fn regen(
-    catalog: &Catalog,
+    project: Result<Catalog>,
     cwd: &Path,
     cache: PathBuf,
     layers: &Layers,
     color: ColorChoice,
     args: &RegenArgs,
 ) -> Result<Outcome> {
-    let problem = catalog.load_given(&args.problem, cwd)?;
-    let (sandbox, _) = prepare_sandbox(layers, false, catalog.private_dirs(), &cache)?;
-    let workshop = Workshop::new(&sandbox, &cache, &problem)?;
+    let target = Target::find(project, cwd, &args.problem)?;
+    let (sandbox, _) = prepare_sandbox(layers, false, target.private_dirs.clone(), &cache)?;
+    let workshop = Workshop::new(&sandbox, &cache, &target.problem)?;
     let steps = Steps::new("rebuilding", 0);
     let outcome = authoring::regen(
         &workshop,
-        &catalog.testdata_dir(&problem.name),
+        &target.new_tests_dir,
         args.write,
         &mut |done, total| steps.set(done, total),
     );

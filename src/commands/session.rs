@@ -5,7 +5,7 @@ use crate::Outcome;
 use crate::cli::RunArgs;
 use crate::error::{Error, Result};
 use crate::judge::{Judge, JudgeOptions};
-use crate::problem::{Problem, Solution, TestSelection, find_tests};
+use crate::problem::{Problem, Solution, TestSelection};
 use crate::report::{self, ColorChoice, Detail, Progress, Style};
 use crate::sandbox::{Isolation, Layers, Sandbox, own_peak_memory};
 use std::io::Write;
@@ -35,12 +35,7 @@ pub(super) fn run(
     // Checkers and interactors get the tests by path, and run in folders of their own.
     session.tests_dir = std::path::absolute(&session.tests_dir)
         .map_err(|e| Error::io("resolve", &session.tests_dir, e))?;
-    let found = match &session.problem.package {
-        Some(package) if session.tests_dir == session.problem.dir.join("data") => {
-            package.tests.clone()
-        }
-        _ => find_tests(&session.tests_dir)?,
-    };
+    let found = super::target::tests_in(&session.problem, &session.tests_dir)?;
     let tests = TestSelection::new(&args.test_patterns, args.samples)?.apply(found)?;
     let limits = &mut session.problem.limits;
     if let Some(time) = args.time_limit {

@@ -2,6 +2,7 @@
 //! failure shrunk and saved.
 
 use super::session::prepare_sandbox;
+use super::target::Target;
 use crate::Outcome;
 use crate::authoring::{self, Plan, Stress, StressEvent, Workshop};
 use crate::cli::StressArgs;
@@ -16,16 +17,18 @@ use std::path::{Path, PathBuf};
 const DEFAULT_COUNT: u64 = 1000;
 
 pub fn stress(
-    catalog: &Catalog,
+    project: Result<Catalog>,
     cwd: &Path,
     cache: PathBuf,
     layers: &Layers,
     color: ColorChoice,
     args: &StressArgs,
 ) -> Result<Outcome> {
-    let problem = catalog.load_given(&args.problem, cwd)?;
+    let target = Target::find(project, cwd, &args.problem)?;
+    let problem = &target.problem;
     let submission =
         submissions(std::slice::from_ref(&args.submission), &[Verdict::Accepted])?.remove(0);
+    problem.generator()?;
     let arguments = match (&args.generate, &problem.stress) {
         (Some(given), _) => given.clone(),
         (None, Some(default)) => default.clone(),
@@ -58,16 +61,18 @@ pub fn stress(
     let save = match &args.save {
         Some(dir) => dir.clone(),
         // One folder per submission, so that stress runs of two submissions at once keep their own failures.
-        None => catalog
-            .root()
-            .join("target")
+        // Outside a project (a package), beside the builds.
+        None => target
+            .project_root
+            .as_ref()
+            .map_or_else(|| cache.clone(), |root| root.join("target"))
             .join("stress")
             .join(&problem.name)
             .join(&submission.name),
     };
 
-    let (sandbox, _) = prepare_sandbox(layers, false, catalog.private_dirs(), &cache)?;
-    let workshop = Workshop::new(&sandbox, &cache, &problem)?;
+    let (sandbox, _) = prepare_sandbox(layers, false, target.private_dirs.clone(), &cache)?;
+    let workshop = Workshop::new(&sandbox, &cache, problem)?;
     let stress = Stress::new(&workshop, workshop.submission(&submission)?, plan.jobs)?;
     let main = workshop.main_solution()?.name.clone();
     let steps = Steps::new("stress", 0);
@@ -102,9 +107,7 @@ pub fn stress(
     };
     // A failure that is already a test needs no adding: the judge would show it failing there.
     let existing = match &outcome.smallest {
-        Some(failure) => {
-            authoring::identical(&catalog.testdata_dir(&problem.name), &failure.input)?
-        }
+        Some(failure) => authoring::identical(&target.new_tests_dir, &failure.input)?,
         None => None,
     };
     let about = report::StressAbout {

@@ -1,12 +1,13 @@
 //! `cpjudge timelimit`: time a problem's references and its solutions expected TLE, and suggest a time limit.
 
 use super::session::prepare_sandbox;
+use super::target::Target;
 use crate::Outcome;
 use crate::calibrate::Calibrator;
 use crate::cli::TimelimitArgs;
 use crate::error::{Error, Result};
 use crate::judge::{Judge, JudgeOptions};
-use crate::problem::{Catalog, TestSelection, find_tests};
+use crate::problem::{Catalog, TestSelection};
 use crate::report::{self, CalibrationProgress, ColorChoice, Detail, Style};
 use crate::sandbox::Layers;
 use std::io::Write;
@@ -14,17 +15,17 @@ use std::path::{Path, PathBuf};
 
 /// Calibrates and reports; returns whether nothing called for a warning, or whether the user stopped it.
 pub fn timelimit(
-    catalog: &Catalog,
+    project: Result<Catalog>,
     cwd: &Path,
     cache: PathBuf,
     layers: &Layers,
     color: ColorChoice,
     args: &TimelimitArgs,
 ) -> Result<Outcome> {
-    let problem = catalog.load_given(&args.problem, cwd)?;
-    let tests_dir = catalog.testdata_dir(&problem.name);
-    let tests = TestSelection::new(&args.test_patterns, false)?.apply(find_tests(&tests_dir)?)?;
-    let (sandbox, _) = prepare_sandbox(layers, args.strict, catalog.private_dirs(), &cache)?;
+    let target = Target::find(project, cwd, &args.problem)?;
+    let problem = target.problem.clone();
+    let tests = TestSelection::new(&args.test_patterns, false)?.apply(target.tests(None)?)?;
+    let (sandbox, _) = prepare_sandbox(layers, args.strict, target.private_dirs, &cache)?;
     let options = JudgeOptions {
         // Every test, whatever the verdict: a reference's slowest test may come after a failing one.
         all_tests: true,

@@ -1,31 +1,28 @@
 //! `cpjudge validate`: the tests against the validator, and the validator against the kept invalid inputs.
 
 use super::session::prepare_sandbox;
+use super::target::Target;
 use crate::Outcome;
 use crate::authoring::{self, Workshop};
 use crate::cli::ValidateArgs;
 use crate::error::{Error, Result};
-use crate::problem::{Catalog, find_inputs};
+use crate::problem::Catalog;
 use crate::report::{self, ColorChoice, Detail, Steps, Style};
 use crate::sandbox::Layers;
 use std::path::{Path, PathBuf};
 
 pub fn validate(
-    catalog: &Catalog,
+    project: Result<Catalog>,
     cwd: &Path,
     cache: PathBuf,
     layers: &Layers,
     color: ColorChoice,
     args: &ValidateArgs,
 ) -> Result<Outcome> {
-    let problem = catalog.load_given(&args.problem, cwd)?;
-    let tests_dir = args
-        .tests
-        .clone()
-        .unwrap_or_else(|| catalog.testdata_dir(&problem.name));
-    let tests = find_inputs(&tests_dir)?;
-    let (sandbox, _) = prepare_sandbox(layers, false, catalog.private_dirs(), &cache)?;
-    let workshop = Workshop::new(&sandbox, &cache, &problem)?;
+    let target = Target::find(project, cwd, &args.problem)?;
+    let tests = target.inputs(args.tests.as_deref())?;
+    let (sandbox, _) = prepare_sandbox(layers, false, target.private_dirs.clone(), &cache)?;
+    let workshop = Workshop::new(&sandbox, &cache, &target.problem)?;
     let steps = Steps::new("validating", 0);
     let outcome = authoring::validate(&workshop, tests, args.constraints, &mut |done, total| {
         steps.set(done, total)
