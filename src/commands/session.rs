@@ -32,10 +32,15 @@ pub(super) fn run(
     if let Some(junit) = &args.junit {
         check_folder_of(junit, "--junit")?;
     }
+    let mut found = super::target::tests_in(&session.problem, &session.tests_dir)?;
     // Checkers and interactors get the tests by path, and run in folders of their own.
-    session.tests_dir = std::path::absolute(&session.tests_dir)
-        .map_err(|e| Error::io("resolve", &session.tests_dir, e))?;
-    let found = super::target::tests_in(&session.problem, &session.tests_dir)?;
+    let absolute =
+        |path: &Path| std::path::absolute(path).map_err(|e| Error::io("resolve", path, e));
+    for test in &mut found {
+        test.input = absolute(&test.input)?;
+        test.answer = absolute(&test.answer)?;
+    }
+    session.tests_dir = absolute(&session.tests_dir)?;
     let tests = TestSelection::new(&args.test_patterns, args.samples)?.apply(found)?;
     let limits = &mut session.problem.limits;
     if let Some(time) = args.time_limit {
