@@ -21,6 +21,17 @@ pub struct Judged {
 }
 
 impl Judged {
+    /// Asserts the exit code, and that the output or the errors say `said`; shows both otherwise.
+    pub fn expect(&self, code: i32, said: &str) {
+        assert!(
+            self.code == Some(code) && (self.stdout.contains(said) || self.stderr.contains(said)),
+            "expected exit code {code} and {said:?}, got {:?}:\n{}\n{}",
+            self.code,
+            self.stdout,
+            self.stderr
+        );
+    }
+
     pub fn json(&self) -> serde_json::Value {
         serde_json::from_str(&self.stdout)
             .unwrap_or_else(|_| panic!("not JSON:\n{}\n{}", self.stdout, self.stderr))
@@ -343,97 +354,36 @@ fn the_authoring_commands_work_on_a_package() {
         all.extend_from_slice(&args[1..]);
         cpjudge(&all, &cache)
     };
-    let validated = run(&["validate"]);
-    assert_eq!(
-        validated.code,
-        Some(0),
-        "{}{}",
-        validated.stdout,
-        validated.stderr
-    );
-    assert!(
-        validated.stdout.contains("10 of 10 tests valid"),
-        "{}",
-        validated.stdout
-    );
+    run(&["validate"]).expect(0, "10 of 10 tests valid");
 
     // 150 numbers: valid in large/, whose flag allows 10^5, and invalid in small/, which has no flag.
     let many = format!("150\n{}\n", vec!["1.5"; 150].join(" "));
     let large = path.join("data/secret/large/03");
     std::fs::write(large.with_extension("in"), &many).unwrap();
     std::fs::write(large.with_extension("ans"), "225\n").unwrap();
-    let validated = run(&["validate"]);
-    assert_eq!(
-        validated.code,
-        Some(0),
-        "{}{}",
-        validated.stdout,
-        validated.stderr
-    );
+    run(&["validate"]).expect(0, "11 of 11 tests valid");
     let small = path.join("data/secret/small/05");
     std::fs::write(small.with_extension("in"), &many).unwrap();
     std::fs::write(small.with_extension("ans"), "225\n").unwrap();
-    let validated = run(&["validate"]);
-    assert_eq!(
-        validated.code,
-        Some(1),
-        "{}{}",
-        validated.stdout,
-        validated.stderr
-    );
-    assert!(
-        validated.stdout.contains("invalid test secret/small/05")
-            && validated.stdout.contains("n = 150"),
-        "{}",
-        validated.stdout
-    );
+    run(&["validate"]).expect(1, "invalid test secret/small/05 (");
     std::fs::remove_file(small.with_extension("in")).unwrap();
     std::fs::remove_file(small.with_extension("ans")).unwrap();
 
     // A new test goes to data/secret, whose tests have no flag: 150 numbers are refused there.
     let input = dir.path().join("new.in");
     std::fs::write(&input, &many).unwrap();
-    let added = run(&["add", "--input", input.to_str().unwrap()]);
-    assert_eq!(added.code, Some(2), "{}{}", added.stdout, added.stderr);
-    assert!(added.stderr.contains("n = 150"), "{}", added.stderr);
+    run(&["add", "--input", input.to_str().unwrap()]).expect(2, "n = 150");
     std::fs::write(&input, "3\n1.5 2.25 -0.000001\n").unwrap();
-    let added = run(&["add", "--input", input.to_str().unwrap(), "--name", "three"]);
-    assert_eq!(added.code, Some(0), "{}{}", added.stdout, added.stderr);
+    run(&["add", "--input", input.to_str().unwrap(), "--name", "three"]).expect(0, "added ");
     let answer = std::fs::read_to_string(path.join("data/secret/three.ans")).unwrap();
     assert!(answer.starts_with("3.749999"), "{answer}");
-    let rebuilt = run(&["regen"]);
-    assert_eq!(
-        rebuilt.code,
-        Some(0),
-        "{}{}",
-        rebuilt.stdout,
-        rebuilt.stderr
-    );
-    assert!(
-        rebuilt.stdout.contains("1 of 1 test rebuilt byte for byte"),
-        "{}",
-        rebuilt.stdout
-    );
+    run(&["regen"]).expect(0, "1 of 1 test rebuilt byte for byte");
     let judged = run(&["judge", "--json"]);
     assert_eq!(judged.code, Some(0), "{}", judged.stdout);
     assert!(test_names(&judged.json(), "sum.c").contains(&"secret/three".to_owned()));
 
-    let timed = run(&["timelimit", "--test", "sample/*"]);
-    assert_eq!(timed.code, Some(0), "{}{}", timed.stdout, timed.stderr);
-    assert!(timed.stdout.contains("suggested limit"), "{}", timed.stdout);
+    run(&["timelimit", "--test", "sample/*"]).expect(0, "suggested limit");
 
     let submission = path.join("submissions/wrong_answer/truncate.c");
-    let stressed = run(&["stress", "--submission", submission.to_str().unwrap()]);
-    assert_eq!(
-        stressed.code,
-        Some(2),
-        "{}{}",
-        stressed.stdout,
-        stressed.stderr
-    );
-    assert!(
-        stressed.stderr.contains("has no generator"),
-        "{}",
-        stressed.stderr
-    );
+    run(&["stress", "--submission", submission.to_str().unwrap()]).expect(2, "has no generator");
 }
