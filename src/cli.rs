@@ -84,7 +84,21 @@ pub enum Command {
     /// Write a problem as a Problem Package Format package (Kattis, DOMjudge, problemtools)
     #[command(after_help = EXPORT_HELP)]
     Export(ExportArgs),
+    /// Join the JSON reports of the shares of a judge (`judge --partition K/N`) into one.
+    #[command(after_help = MERGE_HELP)]
+    Merge(MergeArgs),
 }
+
+const MERGE_HELP: &str = "\
+Examples:
+  cpjudge judge knight-pawns --partition 1/3 --json > 1.json   (and 2/3, 3/3, on any machines)
+  cpjudge merge 1.json 2.json 3.json
+  cpjudge merge shares/*.json --json --junit judge.xml
+
+The shares must be all N of one judge: the same problem, tests, limits and solutions, each share once.
+
+Exit codes: 0 every solution got its expected verdict, 1 some did not, 2 the reports cannot be merged (a share
+missing or given twice, shares of different judges, a file that is not a report).";
 
 const EXPORT_HELP: &str = "\
 Examples:
@@ -256,6 +270,11 @@ pub struct RunArgs {
     /// Refuse to judge unless every isolation layer is on.
     #[arg(long)]
     pub strict: bool,
+
+    /// Judge only share K of N of the (solution, test) runs, the same share on every machine; join the reports
+    /// of all N shares with `cpjudge merge`.
+    #[arg(long, value_name = "K/N")]
+    pub partition: Option<crate::judge::Partition>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -457,6 +476,21 @@ pub struct TimelimitArgs {
 pub struct NewArgs {
     /// The new problem's name: letters, digits, '-' and '_', as its folder will be named.
     pub name: String,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// The JSON reports of the shares (`judge --partition K/N --json`), in any order.
+    #[arg(required = true, value_name = "REPORT")]
+    pub reports: Vec<PathBuf>,
+
+    /// Print one JSON object on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Also write a JUnit XML report to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]

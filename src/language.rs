@@ -225,6 +225,14 @@ impl Language {
         self.spec().name
     }
 
+    /// The language of this [`Language::name`].
+    pub fn named(name: &str) -> Option<Language> {
+        TABLE
+            .iter()
+            .find(|spec| spec.name == name)
+            .map(|spec| spec.language)
+    }
+
     /// The name the source gets in its build folder: its own, but for a Java source with a public class, which
     /// javac wants in a file named after it.
     pub fn build_file_name(self, source: &str, original: &str) -> String {

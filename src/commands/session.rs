@@ -4,7 +4,7 @@
 use crate::Outcome;
 use crate::cli::RunArgs;
 use crate::error::{Error, Result};
-use crate::judge::{Judge, JudgeOptions};
+use crate::judge::{Judge, JudgeOptions, JudgeReport};
 use crate::problem::{Problem, Solution, TestSelection};
 use crate::report::{self, ColorChoice, Detail, Progress, Style};
 use crate::sandbox::{Isolation, Layers, Sandbox, own_peak_memory};
@@ -50,6 +50,17 @@ pub(super) fn run(
             package.time_rule.origin = "given with --time-limit".into();
         }
     }
+    // Every share must be judged under the same limit, which a limit found by timing could not promise.
+    if args.partition.is_some()
+        && let Some(package) = &session.problem.package
+        && package.time_rule.fixed.is_none()
+    {
+        return Err(Error::Usage(format!(
+            "--partition: {} fixes no time limit, and one found by timing may differ from machine to machine; \
+             give it with --time-limit",
+            session.problem.config_path.display()
+        )));
+    }
     if let Some(memory) = args.memory_limit {
         limits.memory = memory;
     }
@@ -60,6 +71,7 @@ pub(super) fn run(
     let options = JudgeOptions {
         all_tests: args.all,
         jobs: usize::from(args.jobs),
+        partition: args.partition,
     };
     let judge = Judge::new(&sandbox, cache, options);
     let mut progress = Progress::new(args.json || args.quiet);
@@ -76,29 +88,47 @@ pub(super) fn run(
         (_, true) => Detail::Verbose,
         _ => Detail::Normal,
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let written = if args.json {
-        let about = report::AboutJudge {
-            isolation: &isolation,
-            harness_peak_memory: own_peak_memory(),
-        };
-        report::write_json(&report, &about, &mut out)
-    } else {
-        report::write_table(&report, Style::for_stdout(color, detail), &mut out)
-    };
-    written.map_err(|e| Error::io("write", "standard output", e))?;
-    out.flush()
-        .map_err(|e| Error::io("write", "standard output", e))?;
-    if let Some(path) = &args.junit {
-        let mut file = std::fs::File::create(path).map_err(|e| Error::io("create", path, e))?;
-        report::write_junit(&report, &mut file).map_err(|e| Error::io("write", path, e))?;
-    }
+    write_reports(
+        &report,
+        &isolation,
+        args.json,
+        Style::for_stdout(color, detail),
+        args.junit.as_deref(),
+    )?;
     Ok(if report.interrupted.is_some() {
         Outcome::Interrupted
     } else {
         Outcome::from(report.all_as_expected())
     })
+}
+
+/// Prints the report, as the table in `style` or as JSON, and writes it as JUnit XML to `junit` if given.
+pub(super) fn write_reports(
+    report: &JudgeReport,
+    isolation: &Isolation,
+    json: bool,
+    style: Style,
+    junit: Option<&Path>,
+) -> Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let written = if json {
+        let about = report::AboutJudge {
+            isolation,
+            harness_peak_memory: own_peak_memory(),
+        };
+        report::write_json(report, &about, &mut out)
+    } else {
+        report::write_table(report, style, &mut out)
+    };
+    written
+        .and_then(|()| out.flush())
+        .map_err(|e| Error::io("write", "standard output", e))?;
+    if let Some(path) = junit {
+        let mut file = std::fs::File::create(path).map_err(|e| Error::io("create", path, e))?;
+        report::write_junit(report, &mut file).map_err(|e| Error::io("write", path, e))?;
+    }
+    Ok(())
 }
 
 /// The sandbox every run of a command goes through: the optional layers that work here (a warning names those
@@ -129,7 +159,7 @@ pub(super) fn prepare_sandbox(
 }
 
 /// A report file can only be written if its folder exists.
-fn check_folder_of(file: &Path, option: &str) -> Result<()> {
+pub(super) fn check_folder_of(file: &Path, option: &str) -> Result<()> {
     let folder = file.parent().filter(|p| !p.as_os_str().is_empty());
     match folder {
         Some(folder) if !folder.is_dir() => Err(Error::Usage(format!(

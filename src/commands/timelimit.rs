@@ -30,6 +30,7 @@ pub fn timelimit(
         // Every test, whatever the verdict: a reference's slowest test may come after a failing one.
         all_tests: true,
         jobs: usize::from(args.jobs),
+        partition: None,
     };
     let judge = Judge::new(&sandbox, cache, options);
     let calibrator = Calibrator {

@@ -2,6 +2,7 @@
 //! and decide each solution's verdict.
 
 use super::outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult};
+use super::partition::Partition;
 use super::run_test::TestRunner;
 use super::validate::{Validator, validate};
 use crate::check::Checker;
@@ -26,6 +27,8 @@ pub struct JudgeOptions {
     pub all_tests: bool,
     /// Tests run at once.
     pub jobs: usize,
+    /// Judge only this share of the (solution, test) runs.
+    pub partition: Option<Partition>,
 }
 
 impl Default for JudgeOptions {
@@ -33,6 +36,7 @@ impl Default for JudgeOptions {
         JudgeOptions {
             all_tests: false,
             jobs: 1,
+            partition: None,
         }
     }
 }
@@ -88,6 +92,8 @@ impl<'a> Judge<'a> {
             time_limit_origin: None,
             memory_limit_overridden: false,
             tests: tests.iter().map(|t| t.name.clone()).collect(),
+            all_tests: self.options.all_tests,
+            partition: self.options.partition,
             solutions: Vec::new(),
             interrupted: None,
         };
@@ -281,6 +287,18 @@ impl<'a> Judge<'a> {
         tests: &[Test],
         on_event: &mut dyn FnMut(Event),
     ) -> Result<SolutionReport> {
+        let share: Vec<Test>;
+        let tests = match self.options.partition {
+            Some(partition) => {
+                share = tests
+                    .iter()
+                    .filter(|t| partition.includes(&solution.name, &t.name))
+                    .cloned()
+                    .collect();
+                &share
+            }
+            None => tests,
+        };
         let results = if build.outcome.ok {
             let program = self.compiler.program(&build, runner.limits.memory)?;
             self.run_tests(runner, &program, solution, tests, on_event)?
@@ -302,7 +320,10 @@ impl<'a> Judge<'a> {
             language: solution.language,
             expected: solution.expected.clone(),
             verdict,
-            ok: solution.accepts(verdict),
+            ok: match self.options.partition {
+                None => solution.accepts(verdict),
+                Some(_) => may_be_as_expected(solution, verdict),
+            },
             compile: build.outcome,
             tests: results,
         })
@@ -370,6 +391,19 @@ impl<'a> Judge<'a> {
         }
         Ok(ordered)
     }
+}
+
+/// Whether a share's verdict leaves the whole judge's verdict possibly as expected: the runs of the other shares
+/// may hold the failure a solution is expected to have, or an earlier failure of the kind it expects. Only a
+/// solution expected to pass, or to fail to compile, is judged for good by one share.
+fn may_be_as_expected(solution: &Solution, verdict: Verdict) -> bool {
+    let compiled = verdict != Verdict::CompileError;
+    solution.accepts(verdict)
+        || (compiled
+            && solution
+                .expected
+                .iter()
+                .any(|v| !v.is_accepted() && *v != Verdict::CompileError))
 }
 
 #[cfg(test)]
@@ -526,6 +560,7 @@ mod tests {
         let options = JudgeOptions {
             all_tests: false,
             jobs: 4,
+            partition: None,
         };
         let report = judge(&runner, &fixture, options).unwrap();
         // Tests after the first failure may have run meanwhile, but they are not reported.
@@ -540,6 +575,7 @@ mod tests {
         let options = JudgeOptions {
             all_tests: true,
             jobs: 3,
+            partition: None,
         };
         let report = judge(&runner, &fixture, options).unwrap();
         assert_eq!(names(&report), ["1", "2", "3", "4", "5", "6", "7", "8"]);
@@ -560,10 +596,44 @@ mod tests {
         let options = JudgeOptions {
             all_tests: true,
             jobs: 1,
+            partition: None,
         };
         let error = judge(&runner, &fixture, options).unwrap_err();
         assert!(error.to_string().contains("no result"), "{error}");
         // Even with every test wanted, nothing is started after the failed run.
         assert_eq!(*runner.started.lock().unwrap(), ["1", "2"]);
+    }
+}
+
+#[cfg(test)]
+mod share_tests {
+    use super::*;
+    use crate::language::Language;
+
+    fn expecting(expected: &[Verdict]) -> Solution {
+        Solution {
+            name: "s.c".into(),
+            path: "s.c".into(),
+            language: Language::C,
+            expected: expected.to_vec(),
+            main: false,
+            others: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_share_decides_only_what_no_other_share_can_change() {
+        use Verdict::*;
+        let reference = expecting(&[Accepted]);
+        assert!(may_be_as_expected(&reference, Accepted));
+        assert!(!may_be_as_expected(&reference, WrongAnswer));
+        // Its TLE may be in another share, or an earlier WA there.
+        let slow = expecting(&[TimeLimit]);
+        assert!(may_be_as_expected(&slow, Accepted));
+        assert!(may_be_as_expected(&slow, WrongAnswer));
+        assert!(!may_be_as_expected(&slow, CompileError));
+        let broken = expecting(&[CompileError]);
+        assert!(may_be_as_expected(&broken, CompileError));
+        assert!(!may_be_as_expected(&broken, Accepted));
     }
 }

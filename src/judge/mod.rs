@@ -4,13 +4,17 @@
 mod classify;
 mod engine;
 mod last_words;
+mod merge;
 mod outcome;
+mod partition;
 mod relay;
 mod run_test;
 mod validate;
 
 pub(crate) use classify::classify;
 pub use engine::{Judge, JudgeOptions};
+pub use merge::{Share, merge};
 pub use outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult, TestTexts};
+pub use partition::Partition;
 pub(crate) use run_test::{OUTPUT, TestRunner};
 pub use validate::{InputCheck, Validator};

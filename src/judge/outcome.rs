@@ -128,6 +128,10 @@ pub struct JudgeReport {
     pub memory_limit_overridden: bool,
     /// The names of every test, in order.
     pub tests: Vec<String>,
+    /// Whether every test was run, instead of stopping each solution at its first failure.
+    pub all_tests: bool,
+    /// The share of the runs judged, when the judge was spread over machines.
+    pub partition: Option<super::Partition>,
     /// The solutions judged completely, in order.
     pub solutions: Vec<SolutionReport>,
     /// Set when the user stopped the judge: the solutions after those above were not (completely) judged.

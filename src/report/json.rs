@@ -1,42 +1,54 @@
 //! The JSON report (`judge --json`) and problem list (`list --json`). Their schema is documented in the README
 //! and kept stable: fields may be added, never renamed or removed.
 
-use crate::judge::{JudgeReport, SolutionReport, TestResult};
+use crate::compile::CompileOutcome;
+use crate::judge::{Interruption, JudgeReport, Partition, SolutionReport, TestResult};
+use crate::language::Language;
 use crate::sandbox::Isolation;
 use crate::units::{Bytes, millis};
-use serde::Serialize;
+use crate::verdict::Verdict;
+use serde::{Deserialize, Serialize};
 use std::io::{self, Write};
+use std::path::PathBuf;
+use std::time::Duration;
 
-#[derive(Serialize)]
-struct JsonReport<'a> {
-    problem: &'a str,
+/// The report as JSON: written by `judge --json`, and read back by `merge` and `report`.
+#[derive(Serialize, Deserialize)]
+struct JsonReport {
+    problem: String,
     time_limit_ms: u64,
     memory_limit_kib: u64,
     /// How a package's time limit was found.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    time_limit_origin: Option<&'a str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time_limit_origin: Option<String>,
     /// Present, and true, when the limit was given on the command line.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     time_limit_overridden: bool,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     memory_limit_overridden: bool,
     ok: bool,
     /// Present when the user stopped the judge: what it was doing, and the solutions not judged completely.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    interrupted: Option<JsonInterruption<'a>>,
-    solutions: Vec<JsonSolution<'a>>,
-    isolation: &'a Isolation,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    interrupted: Option<JsonInterruption>,
+    /// Every test selected, in order (a solution's `tests` stop at its first failure, unless `all_tests`).
+    tests: Vec<String>,
+    all_tests: bool,
+    /// Present when only a share of the runs was judged (`--partition K/N`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    partition: Option<Partition>,
+    solutions: Vec<JsonSolution>,
+    isolation: Isolation,
     harness: JsonHarness,
 }
 
-#[derive(Serialize)]
-struct JsonInterruption<'a> {
-    during: &'a str,
-    not_judged: &'a [String],
+#[derive(Serialize, Deserialize)]
+struct JsonInterruption {
+    during: String,
+    not_judged: Vec<String>,
 }
 
 /// The judge itself, beside the verdicts.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize)]
 struct JsonHarness {
     /// The harness process's own peak resident memory, in bytes.
     peak_memory: u64,
@@ -48,94 +60,180 @@ pub struct AboutJudge<'a> {
     pub harness_peak_memory: Bytes,
 }
 
-#[derive(Serialize)]
-struct JsonSolution<'a> {
-    name: &'a str,
+#[derive(Serialize, Deserialize)]
+struct JsonSolution {
+    name: String,
     path: String,
-    language: &'static str,
-    expected: Vec<&'static str>,
-    verdict: &'static str,
+    language: String,
+    expected: Vec<String>,
+    verdict: String,
     ok: bool,
-    compile: JsonCompile<'a>,
-    tests: Vec<JsonTest<'a>>,
+    compile: JsonCompile,
+    tests: Vec<JsonTest>,
 }
 
-#[derive(Serialize)]
-struct JsonCompile<'a> {
+#[derive(Serialize, Deserialize)]
+struct JsonCompile {
     ok: bool,
     cached: bool,
     time_ms: u64,
-    message: &'a str,
+    message: String,
 }
 
-#[derive(Serialize)]
-struct JsonTest<'a> {
-    name: &'a str,
-    verdict: &'static str,
+#[derive(Serialize, Deserialize)]
+struct JsonTest {
+    name: String,
+    verdict: String,
     time_ms: u64,
     /// The same CPU time in microseconds, for scripts that compare short runs.
     time_us: u64,
     wall_ms: u64,
     memory_kib: u64,
-    message: &'a str,
+    message: String,
+    /// For a wrong answer judged by a built-in comparison, the first differing lines.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    diff: Option<String>,
     /// An interactive test's dialogue, when it failed: `> ` lines from the solution, `< ` from the interactor.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    dialogue: Option<&'a str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    dialogue: Option<String>,
 }
 
-fn solution(s: &SolutionReport) -> JsonSolution<'_> {
+fn solution(s: &SolutionReport) -> JsonSolution {
     JsonSolution {
-        name: &s.name,
+        name: s.name.clone(),
         path: s.path.display().to_string(),
-        language: s.language.name(),
-        expected: s.expected.iter().map(|v| v.code()).collect(),
-        verdict: s.verdict.code(),
+        language: s.language.name().to_owned(),
+        expected: s.expected.iter().map(|v| v.code().to_owned()).collect(),
+        verdict: s.verdict.code().to_owned(),
         ok: s.ok,
         compile: JsonCompile {
             ok: s.compile.ok,
             cached: s.compile.cached,
             time_ms: millis(s.compile.time),
-            message: &s.compile.message,
+            message: s.compile.message.clone(),
         },
         tests: s.tests.iter().map(test).collect(),
     }
 }
 
-fn test(t: &TestResult) -> JsonTest<'_> {
+fn test(t: &TestResult) -> JsonTest {
     JsonTest {
-        name: &t.name,
-        verdict: t.verdict.code(),
+        name: t.name.clone(),
+        verdict: t.verdict.code().to_owned(),
         time_ms: millis(t.cpu),
         time_us: t.cpu.as_micros() as u64,
         wall_ms: millis(t.wall),
         memory_kib: t.memory.kib(),
-        message: &t.message,
-        dialogue: t.dialogue.as_deref(),
+        message: t.message.clone(),
+        diff: t.diff.clone(),
+        dialogue: t.dialogue.clone(),
     }
 }
 
 /// Writes the report as one JSON object and a newline.
 pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write) -> io::Result<()> {
     let json = JsonReport {
-        problem: &report.problem,
+        problem: report.problem.clone(),
         time_limit_ms: millis(report.time_limit),
         memory_limit_kib: report.memory_limit.kib(),
-        time_limit_origin: report.time_limit_origin.as_deref(),
+        time_limit_origin: report.time_limit_origin.clone(),
         time_limit_overridden: report.time_limit_overridden,
         memory_limit_overridden: report.memory_limit_overridden,
         ok: report.all_as_expected(),
         interrupted: report.interrupted.as_ref().map(|i| JsonInterruption {
-            during: &i.during,
-            not_judged: &i.not_judged,
+            during: i.during.clone(),
+            not_judged: i.not_judged.clone(),
         }),
+        tests: report.tests.clone(),
+        all_tests: report.all_tests,
+        partition: report.partition,
         solutions: report.solutions.iter().map(solution).collect(),
-        isolation: about.isolation,
+        isolation: about.isolation.clone(),
         harness: JsonHarness {
             peak_memory: about.harness_peak_memory.0,
         },
     };
     serde_json::to_writer_pretty(&mut *out, &json)?;
     writeln!(out)
+}
+
+/// A report read back from `judge --json`, with the isolation it was judged under.
+#[derive(Debug)]
+pub struct SavedReport {
+    pub report: JudgeReport,
+    pub isolation: Isolation,
+}
+
+/// Reads a report written by `judge --json`; an error says what is wrong with it.
+pub fn read_json(text: &str) -> Result<SavedReport, String> {
+    let json: JsonReport = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let verdict = |code: &str| {
+        code.parse::<Verdict>()
+            .map_err(|_| format!("unknown verdict {code:?}"))
+    };
+    let solutions = json
+        .solutions
+        .into_iter()
+        .map(|s| {
+            let tests = s
+                .tests
+                .into_iter()
+                .map(|t| {
+                    Ok(TestResult {
+                        verdict: verdict(&t.verdict)?,
+                        cpu: Duration::from_micros(t.time_us),
+                        wall: Duration::from_millis(t.wall_ms),
+                        memory: Bytes(t.memory_kib * 1024),
+                        message: t.message,
+                        diff: t.diff,
+                        input: PathBuf::new(),
+                        texts: None,
+                        dialogue: t.dialogue,
+                        name: t.name,
+                    })
+                })
+                .collect::<Result<_, String>>()?;
+            Ok(SolutionReport {
+                language: Language::named(&s.language)
+                    .ok_or_else(|| format!("unknown language {:?}", s.language))?,
+                expected: s
+                    .expected
+                    .iter()
+                    .map(|v| verdict(v))
+                    .collect::<Result<_, _>>()?,
+                verdict: verdict(&s.verdict)?,
+                ok: s.ok,
+                compile: CompileOutcome {
+                    ok: s.compile.ok,
+                    time: Duration::from_millis(s.compile.time_ms),
+                    message: s.compile.message,
+                    cached: s.compile.cached,
+                },
+                tests,
+                path: s.path.into(),
+                name: s.name,
+            })
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(SavedReport {
+        report: JudgeReport {
+            problem: json.problem,
+            time_limit: Duration::from_millis(json.time_limit_ms),
+            memory_limit: Bytes(json.memory_limit_kib * 1024),
+            time_limit_overridden: json.time_limit_overridden,
+            time_limit_origin: json.time_limit_origin,
+            memory_limit_overridden: json.memory_limit_overridden,
+            tests: json.tests,
+            all_tests: json.all_tests,
+            partition: json.partition,
+            solutions,
+            interrupted: json.interrupted.map(|i| Interruption {
+                during: i.during,
+                not_judged: i.not_judged,
+            }),
+        },
+        isolation: json.isolation,
+    })
 }
 
 /// One row of `cpjudge list`. A problem whose configuration is broken is listed with its error.
@@ -192,6 +290,8 @@ pub(crate) mod tests {
             memory_limit_overridden: false,
             interrupted: None,
             tests: vec!["1".into(), "2".into()],
+            all_tests: false,
+            partition: None,
             solutions: vec![
                 SolutionReport {
                     name: "ref".into(),
@@ -233,6 +333,28 @@ pub(crate) mod tests {
                 },
             ],
         }
+    }
+
+    #[test]
+    fn a_report_read_back_writes_the_same_json() {
+        let isolation = Isolation::off();
+        let about = AboutJudge {
+            isolation: &isolation,
+            harness_peak_memory: Bytes::mib(12),
+        };
+        let mut report = sample_report();
+        report.partition = Some(Partition { index: 2, count: 3 });
+        let mut first = Vec::new();
+        write_json(&report, &about, &mut first).unwrap();
+        let saved = read_json(std::str::from_utf8(&first).unwrap()).unwrap();
+        assert_eq!(saved.isolation, isolation);
+        let mut second = Vec::new();
+        write_json(&saved.report, &about, &mut second).unwrap();
+        assert_eq!(
+            String::from_utf8(second).unwrap(),
+            String::from_utf8(first).unwrap()
+        );
+        assert!(read_json("{}").unwrap_err().contains("missing field"));
     }
 
     #[test]

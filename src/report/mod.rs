@@ -5,7 +5,7 @@ mod calibration_progress;
 mod constraints;
 mod doctor;
 mod exported;
-mod json;
+pub(crate) mod json;
 mod junit;
 mod new_problem;
 mod progress;
@@ -27,7 +27,7 @@ pub use doctor::{
     DoctorReport, ToolchainStatus, warn_unavailable, write_doctor, write_doctor_json,
 };
 pub use exported::write_exported;
-pub use json::{AboutJudge, ProblemSummary, write_json, write_list_json};
+pub use json::{AboutJudge, ProblemSummary, SavedReport, read_json, write_json, write_list_json};
 pub use junit::write_junit;
 pub use new_problem::write_new_problem;
 pub use progress::Progress;

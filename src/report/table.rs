@@ -237,9 +237,11 @@ fn write_details(solution: &SolutionReport, style: Style, out: &mut dyn Write) -
         }
     }
     if !solution.ok {
-        // Relative to where the user is, as they would type it.
-        let input = crate::text::relative(&test.input);
-        writeln!(out, "    test: {}", input.display())?;
+        // Relative to where the user is, as they would type it; a report read back from JSON has no path.
+        if !test.input.as_os_str().is_empty() {
+            let input = crate::text::relative(&test.input);
+            writeln!(out, "    test: {}", input.display())?;
+        }
         write_evidence(test, style, out)?;
     }
     // With --all, the other failing tests too, one line each: the first few, then how many more.
@@ -274,6 +276,14 @@ fn write_summary(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io:
             out,
             "{}",
             style.paint(&text, console::Style::new().yellow().bold())
+        )?;
+    }
+    if let Some(partition) = report.partition {
+        let runs: usize = report.solutions.iter().map(|s| s.tests.len()).sum();
+        writeln!(
+            out,
+            "share {partition} of the runs ({}): verdicts are final once `cpjudge merge` joins all shares",
+            plural(runs, "run")
         )?;
     }
     let cached = report.solutions.iter().filter(|s| s.compile.cached).count();

@@ -11,6 +11,7 @@ mod killed_judge;
 mod mistakes;
 mod new_problem;
 pub mod packages;
+mod partition;
 mod reports;
 mod selecting;
 mod timelimit;

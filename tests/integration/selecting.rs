@@ -342,14 +342,14 @@ fn limits_without_units_or_absurd_are_refused_where_written() {
 
 #[test]
 fn every_subcommand_says_its_exit_codes() {
-    for command in ["judge", "test", "list", "doctor"] {
+    for command in ["judge", "test", "list", "doctor", "merge"] {
         let help = Judge::fixture("basic")
             .args(&[command, "--help"])
             .run()
             .expect_code(0)
             .stdout();
         assert!(help.contains("Exit codes: 0 "), "{command}:\n{help}");
-        if command == "judge" || command == "test" {
+        if command == "judge" || command == "test" || command == "merge" {
             assert!(help.contains("Examples:\n  cpjudge "), "{command}:\n{help}");
         }
     }

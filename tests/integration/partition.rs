@@ -1,0 +1,160 @@
+//! A judge spread over machines: `judge --partition K/N` judges a share of the runs, and `merge` joins the shares'
+//! reports into the report of one judge of them all.
+
+use crate::harness::{Judge, solution};
+use std::path::Path;
+
+/// `judge knight-pawns --all --json`, with these arguments more: its report, and the file it is saved in.
+fn judged(project: &mut Judge, dir: &Path, file: &str, more: &[&str]) -> serde_json::Value {
+    let mut args = vec!["judge", "knight-pawns", "--all", "--json"];
+    args.extend_from_slice(more);
+    let run = project.then(&args, b"").expect_code(0);
+    std::fs::write(dir.join(file), &run.output.stdout).unwrap();
+    run.json()
+}
+
+fn merge(project: &mut Judge, files: &[&Path], more: &[&str]) -> crate::harness::Run {
+    let mut args = vec!["merge"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    args.extend_from_slice(more);
+    project.then(&args, b"")
+}
+
+/// A test's verdict, where timing cannot change it; a run that took more than half the limit, or was stopped at
+/// it, is "slow" (AC or TLE, as the machine's load decides).
+fn steady_verdict(test: &serde_json::Value, limit_ms: u64) -> String {
+    let verdict = test["verdict"].as_str().unwrap();
+    let slow = verdict == "TLE" || test["time_ms"].as_u64().unwrap() * 2 > limit_ms;
+    if slow && (verdict == "AC" || verdict == "TLE") {
+        "slow".to_owned()
+    } else {
+        verdict.to_owned()
+    }
+}
+
+#[test]
+fn three_shares_merged_are_one_judge() {
+    let mut project = Judge::bundled(&["knight-pawns"]);
+    let dir = tempfile::tempdir().unwrap();
+    let whole = judged(&mut project, dir.path(), "whole.json", &[]);
+    let mut runs = 0;
+    for k in 1..=3 {
+        let share = judged(
+            &mut project,
+            dir.path(),
+            &format!("{k}.json"),
+            &["--partition", &format!("{k}/3")],
+        );
+        assert_eq!(share["partition"]["index"], k);
+        assert_eq!(share["partition"]["count"], 3);
+        runs += share["solutions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["tests"].as_array().unwrap().len())
+            .sum::<usize>();
+    }
+    let files: Vec<_> = (1..=3)
+        .map(|k| dir.path().join(format!("{k}.json")))
+        .collect();
+    let files: Vec<&Path> = files.iter().map(|f| f.as_path()).collect();
+    // In any order.
+    let run = merge(&mut project, &[files[2], files[0], files[1]], &["--json"]).expect_code(0);
+    let merged = run.json();
+    assert!(merged.get("partition").is_none(), "{merged:#}");
+    assert_eq!(merged["tests"], whole["tests"]);
+
+    let limit = whole["time_limit_ms"].as_u64().unwrap();
+    let solutions = whole["solutions"].as_array().unwrap();
+    assert_eq!(
+        solutions.len(),
+        merged["solutions"].as_array().unwrap().len()
+    );
+    let mut whole_runs = 0;
+    for one in solutions {
+        let name = one["name"].as_str().unwrap();
+        let joined = solution(&merged, name);
+        assert_eq!(joined["verdict"], one["verdict"], "{name}");
+        assert_eq!(joined["ok"], one["ok"], "{name}");
+        let tests = |s: &serde_json::Value| -> Vec<(String, String)> {
+            s["tests"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| {
+                    (
+                        t["name"].as_str().unwrap().to_owned(),
+                        steady_verdict(t, limit),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(tests(joined), tests(one), "{name}");
+        whole_runs += one["tests"].as_array().unwrap().len();
+    }
+    // Every run was judged once, in one share or another.
+    assert_eq!(runs, whole_runs);
+
+    // The table of the merged report, and its JUnit file.
+    let junit = dir.path().join("judge.xml");
+    let table = merged_table(&mut project, &files, &junit);
+    assert!(table.contains("all 4 solutions as expected"), "{table}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("greedy_nearest.rs"), "{xml}");
+
+    // One share twice, a share missing, a share of other tests: refused, and said why.
+    let twice = merge(&mut project, &[files[0], files[0], files[1]], &[]).expect_code(2);
+    assert!(
+        twice.stderr().contains("share 1/3 is given twice"),
+        "{}",
+        twice.stderr()
+    );
+    let missing = merge(&mut project, &[files[0], files[2]], &[]).expect_code(2);
+    assert!(
+        missing.stderr().contains("share 2/3 is missing"),
+        "{}",
+        missing.stderr()
+    );
+    judged(
+        &mut project,
+        dir.path(),
+        "other.json",
+        &["--partition", "2/3", "--test", "sample-*"],
+    );
+    let other = dir.path().join("other.json");
+    let different = merge(&mut project, &[files[0], &other, files[2]], &[]).expect_code(2);
+    assert!(
+        different.stderr().contains("tests differ"),
+        "{}",
+        different.stderr()
+    );
+    // A report of a whole judge is not a share.
+    let whole_file = dir.path().join("whole.json");
+    let not_share = merge(&mut project, &[&whole_file], &[]).expect_code(2);
+    assert!(
+        not_share.stderr().contains("without --partition"),
+        "{}",
+        not_share.stderr()
+    );
+}
+
+fn merged_table(project: &mut Judge, files: &[&Path], junit: &Path) -> String {
+    merge(project, files, &["--junit", junit.to_str().unwrap()])
+        .expect_code(0)
+        .stdout()
+}
+
+#[test]
+fn bad_shares_are_usage_errors() {
+    for wrong in ["0/3", "4/3", "3", "x/y"] {
+        let run = Judge::bundled(&["knight-pawns"])
+            .args(&["judge", "knight-pawns", "--partition", wrong])
+            .run()
+            .expect_code(2);
+        assert!(
+            run.stderr().contains("--partition"),
+            "{wrong}: {}",
+            run.stderr()
+        );
+    }
+}
