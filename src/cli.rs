@@ -87,13 +87,23 @@ pub enum Command {
     /// Join the JSON reports of the shares of a judge (`judge --partition K/N`) into one.
     #[command(after_help = MERGE_HELP)]
     Merge(MergeArgs),
+    /// Show a saved JSON report again: as the table, or as HTML, JSON or JUnit.
+    #[command(after_help = REPORT_HELP)]
+    Report(ReportArgs),
 }
+
+const REPORT_HELP: &str = "\
+Examples:
+  cpjudge judge knight-pawns --all --json > run.json
+  cpjudge report run.json --html run.html
+
+Exit codes: 0 every solution in the report got its expected verdict, 1 some did not, 2 the file is not a report.";
 
 const MERGE_HELP: &str = "\
 Examples:
   cpjudge judge knight-pawns --partition 1/3 --json > 1.json   (and 2/3, 3/3, on any machines)
   cpjudge merge 1.json 2.json 3.json
-  cpjudge merge shares/*.json --json --junit judge.xml
+  cpjudge merge shares/*.json --json --junit judge.xml --html judge.html
 
 The shares must be all N of one judge: the same problem, tests, limits and solutions, each share once.
 
@@ -266,6 +276,10 @@ pub struct RunArgs {
     /// Also write a JUnit XML report to FILE.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+
+    /// Also write the HTML report to FILE: one page with every run, to open in a browser.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 
     /// Refuse to judge unless every isolation layer is on.
     #[arg(long)]
@@ -491,6 +505,29 @@ pub struct MergeArgs {
     /// Also write a JUnit XML report to FILE.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+
+    /// Also write the HTML report to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ReportArgs {
+    /// A report of `judge --json` (or of `merge --json`).
+    #[arg(value_name = "REPORT")]
+    pub report: PathBuf,
+
+    /// Print one JSON object on stdout instead of the table.
+    #[arg(long)]
+    pub json: bool,
+
+    /// Also write a JUnit XML report to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+
+    /// Also write the HTML report to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]

@@ -1,29 +1,35 @@
-//! `cpjudge merge`: the reports of the shares of a judge joined into the report of the whole.
+//! `cpjudge merge`: the reports of the shares of a judge joined into the report of the whole; and `cpjudge
+//! report`: a saved report shown again.
 
-use super::session::{check_folder_of, write_reports};
+use super::session::{Origin, Outputs, write_reports};
 use crate::Outcome;
-use crate::cli::MergeArgs;
+use crate::cli::{MergeArgs, ReportArgs};
 use crate::error::{Error, Result};
 use crate::judge::{Share, merge as join};
-use crate::report::{ColorChoice, Detail, Style, read_json};
+use crate::report::{ColorChoice, Detail, SavedReport, Style, read_json};
+use std::path::Path;
 
 pub fn merge(color: ColorChoice, args: &MergeArgs) -> Result<Outcome> {
-    if let Some(junit) = &args.junit {
-        check_folder_of(junit, "--junit")?;
-    }
+    let outputs = Outputs {
+        json: args.json,
+        style: Style::for_stdout(color, Detail::Normal),
+        junit: args.junit.as_deref(),
+        html: args.html.as_deref(),
+    };
+    outputs.check()?;
     let mut shares = Vec::with_capacity(args.reports.len());
-    let mut isolation = None;
+    let mut origin: Option<Origin> = None;
     for path in &args.reports {
-        let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))?;
-        let saved = read_json(&text).map_err(|why| {
-            Error::Usage(format!(
-                "{}: not a report of `cpjudge judge --json`: {why}",
-                path.display()
-            ))
-        })?;
-        match &isolation {
-            None => isolation = Some(saved.isolation),
-            Some(first) if *first != saved.isolation => eprintln!(
+        let saved = read(path)?;
+        match &origin {
+            None => {
+                origin = Some(Origin {
+                    isolation: saved.isolation,
+                    host: saved.host,
+                    date: saved.date,
+                })
+            }
+            Some(first) if first.isolation != saved.isolation => eprintln!(
                 "warning: {} was judged under other isolation layers than {}; the merged report shows the first's",
                 path.display(),
                 args.reports[0].display()
@@ -36,14 +42,37 @@ pub fn merge(color: ColorChoice, args: &MergeArgs) -> Result<Outcome> {
         });
     }
     let report = join(shares).map_err(Error::Usage)?;
-    // The isolation of the first share's machine stands for all: the JSON has room for one.
-    let isolation = isolation.expect("at least one report");
-    write_reports(
-        &report,
-        &isolation,
-        args.json,
-        Style::for_stdout(color, Detail::Normal),
-        args.junit.as_deref(),
-    )?;
+    // The first share's machine and date stand for all: a report has room for one.
+    let origin = origin.expect("at least one report");
+    write_reports(&report, &origin, &outputs)?;
     Ok(Outcome::from(report.all_as_expected()))
+}
+
+pub fn report(color: ColorChoice, args: &ReportArgs) -> Result<Outcome> {
+    let outputs = Outputs {
+        json: args.json,
+        style: Style::for_stdout(color, Detail::Normal),
+        junit: args.junit.as_deref(),
+        html: args.html.as_deref(),
+    };
+    outputs.check()?;
+    let saved = read(&args.report)?;
+    let origin = Origin {
+        isolation: saved.isolation,
+        host: saved.host,
+        date: saved.date,
+    };
+    write_reports(&saved.report, &origin, &outputs)?;
+    Ok(Outcome::from(saved.report.all_as_expected()))
+}
+
+/// A report of `judge --json`, read back.
+fn read(path: &Path) -> Result<SavedReport> {
+    let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))?;
+    read_json(&text).map_err(|why| {
+        Error::Usage(format!(
+            "{}: not a report of `cpjudge judge --json`: {why}",
+            path.display()
+        ))
+    })
 }

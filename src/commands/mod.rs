@@ -20,7 +20,7 @@ pub use doctor::doctor;
 pub use export::export;
 pub use judge::judge;
 pub use list::list;
-pub use merge::merge;
+pub use merge::{merge, report};
 pub use new::new;
 pub use regen::regen;
 pub use stress::stress;

@@ -29,9 +29,18 @@ pub(super) fn run(
     args: &RunArgs,
 ) -> Result<Outcome> {
     // Mistakes in where reports go are found now, not after a long judge.
-    if let Some(junit) = &args.junit {
-        check_folder_of(junit, "--junit")?;
-    }
+    let detail = match (args.quiet, args.verbose) {
+        (true, _) => Detail::Quiet,
+        (_, true) => Detail::Verbose,
+        _ => Detail::Normal,
+    };
+    let outputs = Outputs {
+        json: args.json,
+        style: Style::for_stdout(color, detail),
+        junit: args.junit.as_deref(),
+        html: args.html.as_deref(),
+    };
+    outputs.check()?;
     let mut found = super::target::tests_in(&session.problem, &session.tests_dir)?;
     // Checkers and interactors get the tests by path, and run in folders of their own.
     let absolute =
@@ -83,18 +92,7 @@ pub(super) fn run(
     report.time_limit_overridden = args.time_limit.is_some();
     report.memory_limit_overridden = args.memory_limit.is_some();
 
-    let detail = match (args.quiet, args.verbose) {
-        (true, _) => Detail::Quiet,
-        (_, true) => Detail::Verbose,
-        _ => Detail::Normal,
-    };
-    write_reports(
-        &report,
-        &isolation,
-        args.json,
-        Style::for_stdout(color, detail),
-        args.junit.as_deref(),
-    )?;
+    write_reports(&report, &Origin::here(isolation), &outputs)?;
     Ok(if report.interrupted.is_some() {
         Outcome::Interrupted
     } else {
@@ -102,31 +100,85 @@ pub(super) fn run(
     })
 }
 
-/// Prints the report, as the table in `style` or as JSON, and writes it as JUnit XML to `junit` if given.
+/// Where and when a judge ran, as its reports say.
+pub(super) struct Origin {
+    pub isolation: Isolation,
+    pub host: String,
+    /// RFC 3339, to the second.
+    pub date: String,
+}
+
+impl Origin {
+    /// This machine, now.
+    pub fn here(isolation: Isolation) -> Origin {
+        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
+            .map(|h| h.trim().to_owned())
+            .unwrap_or_default();
+        Origin {
+            isolation,
+            host,
+            date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        }
+    }
+}
+
+/// The reports a command writes: the table (in `style`) or JSON on standard output, and the files asked for.
+pub(super) struct Outputs<'a> {
+    pub json: bool,
+    pub style: Style,
+    pub junit: Option<&'a Path>,
+    pub html: Option<&'a Path>,
+}
+
+impl Outputs<'_> {
+    /// Fails before any work if a report file could not be written for want of its folder.
+    pub fn check(&self) -> Result<()> {
+        if let Some(junit) = self.junit {
+            check_folder_of(junit, "--junit")?;
+        }
+        if let Some(html) = self.html {
+            check_folder_of(html, "--html")?;
+        }
+        Ok(())
+    }
+}
+
+/// Prints the report and writes the report files asked for.
 pub(super) fn write_reports(
     report: &JudgeReport,
-    isolation: &Isolation,
-    json: bool,
-    style: Style,
-    junit: Option<&Path>,
+    origin: &Origin,
+    outputs: &Outputs,
 ) -> Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let written = if json {
+    let written = if outputs.json {
         let about = report::AboutJudge {
-            isolation,
+            isolation: &origin.isolation,
             harness_peak_memory: own_peak_memory(),
+            host: &origin.host,
+            date: &origin.date,
         };
         report::write_json(report, &about, &mut out)
     } else {
-        report::write_table(report, style, &mut out)
+        report::write_table(report, outputs.style, &mut out)
     };
     written
         .and_then(|()| out.flush())
         .map_err(|e| Error::io("write", "standard output", e))?;
-    if let Some(path) = junit {
+    if let Some(path) = outputs.junit {
         let mut file = std::fs::File::create(path).map_err(|e| Error::io("create", path, e))?;
         report::write_junit(report, &mut file).map_err(|e| Error::io("write", path, e))?;
+    }
+    if let Some(path) = outputs.html {
+        let provenance = report::Provenance {
+            isolation: &origin.isolation,
+            host: &origin.host,
+            date: &origin.date,
+        };
+        let mut page = Vec::new();
+        report::write_html(report, &provenance, &mut page)
+            .map_err(|e| Error::io("write", path, e))?;
+        crate::atomic::write(path, &page)?;
     }
     Ok(())
 }

@@ -39,6 +39,11 @@ struct JsonReport {
     solutions: Vec<JsonSolution>,
     isolation: Isolation,
     harness: JsonHarness,
+    /// The machine the judge ran on, and when (RFC 3339); empty in reports of older versions.
+    #[serde(default)]
+    host: String,
+    #[serde(default)]
+    date: String,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -58,6 +63,9 @@ struct JsonHarness {
 pub struct AboutJudge<'a> {
     pub isolation: &'a Isolation,
     pub harness_peak_memory: Bytes,
+    /// The machine's name, and when the judge ran (RFC 3339).
+    pub host: &'a str,
+    pub date: &'a str,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -152,6 +160,8 @@ pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write)
         harness: JsonHarness {
             peak_memory: about.harness_peak_memory.0,
         },
+        host: about.host.to_owned(),
+        date: about.date.to_owned(),
     };
     serde_json::to_writer_pretty(&mut *out, &json)?;
     writeln!(out)
@@ -162,6 +172,8 @@ pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write)
 pub struct SavedReport {
     pub report: JudgeReport,
     pub isolation: Isolation,
+    pub host: String,
+    pub date: String,
 }
 
 /// Reads a report written by `judge --json`; an error says what is wrong with it.
@@ -233,6 +245,8 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
             }),
         },
         isolation: json.isolation,
+        host: json.host,
+        date: json.date,
     })
 }
 
@@ -341,6 +355,8 @@ pub(crate) mod tests {
         let about = AboutJudge {
             isolation: &isolation,
             harness_peak_memory: Bytes::mib(12),
+            host: "judge-1",
+            date: "2026-11-23T14:00:00Z",
         };
         let mut report = sample_report();
         report.partition = Some(Partition { index: 2, count: 3 });
@@ -364,6 +380,8 @@ pub(crate) mod tests {
         let about = AboutJudge {
             isolation: &isolation,
             harness_peak_memory: Bytes::mib(12),
+            host: "judge-1",
+            date: "2026-11-23T14:00:00Z",
         };
         write_json(&sample_report(), &about, &mut out).unwrap();
         insta::assert_snapshot!(String::from_utf8(out).unwrap());

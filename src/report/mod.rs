@@ -5,9 +5,11 @@ mod calibration_progress;
 mod constraints;
 mod doctor;
 mod exported;
+mod html;
 pub(crate) mod json;
 mod junit;
 mod new_problem;
+mod plot;
 mod progress;
 mod regen;
 #[cfg(test)]
@@ -27,6 +29,7 @@ pub use doctor::{
     DoctorReport, ToolchainStatus, warn_unavailable, write_doctor, write_doctor_json,
 };
 pub use exported::write_exported;
+pub use html::{Provenance, write_html};
 pub use json::{AboutJudge, ProblemSummary, SavedReport, read_json, write_json, write_list_json};
 pub use junit::write_junit;
 pub use new_problem::write_new_problem;

@@ -4,6 +4,7 @@ mod authoring;
 mod bundled;
 mod harness;
 mod hostile;
+mod html;
 mod interactive;
 mod java;
 mod judging;

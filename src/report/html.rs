@@ -1,0 +1,235 @@
+//! The HTML report: one self-contained page (no network, no script or font from elsewhere) with the solution x
+//! test matrix, each run's numbers and message behind its cell, and per solution plots of CPU time and memory per
+//! test against the limits. Rendered from a template; the plots are inline SVG.
+
+use super::plot::{self, Point};
+use crate::judge::{JudgeReport, SolutionReport, TestResult};
+use crate::sandbox::Isolation;
+use crate::units::format_time;
+use crate::verdict::Verdict;
+use serde::Serialize;
+use std::io::{self, Write};
+
+const TEMPLATE: &str = include_str!("html/report.html");
+
+/// Where and when the report's judge ran, as far as known.
+pub struct Provenance<'a> {
+    pub isolation: &'a Isolation,
+    pub host: &'a str,
+    pub date: &'a str,
+}
+
+#[derive(Serialize)]
+struct Page {
+    problem: String,
+    ok: bool,
+    summary: String,
+    time_limit: String,
+    time_limit_origin: Option<String>,
+    memory_limit: String,
+    all_tests: bool,
+    tests: Vec<String>,
+    isolation: Vec<Layer>,
+    host: String,
+    date: String,
+    solutions: Vec<Column>,
+    rows: Vec<Row>,
+}
+
+#[derive(Serialize)]
+struct Layer {
+    name: &'static str,
+    active: bool,
+    detail: String,
+}
+
+#[derive(Serialize)]
+struct Column {
+    name: String,
+    language: &'static str,
+    expected: String,
+    verdict: &'static str,
+    ok: bool,
+    compile_message: String,
+    cpu_plot: String,
+    memory_plot: String,
+}
+
+#[derive(Serialize)]
+struct Row {
+    test: String,
+    cells: Vec<Option<Cell>>,
+}
+
+#[derive(Serialize)]
+struct Cell {
+    verdict: &'static str,
+    /// A run that went wrong in a way its solution is not expected to.
+    unexpected: bool,
+    /// One line, for hovering.
+    title: String,
+    /// Everything about the run, shown when the cell is selected.
+    detail: String,
+}
+
+/// Writes the page for `report`.
+pub fn write_html(report: &JudgeReport, about: &Provenance, out: &mut dyn Write) -> io::Result<()> {
+    let page = page(report, about);
+    let mut env = minijinja::Environment::new();
+    env.add_template("report.html", TEMPLATE)
+        .map_err(io::Error::other)?;
+    let html = env
+        .get_template("report.html")
+        .and_then(|t| t.render(minijinja::value::Serde(&page)))
+        .map_err(io::Error::other)?;
+    out.write_all(html.as_bytes())
+}
+
+fn page(report: &JudgeReport, about: &Provenance) -> Page {
+    let unexpected: Vec<&str> = report
+        .solutions
+        .iter()
+        .filter(|s| !s.ok)
+        .map(|s| s.name.as_str())
+        .collect();
+    let summary = if report.interrupted.is_some() {
+        "interrupted: the report is incomplete".to_owned()
+    } else if unexpected.is_empty() {
+        format!("all {} solutions as expected", report.solutions.len())
+    } else {
+        format!("not as expected: {}", unexpected.join(", "))
+    };
+    let rows = report
+        .tests
+        .iter()
+        .map(|test| Row {
+            test: test.clone(),
+            cells: report
+                .solutions
+                .iter()
+                .map(|s| s.tests.iter().find(|t| &t.name == test).map(|t| cell(s, t)))
+                .collect(),
+        })
+        .collect();
+    let isolation = [
+        ("cgroup", &about.isolation.cgroup),
+        ("namespaces", &about.isolation.namespaces),
+        ("landlock", &about.isolation.landlock),
+        ("seccomp", &about.isolation.seccomp),
+    ]
+    .into_iter()
+    .map(|(name, status)| Layer {
+        name,
+        active: status.active,
+        detail: status.detail.clone(),
+    })
+    .collect();
+    Page {
+        problem: report.problem.clone(),
+        ok: report.all_as_expected(),
+        summary,
+        time_limit: format_time(report.time_limit),
+        time_limit_origin: report.time_limit_origin.clone(),
+        memory_limit: report.memory_limit.to_string(),
+        all_tests: report.all_tests,
+        tests: report.tests.clone(),
+        isolation,
+        host: about.host.to_owned(),
+        date: about.date.to_owned(),
+        solutions: report.solutions.iter().map(|s| column(report, s)).collect(),
+        rows,
+    }
+}
+
+fn cell(solution: &SolutionReport, test: &TestResult) -> Cell {
+    let numbers = format!(
+        "CPU {}, wall {}, memory {}",
+        format_time(test.cpu),
+        format_time(test.wall),
+        test.memory.measured()
+    );
+    let mut detail = format!(
+        "{} on {}: {}\n{numbers}",
+        solution.name, test.name, test.verdict
+    );
+    for text in [
+        &test.message,
+        test.diff.as_deref().unwrap_or_default(),
+        test.dialogue.as_deref().unwrap_or_default(),
+    ] {
+        if !text.is_empty() {
+            detail.push_str("\n\n");
+            detail.push_str(&crate::text::bound(text, 4096));
+        }
+    }
+    Cell {
+        verdict: test.verdict.code(),
+        unexpected: !test.verdict.is_accepted() && !solution.expected.contains(&test.verdict),
+        title: format!(
+            "{}: {numbers}{}",
+            test.verdict,
+            test.message
+                .lines()
+                .next()
+                .map(|l| format!("; {l}"))
+                .unwrap_or_default()
+        ),
+        detail,
+    }
+}
+
+fn column(report: &JudgeReport, solution: &SolutionReport) -> Column {
+    let position = |name: &str| report.tests.iter().position(|t| t == name).unwrap_or(0);
+    let failed = |t: &TestResult| !t.verdict.is_accepted();
+    let cpu: Vec<Point> = solution
+        .tests
+        .iter()
+        .map(|t| Point {
+            test: position(&t.name),
+            value: t.cpu.as_secs_f64() * 1000.0,
+            failed: failed(t),
+        })
+        .collect();
+    let memory: Vec<Point> = solution
+        .tests
+        .iter()
+        .map(|t| Point {
+            test: position(&t.name),
+            value: t.memory.0 as f64 / (1024.0 * 1024.0),
+            failed: failed(t),
+        })
+        .collect();
+    let tests = report.tests.len();
+    Column {
+        name: solution.name.clone(),
+        language: solution.language.name(),
+        expected: solution
+            .expected
+            .iter()
+            .map(|v| v.code())
+            .collect::<Vec<_>>()
+            .join(" or "),
+        verdict: solution.verdict.code(),
+        ok: solution.ok,
+        compile_message: if solution.verdict == Verdict::CompileError {
+            crate::text::bound(&solution.compile.message, 300)
+        } else {
+            String::new()
+        },
+        cpu_plot: plot::svg(
+            &cpu,
+            tests,
+            &[(report.time_limit.as_secs_f64() * 1000.0, "time limit")],
+            "CPU ms",
+        ),
+        memory_plot: plot::svg(
+            &memory,
+            tests,
+            &[(
+                report.memory_limit.0 as f64 / (1024.0 * 1024.0),
+                "memory limit",
+            )],
+            "MiB",
+        ),
+    }
+}

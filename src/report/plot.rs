@@ -1,0 +1,80 @@
+//! Small SVG plots for the HTML report: one value per test of a solution (CPU time, memory), with the limit as a
+//! line across, so that the margin of every run shows.
+
+use plotters::prelude::*;
+
+/// One point: the test's index, its value, and whether the run went wrong (drawn in red).
+pub struct Point {
+    pub test: usize,
+    pub value: f64,
+    pub failed: bool,
+}
+
+/// A plot of `points` over `tests` tests, with horizontal lines at each `(value, label)` of `lines`; `unit` names
+/// the values' unit on the axis.
+pub fn svg(points: &[Point], tests: usize, lines: &[(f64, &str)], unit: &str) -> String {
+    let mut out = String::new();
+    let top = points
+        .iter()
+        .map(|p| p.value)
+        .chain(lines.iter().map(|(v, _)| *v))
+        .fold(0.0_f64, f64::max)
+        * 1.1;
+    let top = if top > 0.0 { top } else { 1.0 };
+    {
+        let root = SVGBackend::with_string(&mut out, (420, 160)).into_drawing_area();
+        let drawn = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
+            let mut chart = ChartBuilder::on(&root)
+                .margin(6)
+                .x_label_area_size(22)
+                .y_label_area_size(52)
+                .build_cartesian_2d(0..tests.max(1), 0.0..top)?;
+            chart
+                .configure_mesh()
+                .disable_x_mesh()
+                .x_desc("test")
+                .y_desc(unit)
+                .y_labels(4)
+                .x_labels(6)
+                .draw()?;
+            for (value, label) in lines {
+                chart
+                    .draw_series(LineSeries::new(
+                        [(0, *value), (tests.max(1), *value)],
+                        RED.stroke_width(1),
+                    ))?
+                    .label(*label);
+            }
+            chart.draw_series(points.iter().map(|p| {
+                let color = if p.failed { RED } else { BLUE };
+                Circle::new((p.test, p.value), 2, color.filled())
+            }))?;
+            root.present()?;
+            Ok(())
+        })();
+        if let Err(e) = drawn {
+            return format!("<p>no plot: {e}</p>");
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plot_has_its_points_and_its_limit() {
+        let points: Vec<Point> = (0..5)
+            .map(|test| Point {
+                test,
+                value: test as f64 * 10.0,
+                failed: test == 4,
+            })
+            .collect();
+        let svg = svg(&points, 5, &[(100.0, "limit")], "CPU ms");
+        assert!(svg.starts_with("<svg"), "{svg}");
+        assert_eq!(svg.matches("<circle").count(), 5, "{svg}");
+        assert!(svg.contains("CPU ms"), "{svg}");
+    }
+}
