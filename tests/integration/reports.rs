@@ -20,6 +20,8 @@ fn json_report_matches_the_schema() {
         ".isolation.*.active" => "[bool]",
         ".isolation.*.detail" => "[text]",
         ".harness.peak_memory" => "[bytes]",
+        ".host" => "[host]",
+        ".date" => "[date]",
     });
 }
 
