@@ -498,17 +498,8 @@ pub struct MergeArgs {
     #[arg(required = true, value_name = "REPORT")]
     pub reports: Vec<PathBuf>,
 
-    /// Print one JSON object on stdout instead of the table.
-    #[arg(long)]
-    pub json: bool,
-
-    /// Also write a JUnit XML report to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub junit: Option<PathBuf>,
-
-    /// Also write the HTML report to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
+    #[command(flatten)]
+    pub forms: ReportForms,
 }
 
 #[derive(Debug, clap::Args)]
@@ -517,6 +508,13 @@ pub struct ReportArgs {
     #[arg(value_name = "REPORT")]
     pub report: PathBuf,
 
+    #[command(flatten)]
+    pub forms: ReportForms,
+}
+
+/// The forms a report read back is given in.
+#[derive(Debug, clap::Args)]
+pub struct ReportForms {
     /// Print one JSON object on stdout instead of the table.
     #[arg(long)]
     pub json: bool,

@@ -3,20 +3,14 @@
 
 use super::session::{Origin, Outputs, write_reports};
 use crate::Outcome;
-use crate::cli::{MergeArgs, ReportArgs};
+use crate::cli::{MergeArgs, ReportArgs, ReportForms};
 use crate::error::{Error, Result};
 use crate::judge::{Share, merge as join};
 use crate::report::{ColorChoice, Detail, SavedReport, Style, read_json};
 use std::path::Path;
 
 pub fn merge(color: ColorChoice, args: &MergeArgs) -> Result<Outcome> {
-    let outputs = Outputs {
-        json: args.json,
-        style: Style::for_stdout(color, Detail::Normal),
-        junit: args.junit.as_deref(),
-        html: args.html.as_deref(),
-    };
-    outputs.check()?;
+    let outputs = outputs(&args.forms, color)?;
     let mut shares = Vec::with_capacity(args.reports.len());
     let mut origin: Option<Origin> = None;
     for path in &args.reports {
@@ -49,13 +43,7 @@ pub fn merge(color: ColorChoice, args: &MergeArgs) -> Result<Outcome> {
 }
 
 pub fn report(color: ColorChoice, args: &ReportArgs) -> Result<Outcome> {
-    let outputs = Outputs {
-        json: args.json,
-        style: Style::for_stdout(color, Detail::Normal),
-        junit: args.junit.as_deref(),
-        html: args.html.as_deref(),
-    };
-    outputs.check()?;
+    let outputs = outputs(&args.forms, color)?;
     let saved = read(&args.report)?;
     let origin = Origin {
         isolation: saved.isolation,
@@ -64,6 +52,18 @@ pub fn report(color: ColorChoice, args: &ReportArgs) -> Result<Outcome> {
     };
     write_reports(&saved.report, &origin, &outputs)?;
     Ok(Outcome::from(saved.report.all_as_expected()))
+}
+
+/// The reports asked for, their folders checked before any work.
+fn outputs(forms: &ReportForms, color: ColorChoice) -> Result<Outputs<'_>> {
+    let outputs = Outputs {
+        json: forms.json,
+        style: Style::for_stdout(color, Detail::Normal),
+        junit: forms.junit.as_deref(),
+        html: forms.html.as_deref(),
+    };
+    outputs.check()?;
+    Ok(outputs)
 }
 
 /// A report of `judge --json`, read back.

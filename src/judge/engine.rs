@@ -305,15 +305,7 @@ impl<'a> Judge<'a> {
         } else {
             Vec::new()
         };
-        let verdict = if build.outcome.ok {
-            results
-                .iter()
-                .map(|r| r.verdict)
-                .find(|v| !v.is_accepted())
-                .unwrap_or(Verdict::Accepted)
-        } else {
-            Verdict::CompileError
-        };
+        let verdict = SolutionReport::verdict_of(build.outcome.ok, &results);
         Ok(SolutionReport {
             name: solution.name.clone(),
             path: solution.path.clone(),

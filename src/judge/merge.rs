@@ -66,15 +66,7 @@ pub fn merge(shares: Vec<Share>) -> Result<JudgeReport, String> {
             {
                 tests.truncate(stop + 1);
             }
-            let verdict = if solution.compile.ok {
-                tests
-                    .iter()
-                    .map(|t| t.verdict)
-                    .find(|v| !v.is_accepted())
-                    .unwrap_or(Verdict::Accepted)
-            } else {
-                Verdict::CompileError
-            };
+            let verdict = SolutionReport::verdict_of(solution.compile.ok, &tests);
             SolutionReport {
                 verdict,
                 ok: solution.expected.contains(&verdict),

@@ -97,6 +97,18 @@ pub struct SolutionReport {
 }
 
 impl SolutionReport {
+    /// A solution's verdict: CE if it did not compile, else the first non-AC test's verdict, AC if none.
+    pub fn verdict_of(compiled: bool, tests: &[TestResult]) -> Verdict {
+        if !compiled {
+            return Verdict::CompileError;
+        }
+        tests
+            .iter()
+            .map(|t| t.verdict)
+            .find(|v| !v.is_accepted())
+            .unwrap_or(Verdict::Accepted)
+    }
+
     /// The test that decided a non-AC verdict.
     pub fn failing_test(&self) -> Option<&TestResult> {
         self.tests.iter().find(|t| !t.verdict.is_accepted())
