@@ -28,7 +28,6 @@ pub(super) fn run(
     color: ColorChoice,
     args: &RunArgs,
 ) -> Result<Outcome> {
-    // Mistakes in where reports go are found now, not after a long judge.
     let detail = match (args.quiet, args.verbose) {
         (true, _) => Detail::Quiet,
         (_, true) => Detail::Verbose,
@@ -40,6 +39,7 @@ pub(super) fn run(
         junit: args.junit.as_deref(),
         html: args.html.as_deref(),
     };
+    // Mistakes in where reports go are found now, not after a long judge.
     outputs.check()?;
     let mut found = super::target::tests_in(&session.problem, &session.tests_dir)?;
     // Checkers and interactors get the tests by path, and run in folders of their own.

@@ -158,3 +158,29 @@ fn bad_shares_are_usage_errors() {
         );
     }
 }
+
+/// A package whose time limit is found by timing could get another limit on every machine: a share of it needs
+/// the limit given.
+#[test]
+fn a_package_share_needs_a_fixed_time_limit() {
+    let (_dir, path) = crate::packages::package("float-sum");
+    let path = path.to_str().unwrap();
+    let cache = crate::harness::shared_cache();
+    let refused = crate::packages::cpjudge(&["judge", path, "--partition", "1/2"], &cache);
+    refused.expect(2, "--partition");
+    refused.expect(2, "give it with --time-limit");
+    let judged = crate::packages::cpjudge(
+        &[
+            "judge",
+            path,
+            "--partition",
+            "1/2",
+            "--time-limit",
+            "1s",
+            "--json",
+        ],
+        &cache,
+    );
+    assert_eq!(judged.code, Some(0), "{}", judged.stderr);
+    assert_eq!(judged.json()["partition"]["index"], 1);
+}
