@@ -1,12 +1,12 @@
 //! `cpjudge merge`: the reports of the shares of a judge joined into the report of the whole; and `cpjudge
 //! report`: a saved report shown again.
 
-use super::session::{Origin, Outputs, write_reports};
+use super::session::{Outputs, write_reports};
 use crate::Outcome;
 use crate::cli::{MergeArgs, ReportArgs, ReportForms};
 use crate::error::{Error, Result};
 use crate::judge::{Share, merge as join};
-use crate::report::{ColorChoice, Detail, SavedReport, Style, read_json};
+use crate::report::{ColorChoice, Detail, Origin, SavedReport, Style, read_json};
 use std::path::Path;
 
 pub fn merge(color: ColorChoice, args: &MergeArgs) -> Result<Outcome> {
@@ -16,14 +16,8 @@ pub fn merge(color: ColorChoice, args: &MergeArgs) -> Result<Outcome> {
     for path in &args.reports {
         let saved = read(path)?;
         match &origin {
-            None => {
-                origin = Some(Origin {
-                    isolation: saved.isolation,
-                    host: saved.host,
-                    date: saved.date,
-                })
-            }
-            Some(first) if first.isolation != saved.isolation => eprintln!(
+            None => origin = Some(saved.origin),
+            Some(first) if first.isolation != saved.origin.isolation => eprintln!(
                 "warning: {} was judged under other isolation layers than {}; the merged report shows the first's",
                 path.display(),
                 args.reports[0].display()
@@ -45,12 +39,7 @@ pub fn merge(color: ColorChoice, args: &MergeArgs) -> Result<Outcome> {
 pub fn report(color: ColorChoice, args: &ReportArgs) -> Result<Outcome> {
     let outputs = outputs(&args.forms, color)?;
     let saved = read(&args.report)?;
-    let origin = Origin {
-        isolation: saved.isolation,
-        host: saved.host,
-        date: saved.date,
-    };
-    write_reports(&saved.report, &origin, &outputs)?;
+    write_reports(&saved.report, &saved.origin, &outputs)?;
     Ok(Outcome::from(saved.report.all_as_expected()))
 }
 

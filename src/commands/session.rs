@@ -6,7 +6,7 @@ use crate::cli::RunArgs;
 use crate::error::{Error, Result};
 use crate::judge::{Judge, JudgeOptions, JudgeReport};
 use crate::problem::{Problem, Solution, TestSelection};
-use crate::report::{self, ColorChoice, Detail, Progress, Style};
+use crate::report::{self, ColorChoice, Detail, Origin, Progress, Style};
 use crate::sandbox::{Isolation, Layers, Sandbox, own_peak_memory};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -100,28 +100,6 @@ pub(super) fn run(
     })
 }
 
-/// Where and when a judge ran, as its reports say.
-pub(super) struct Origin {
-    pub isolation: Isolation,
-    pub host: String,
-    /// RFC 3339, to the second.
-    pub date: String,
-}
-
-impl Origin {
-    /// This machine, now.
-    pub fn here(isolation: Isolation) -> Origin {
-        let host = std::fs::read_to_string("/proc/sys/kernel/hostname")
-            .map(|h| h.trim().to_owned())
-            .unwrap_or_default();
-        Origin {
-            isolation,
-            host,
-            date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
-        }
-    }
-}
-
 /// The reports a command writes: the table (in `style`) or JSON on standard output, and the files asked for.
 pub(super) struct Outputs<'a> {
     pub json: bool,
@@ -153,10 +131,8 @@ pub(super) fn write_reports(
     let mut out = stdout.lock();
     let written = if outputs.json {
         let about = report::AboutJudge {
-            isolation: &origin.isolation,
+            origin,
             harness_peak_memory: own_peak_memory(),
-            host: &origin.host,
-            date: &origin.date,
         };
         report::write_json(report, &about, &mut out)
     } else {
@@ -170,14 +146,8 @@ pub(super) fn write_reports(
         report::write_junit(report, &mut file).map_err(|e| Error::io("write", path, e))?;
     }
     if let Some(path) = outputs.html {
-        let provenance = report::Provenance {
-            isolation: &origin.isolation,
-            host: &origin.host,
-            date: &origin.date,
-        };
         let mut page = Vec::new();
-        report::write_html(report, &provenance, &mut page)
-            .map_err(|e| Error::io("write", path, e))?;
+        report::write_html(report, origin, &mut page).map_err(|e| Error::io("write", path, e))?;
         crate::atomic::write(path, &page)?;
     }
     Ok(())

@@ -50,7 +50,7 @@ pub fn merge(shares: Vec<Share>) -> Result<JudgeReport, String> {
     }
 
     let base = &first.report;
-    let position = |name: &str| base.tests.iter().position(|t| t == name);
+    let positions = base.positions();
     let solutions = base
         .solutions
         .iter()
@@ -60,7 +60,7 @@ pub fn merge(shares: Vec<Share>) -> Result<JudgeReport, String> {
                 .iter()
                 .flat_map(|share| share.report.solutions[at].tests.iter().cloned())
                 .collect();
-            tests.sort_by_key(|t| position(&t.name));
+            tests.sort_by_key(|t| positions.get(t.name.as_str()).copied());
             if !base.all_tests
                 && let Some(stop) = tests.iter().position(|t| !t.verdict.is_accepted())
             {

@@ -160,6 +160,15 @@ pub struct Interruption {
 }
 
 impl JudgeReport {
+    /// Each test's place in test order, by name.
+    pub fn positions(&self) -> std::collections::HashMap<&str, usize> {
+        self.tests
+            .iter()
+            .enumerate()
+            .map(|(at, name)| (name.as_str(), at))
+            .collect()
+    }
+
     /// Whether every solution got a verdict it was expected to get (never, when the judge was interrupted).
     pub fn all_as_expected(&self) -> bool {
         self.interrupted.is_none() && self.solutions.iter().all(|s| s.ok)

@@ -84,11 +84,9 @@ mod tests {
         }
         // 600 runs in 3 shares: each within a fifth of 200.
         assert!(sizes.iter().all(|&n| (160..=240).contains(&n)), "{sizes:?}");
-        // The same names, the same share, always: a change of hash would split runs differently across versions.
-        assert_eq!(
-            share_of("memo.rs", "sample-1", 1000),
-            share_of("memo.rs", "sample-1", 1000)
-        );
+        // The same names, the same share, in every version: a change of hash would put the runs of machines with
+        // different versions in different shares. (The SHA-256 of "memo.rs\0sample-1", first 8 bytes mod 1000.)
+        assert_eq!(share_of("memo.rs", "sample-1", 1000), 356);
         assert_ne!(
             share_of("memo.rs", "ab", 1 << 20),
             share_of("memo.rsa", "b", 1 << 20)

@@ -2,22 +2,16 @@
 //! test matrix, each run's numbers and message behind its cell, and per solution plots of CPU time and memory per
 //! test against the limits. Rendered from a template; the plots are inline SVG.
 
+use super::Origin;
 use super::plot::{self, Point};
 use crate::judge::{JudgeReport, SolutionReport, TestResult};
-use crate::sandbox::Isolation;
 use crate::units::format_time;
 use crate::verdict::Verdict;
 use serde::Serialize;
+use std::collections::HashMap;
 use std::io::{self, Write};
 
 const TEMPLATE: &str = include_str!("html/report.html");
-
-/// Where and when the report's judge ran, as far as known.
-pub struct Provenance<'a> {
-    pub isolation: &'a Isolation,
-    pub host: &'a str,
-    pub date: &'a str,
-}
 
 #[derive(Serialize)]
 struct Page {
@@ -73,8 +67,8 @@ struct Cell {
 }
 
 /// Writes the page for `report`.
-pub fn write_html(report: &JudgeReport, about: &Provenance, out: &mut dyn Write) -> io::Result<()> {
-    let page = page(report, about);
+pub fn write_html(report: &JudgeReport, origin: &Origin, out: &mut dyn Write) -> io::Result<()> {
+    let page = page(report, origin);
     let mut env = minijinja::Environment::new();
     env.add_template("report.html", TEMPLATE)
         .map_err(io::Error::other)?;
@@ -85,7 +79,7 @@ pub fn write_html(report: &JudgeReport, about: &Provenance, out: &mut dyn Write)
     out.write_all(html.as_bytes())
 }
 
-fn page(report: &JudgeReport, about: &Provenance) -> Page {
+fn page(report: &JudgeReport, origin: &Origin) -> Page {
     let unexpected: Vec<&str> = report
         .solutions
         .iter()
@@ -99,23 +93,27 @@ fn page(report: &JudgeReport, about: &Provenance) -> Page {
     } else {
         format!("not as expected: {}", unexpected.join(", "))
     };
-    let rows = report
+    let positions = report.positions();
+    let mut rows: Vec<Row> = report
         .tests
         .iter()
         .map(|test| Row {
             test: test.clone(),
-            cells: report
-                .solutions
-                .iter()
-                .map(|s| s.tests.iter().find(|t| &t.name == test).map(|t| cell(s, t)))
-                .collect(),
+            cells: report.solutions.iter().map(|_| None).collect(),
         })
         .collect();
+    for (column, solution) in report.solutions.iter().enumerate() {
+        for test in &solution.tests {
+            if let Some(&row) = positions.get(test.name.as_str()) {
+                rows[row].cells[column] = Some(cell(solution, test));
+            }
+        }
+    }
     let isolation = [
-        ("cgroup", &about.isolation.cgroup),
-        ("namespaces", &about.isolation.namespaces),
-        ("landlock", &about.isolation.landlock),
-        ("seccomp", &about.isolation.seccomp),
+        ("cgroup", &origin.isolation.cgroup),
+        ("namespaces", &origin.isolation.namespaces),
+        ("landlock", &origin.isolation.landlock),
+        ("seccomp", &origin.isolation.seccomp),
     ]
     .into_iter()
     .map(|(name, status)| Layer {
@@ -134,9 +132,13 @@ fn page(report: &JudgeReport, about: &Provenance) -> Page {
         all_tests: report.all_tests,
         tests: report.tests.clone(),
         isolation,
-        host: about.host.to_owned(),
-        date: about.date.to_owned(),
-        solutions: report.solutions.iter().map(|s| column(report, s)).collect(),
+        host: origin.host.clone(),
+        date: origin.date.clone(),
+        solutions: report
+            .solutions
+            .iter()
+            .map(|s| column(report, &positions, s))
+            .collect(),
         rows,
     }
 }
@@ -178,8 +180,12 @@ fn cell(solution: &SolutionReport, test: &TestResult) -> Cell {
     }
 }
 
-fn column(report: &JudgeReport, solution: &SolutionReport) -> Column {
-    let position = |name: &str| report.tests.iter().position(|t| t == name).unwrap_or(0);
+fn column(
+    report: &JudgeReport,
+    positions: &HashMap<&str, usize>,
+    solution: &SolutionReport,
+) -> Column {
+    let position = |name: &str| positions.get(name).copied().unwrap_or(0);
     let failed = |t: &TestResult| !t.verdict.is_accepted();
     let cpu: Vec<Point> = solution
         .tests

@@ -1,6 +1,7 @@
 //! The JSON report (`judge --json`) and problem list (`list --json`). Their schema is documented in the README
 //! and kept stable: fields may be added, never renamed or removed.
 
+use super::Origin;
 use crate::compile::CompileOutcome;
 use crate::judge::{Interruption, JudgeReport, Partition, SolutionReport, TestResult};
 use crate::language::Language;
@@ -61,11 +62,8 @@ struct JsonHarness {
 
 /// What a report says about the judge that produced it.
 pub struct AboutJudge<'a> {
-    pub isolation: &'a Isolation,
+    pub origin: &'a Origin,
     pub harness_peak_memory: Bytes,
-    /// The machine's name, and when the judge ran (RFC 3339).
-    pub host: &'a str,
-    pub date: &'a str,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -156,12 +154,12 @@ pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write)
         all_tests: report.all_tests,
         partition: report.partition,
         solutions: report.solutions.iter().map(solution).collect(),
-        isolation: about.isolation.clone(),
+        isolation: about.origin.isolation.clone(),
         harness: JsonHarness {
             peak_memory: about.harness_peak_memory.0,
         },
-        host: about.host.to_owned(),
-        date: about.date.to_owned(),
+        host: about.origin.host.clone(),
+        date: about.origin.date.clone(),
     };
     serde_json::to_writer_pretty(&mut *out, &json)?;
     writeln!(out)
@@ -171,9 +169,7 @@ pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write)
 #[derive(Debug)]
 pub struct SavedReport {
     pub report: JudgeReport,
-    pub isolation: Isolation,
-    pub host: String,
-    pub date: String,
+    pub origin: Origin,
 }
 
 /// Reads a report written by `judge --json`; an error says what is wrong with it.
@@ -244,9 +240,11 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
                 not_judged: i.not_judged,
             }),
         },
-        isolation: json.isolation,
-        host: json.host,
-        date: json.date,
+        origin: Origin {
+            isolation: json.isolation,
+            host: json.host,
+            date: json.date,
+        },
     })
 }
 
@@ -349,21 +347,27 @@ pub(crate) mod tests {
         }
     }
 
+    fn sample_origin() -> Origin {
+        Origin {
+            isolation: Isolation::off(),
+            host: "judge-1".into(),
+            date: "2026-11-23T14:00:00Z".into(),
+        }
+    }
+
     #[test]
     fn a_report_read_back_writes_the_same_json() {
-        let isolation = Isolation::off();
+        let origin = sample_origin();
         let about = AboutJudge {
-            isolation: &isolation,
+            origin: &origin,
             harness_peak_memory: Bytes::mib(12),
-            host: "judge-1",
-            date: "2026-11-23T14:00:00Z",
         };
         let mut report = sample_report();
         report.partition = Some(Partition { index: 2, count: 3 });
         let mut first = Vec::new();
         write_json(&report, &about, &mut first).unwrap();
         let saved = read_json(std::str::from_utf8(&first).unwrap()).unwrap();
-        assert_eq!(saved.isolation, isolation);
+        assert_eq!(saved.origin, origin);
         let mut second = Vec::new();
         write_json(&saved.report, &about, &mut second).unwrap();
         assert_eq!(
@@ -376,12 +380,10 @@ pub(crate) mod tests {
     #[test]
     fn json_report_schema() {
         let mut out = Vec::new();
-        let isolation = Isolation::off();
+        let origin = sample_origin();
         let about = AboutJudge {
-            isolation: &isolation,
+            origin: &origin,
             harness_peak_memory: Bytes::mib(12),
-            host: "judge-1",
-            date: "2026-11-23T14:00:00Z",
         };
         write_json(&sample_report(), &about, &mut out).unwrap();
         insta::assert_snapshot!(String::from_utf8(out).unwrap());

@@ -9,6 +9,7 @@ mod html;
 pub(crate) mod json;
 mod junit;
 mod new_problem;
+mod origin;
 mod plot;
 mod progress;
 mod regen;
@@ -29,10 +30,11 @@ pub use doctor::{
     DoctorReport, ToolchainStatus, warn_unavailable, write_doctor, write_doctor_json,
 };
 pub use exported::write_exported;
-pub use html::{Provenance, write_html};
+pub use html::write_html;
 pub use json::{AboutJudge, ProblemSummary, SavedReport, read_json, write_json, write_list_json};
 pub use junit::write_junit;
 pub use new_problem::write_new_problem;
+pub use origin::Origin;
 pub use progress::Progress;
 pub use regen::write_regen;
 pub use steps::Steps;

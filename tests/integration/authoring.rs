@@ -1,6 +1,6 @@
 //! The setter's commands on temporary copies of the bundled problems: `add`, `regen`, `validate` and `stress`.
 
-use crate::harness::Judge;
+use crate::harness::{BUNDLED, Judge};
 use std::path::Path;
 
 /// The `.in` files of a folder, by name.
@@ -213,12 +213,7 @@ fn add_refuses_an_input_the_references_disagree_on() {
 
 #[test]
 fn regen_rebuilds_every_bundled_test_byte_for_byte() {
-    for problem in [
-        "knight-pawns",
-        "knight-tour",
-        "young-chess",
-        "hidden-knight",
-    ] {
+    for problem in BUNDLED {
         let mut project = Judge::bundled(&[problem]);
         let run = project.then(&["regen", problem], b"").expect_code(0);
         let count = inputs(&project.root().join("testdata").join(problem)).len();
@@ -282,12 +277,7 @@ fn regen_catches_a_changed_answer_and_a_nondeterministic_generator() {
 
 #[test]
 fn validate_passes_the_bundled_problems_and_runs_the_validators_self_test() {
-    for problem in [
-        "knight-pawns",
-        "knight-tour",
-        "young-chess",
-        "hidden-knight",
-    ] {
+    for problem in BUNDLED {
         let mut project = Judge::bundled(&[problem]);
         let root = project.root().to_owned();
         let tests = inputs(&root.join("testdata").join(problem)).len();

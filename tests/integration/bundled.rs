@@ -1,19 +1,12 @@
 //! The bundled problems under problems/: each judged green, their validators and tour checker tested on
 //! hand-made wrong inputs, and their tests rebuilt byte for byte from the recipes.
 
-use crate::harness::{build_tool as build, copy_dir, shared_cache, solution};
+use crate::harness::{BUNDLED, build_tool as build, copy_dir, shared_cache, solution};
 use assert_cmd::Command;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-
-const PROBLEMS: [&str; 4] = [
-    "knight-pawns",
-    "knight-tour",
-    "young-chess",
-    "hidden-knight",
-];
 
 fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -159,7 +152,7 @@ fn files(dir: &Path, extension: &str) -> Vec<PathBuf> {
 /// nothing on stdout; every test input is accepted, with a constraint report that keeps to the protocol.
 #[test]
 fn validators_reject_invalid_inputs() {
-    for problem in PROBLEMS {
+    for problem in BUNDLED {
         let dir = repo().join("problems").join(problem);
         let validator = build(&dir.join("validator.rs"));
         let invalid = files(&dir.join("invalid"), "in");
@@ -196,7 +189,7 @@ fn validators_reject_invalid_inputs() {
 /// recorded as hand-made.
 #[test]
 fn recipes_rebuild_every_generated_test() {
-    for problem in PROBLEMS {
+    for problem in BUNDLED {
         let testdata = repo().join("testdata").join(problem);
         let recipe = cpjudge::authoring::Recipe::load(&testdata).unwrap();
         let config = cpjudge::problem::Catalog::new(repo())
@@ -231,7 +224,7 @@ fn recipes_rebuild_every_generated_test() {
 /// one per pawn for knight-pawns (none for a single pawn), up to four for young-chess, none for knight-tour.
 #[test]
 fn generators_shrink_to_valid_inputs() {
-    for problem in PROBLEMS {
+    for problem in BUNDLED {
         let config = cpjudge::problem::Catalog::new(repo())
             .load(problem)
             .unwrap();
@@ -292,7 +285,7 @@ fn generators_shrink_to_valid_inputs() {
 /// holds the secret its interactor keeps.
 #[test]
 fn answers_are_the_main_references_output() {
-    for problem in PROBLEMS {
+    for problem in BUNDLED {
         let config = cpjudge::problem::Catalog::new(repo())
             .load(problem)
             .unwrap();

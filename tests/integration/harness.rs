@@ -13,6 +13,14 @@ pub fn fixtures() -> PathBuf {
         .join("fixtures")
 }
 
+/// The bundled problems, under problems/ and testdata/.
+pub const BUNDLED: [&str; 4] = [
+    "knight-pawns",
+    "knight-tour",
+    "young-chess",
+    "hidden-knight",
+];
+
 /// Builds shared by every test of this binary: keyed by content, so sharing is safe, and it keeps the suite fast.
 pub fn shared_cache() -> PathBuf {
     Path::new(env!("CARGO_TARGET_TMPDIR")).join("cpjudge-test-cache")

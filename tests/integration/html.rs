@@ -1,7 +1,7 @@
 //! The HTML report, rendered by headless Chromium: a cell per run with its verdict, and the plots. A screenshot of
 //! each page is kept under target/test-artifacts/ to look at.
 
-use crate::harness::{Judge, skip};
+use crate::harness::{BUNDLED, Judge, skip};
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -64,12 +64,7 @@ fn the_html_report_renders_every_run_and_the_plots() {
     };
     let artifacts = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-artifacts");
     std::fs::create_dir_all(&artifacts).unwrap();
-    for problem in [
-        "knight-pawns",
-        "knight-tour",
-        "young-chess",
-        "hidden-knight",
-    ] {
+    for problem in BUNDLED {
         let mut project = Judge::bundled(&[problem]);
         let page = project.root().join("report.html");
         let run = project

@@ -1,7 +1,7 @@
 //! Problem packages (tests/fixtures/packages): judged as they are, each submission getting its folder's verdict;
 //! broken ones refused with the file named; our problems exported and judged again.
 
-use crate::harness::{copy_dir, fixtures, shared_cache, test_names};
+use crate::harness::{BUNDLED, copy_dir, fixtures, shared_cache, test_names};
 use assert_cmd::Command;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -236,12 +236,7 @@ fn export(problem: &str, dir: &Path) -> std::process::Output {
 #[test]
 fn our_problems_exported_judge_green_again() {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
-    for problem in [
-        "knight-pawns",
-        "knight-tour",
-        "young-chess",
-        "hidden-knight",
-    ] {
+    for problem in BUNDLED {
         let dir = tempfile::tempdir().unwrap();
         let exported = dir.path().join(problem);
         let made = export(problem, &exported);
@@ -311,12 +306,7 @@ fn our_problems_exported_pass_verifyproblem() {
         dir.path().join("languages.yaml"),
     )
     .unwrap();
-    for problem in [
-        "knight-pawns",
-        "knight-tour",
-        "young-chess",
-        "hidden-knight",
-    ] {
+    for problem in BUNDLED {
         // verifyproblem wants a short name of letters and digits.
         let short = problem.replace('-', "");
         let made = export(problem, &dir.path().join(&short));
