@@ -3,6 +3,7 @@
 //! progress as events and returns the whole outcome as data.
 
 mod calibrator;
+pub mod kept;
 mod rule;
 mod timing;
 

@@ -2,6 +2,7 @@
 //! the command line, setting up the sandbox, running the engine and reporting.
 
 use crate::Outcome;
+use crate::calibrate::kept;
 use crate::cli::RunArgs;
 use crate::error::{Error, Result};
 use crate::judge::{Judge, JudgeOptions, JudgeReport};
@@ -82,6 +83,7 @@ pub(super) fn run(
         jobs: usize::from(args.jobs),
         partition: args.partition,
     };
+    let cache_dir = cache.clone();
     let judge = Judge::new(&sandbox, cache, options);
     let mut progress = Progress::new(args.json || args.quiet);
     let outcome = judge.judge(&session.problem, &session.solutions, &tests, &mut |event| {
@@ -91,6 +93,10 @@ pub(super) fn run(
     let mut report = outcome?;
     report.time_limit_overridden = args.time_limit.is_some();
     report.memory_limit_overridden = args.memory_limit.is_some();
+    // A test or reference that cannot be read now (one that vanished since) only means no suggestion is found.
+    report.suggested_time_limit = kept::place(&cache_dir, &session.problem, &tests)
+        .ok()
+        .and_then(|place| kept::find(&place));
 
     write_reports(&report, &Origin::here(isolation), &outputs)?;
     Ok(if report.interrupted.is_some() {

@@ -3,13 +3,14 @@
 use super::session::prepare_sandbox;
 use super::target::Target;
 use crate::Outcome;
-use crate::calibrate::Calibrator;
+use crate::calibrate::{Calibrator, kept};
 use crate::cli::TimelimitArgs;
 use crate::error::{Error, Result};
-use crate::judge::{Judge, JudgeOptions};
+use crate::judge::{Judge, JudgeOptions, SuggestedLimit};
 use crate::problem::{Catalog, TestSelection};
-use crate::report::{self, CalibrationProgress, ColorChoice, Detail, Style};
+use crate::report::{self, CalibrationProgress, ColorChoice, Detail, Origin, Style};
 use crate::sandbox::Layers;
+use crate::units::millis;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -25,7 +26,8 @@ pub fn timelimit(
     let target = Target::find(project, cwd, &args.problem)?;
     let problem = target.problem.clone();
     let tests = TestSelection::new(&args.test_patterns, false)?.apply(target.tests(None)?)?;
-    let (sandbox, _) = prepare_sandbox(layers, args.strict, target.private_dirs, &cache)?;
+    let (sandbox, isolation) = prepare_sandbox(layers, args.strict, target.private_dirs, &cache)?;
+    let kept_at = kept::place(&cache, &problem, &tests)?;
     let options = JudgeOptions {
         // Every test, whatever the verdict: a reference's slowest test may come after a failing one.
         all_tests: true,
@@ -57,5 +59,20 @@ pub fn timelimit(
     }
     .and_then(|()| out.flush())
     .map_err(|e| Error::io("write", "standard output", e))?;
+
+    // Kept for the reports of later judges of the same references and tests.
+    if let Some(limit) = calibration.suggested() {
+        let origin = Origin::here(isolation);
+        let suggestion = SuggestedLimit {
+            limit_ms: millis(limit),
+            slowest_reference_ms: calibration.slowest_reference().map_or(0, millis),
+            runs: calibration.runs,
+            host: origin.host,
+            date: origin.date,
+        };
+        if let Err(e) = kept::keep(&kept_at, &suggestion) {
+            eprintln!("warning: the suggestion is not kept for the judge's reports: {e}");
+        }
+    }
     Ok(Outcome::from(calibration.warnings().is_empty()))
 }

@@ -94,6 +94,7 @@ impl<'a> Judge<'a> {
             tests: tests.iter().map(|t| t.name.clone()).collect(),
             all_tests: self.options.all_tests,
             partition: self.options.partition,
+            suggested_time_limit: None,
             solutions: Vec::new(),
             interrupted: None,
         };

@@ -78,6 +78,10 @@ pub fn merge(shares: Vec<Share>) -> Result<JudgeReport, String> {
     Ok(JudgeReport {
         solutions,
         partition: None,
+        // Each share's machine may or may not have timed the references.
+        suggested_time_limit: shares
+            .iter()
+            .find_map(|share| share.report.suggested_time_limit.clone()),
         ..base.clone()
     })
 }

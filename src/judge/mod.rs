@@ -14,7 +14,9 @@ mod validate;
 pub(crate) use classify::classify;
 pub use engine::{Judge, JudgeOptions};
 pub use merge::{Share, merge};
-pub use outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult, TestTexts};
+pub use outcome::{
+    Event, Interruption, JudgeReport, SolutionReport, SuggestedLimit, TestResult, TestTexts,
+};
 pub use partition::Partition;
 pub(crate) use run_test::{OUTPUT, TestRunner};
 pub use validate::{InputCheck, Validator};

@@ -144,10 +144,24 @@ pub struct JudgeReport {
     pub all_tests: bool,
     /// The share of the runs judged, when the judge was spread over machines.
     pub partition: Option<super::Partition>,
+    /// What `timelimit` suggested for the same references and tests, where it was run before.
+    pub suggested_time_limit: Option<SuggestedLimit>,
     /// The solutions judged completely, in order.
     pub solutions: Vec<SolutionReport>,
     /// Set when the user stopped the judge: the solutions after those above were not (completely) judged.
     pub interrupted: Option<Interruption>,
+}
+
+/// A time limit `timelimit` suggested, and where and when it timed the references.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SuggestedLimit {
+    pub limit_ms: u64,
+    pub slowest_reference_ms: u64,
+    /// Runs of every test it timed.
+    pub runs: usize,
+    pub host: String,
+    /// RFC 3339, to the second.
+    pub date: String,
 }
 
 /// What the judge was doing when the user stopped it.

@@ -3,13 +3,14 @@
 //! test against the limits. Rendered from a template; the plots are inline SVG.
 
 use super::Origin;
-use super::plot::{self, Point};
+use super::plot::{self, Line, Point};
 use crate::judge::{JudgeReport, SolutionReport, TestResult};
 use crate::units::format_time;
 use crate::verdict::Verdict;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::io::{self, Write};
+use std::time::Duration;
 
 const TEMPLATE: &str = include_str!("html/report.html");
 
@@ -20,6 +21,8 @@ struct Page {
     summary: String,
     time_limit: String,
     time_limit_origin: Option<String>,
+    /// What `timelimit` suggested for these references and tests, and where and when.
+    suggested_time_limit: Option<String>,
     memory_limit: String,
     all_tests: bool,
     tests: Vec<String>,
@@ -128,6 +131,20 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
         summary,
         time_limit: format_time(report.time_limit),
         time_limit_origin: report.time_limit_origin.clone(),
+        suggested_time_limit: report.suggested_time_limit.as_ref().map(|s| {
+            format!(
+                "{} by timelimit: slowest reference {} over {} runs per test, on {} at {}",
+                format_time(Duration::from_millis(s.limit_ms)),
+                format_time(Duration::from_millis(s.slowest_reference_ms)),
+                s.runs,
+                if s.host.is_empty() {
+                    "an unknown machine"
+                } else {
+                    &s.host
+                },
+                s.date
+            )
+        }),
         memory_limit: report.memory_limit.to_string(),
         all_tests: report.all_tests,
         tests: report.tests.clone(),
@@ -206,6 +223,13 @@ fn column(
         })
         .collect();
     let tests = report.tests.len();
+    let mut cpu_lines = vec![Line::Limit(report.time_limit.as_secs_f64() * 1000.0)];
+    cpu_lines.extend(
+        report
+            .suggested_time_limit
+            .as_ref()
+            .map(|s| Line::Suggested(s.limit_ms as f64)),
+    );
     Column {
         name: solution.name.clone(),
         language: solution.language.name(),
@@ -222,18 +246,12 @@ fn column(
         } else {
             String::new()
         },
-        cpu_plot: plot::svg(
-            &cpu,
-            tests,
-            &[(report.time_limit.as_secs_f64() * 1000.0, "time limit")],
-            "CPU ms",
-        ),
+        cpu_plot: plot::svg(&cpu, tests, &cpu_lines, "CPU ms"),
         memory_plot: plot::svg(
             &memory,
             tests,
-            &[(
+            &[Line::Limit(
                 report.memory_limit.0 as f64 / (1024.0 * 1024.0),
-                "memory limit",
             )],
             "MiB",
         ),

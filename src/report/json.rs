@@ -3,7 +3,9 @@
 
 use super::Origin;
 use crate::compile::CompileOutcome;
-use crate::judge::{Interruption, JudgeReport, Partition, SolutionReport, TestResult};
+use crate::judge::{
+    Interruption, JudgeReport, Partition, SolutionReport, SuggestedLimit, TestResult,
+};
 use crate::language::Language;
 use crate::sandbox::Isolation;
 use crate::units::{Bytes, millis};
@@ -37,6 +39,9 @@ struct JsonReport {
     /// Present when only a share of the runs was judged (`--partition K/N`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     partition: Option<Partition>,
+    /// Present when `timelimit` was run on the same references and tests, with the cache the judge used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    suggested_time_limit: Option<SuggestedLimit>,
     solutions: Vec<JsonSolution>,
     isolation: Isolation,
     harness: JsonHarness,
@@ -153,6 +158,7 @@ pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write)
         tests: report.tests.clone(),
         all_tests: report.all_tests,
         partition: report.partition,
+        suggested_time_limit: report.suggested_time_limit.clone(),
         solutions: report.solutions.iter().map(solution).collect(),
         isolation: about.origin.isolation.clone(),
         harness: JsonHarness {
@@ -234,6 +240,7 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
             tests: json.tests,
             all_tests: json.all_tests,
             partition: json.partition,
+            suggested_time_limit: json.suggested_time_limit,
             solutions,
             interrupted: json.interrupted.map(|i| Interruption {
                 during: i.during,
@@ -304,6 +311,7 @@ pub(crate) mod tests {
             tests: vec!["1".into(), "2".into()],
             all_tests: false,
             partition: None,
+            suggested_time_limit: None,
             solutions: vec![
                 SolutionReport {
                     name: "ref".into(),
@@ -364,6 +372,13 @@ pub(crate) mod tests {
         };
         let mut report = sample_report();
         report.partition = Some(Partition { index: 2, count: 3 });
+        report.suggested_time_limit = Some(SuggestedLimit {
+            limit_ms: 800,
+            slowest_reference_ms: 390,
+            runs: 3,
+            host: "judge-2".into(),
+            date: "2026-11-22T09:00:00Z".into(),
+        });
         let mut first = Vec::new();
         write_json(&report, &about, &mut first).unwrap();
         let saved = read_json(std::str::from_utf8(&first).unwrap()).unwrap();

@@ -10,14 +10,29 @@ pub struct Point {
     pub failed: bool,
 }
 
-/// A plot of `points` over `tests` tests, with horizontal lines at each `(value, label)` of `lines`; `unit` names
-/// the values' unit on the axis.
-pub fn svg(points: &[Point], tests: usize, lines: &[(f64, &str)], unit: &str) -> String {
+/// A value drawn as a line across the plot.
+pub enum Line {
+    /// A limit the runs are held to: solid red.
+    Limit(f64),
+    /// A limit suggested for them: dashed.
+    Suggested(f64),
+}
+
+impl Line {
+    fn value(&self) -> f64 {
+        match self {
+            Line::Limit(value) | Line::Suggested(value) => *value,
+        }
+    }
+}
+
+/// A plot of `points` over `tests` tests, with `lines` across; `unit` names the values' unit on the axis.
+pub fn svg(points: &[Point], tests: usize, lines: &[Line], unit: &str) -> String {
     let mut out = String::new();
     let top = points
         .iter()
         .map(|p| p.value)
-        .chain(lines.iter().map(|(v, _)| *v))
+        .chain(lines.iter().map(Line::value))
         .fold(0.0_f64, f64::max)
         * 1.1;
     let top = if top > 0.0 { top } else { 1.0 };
@@ -37,13 +52,21 @@ pub fn svg(points: &[Point], tests: usize, lines: &[(f64, &str)], unit: &str) ->
                 .y_labels(4)
                 .x_labels(6)
                 .draw()?;
-            for (value, label) in lines {
-                chart
-                    .draw_series(LineSeries::new(
-                        [(0, *value), (tests.max(1), *value)],
-                        RED.stroke_width(1),
-                    ))?
-                    .label(*label);
+            let across = |value: f64| [(0, value), (tests.max(1), value)];
+            for line in lines {
+                match *line {
+                    Line::Limit(value) => {
+                        chart.draw_series(LineSeries::new(across(value), RED.stroke_width(1)))?;
+                    }
+                    Line::Suggested(value) => {
+                        chart.draw_series(DashedLineSeries::new(
+                            across(value),
+                            6,
+                            4,
+                            RGBColor(90, 90, 90).stroke_width(1),
+                        ))?;
+                    }
+                }
             }
             chart.draw_series(points.iter().map(|p| {
                 let color = if p.failed { RED } else { BLUE };
@@ -63,6 +86,8 @@ pub fn svg(points: &[Point], tests: usize, lines: &[(f64, &str)], unit: &str) ->
 mod tests {
     use super::*;
 
+    const LIMIT_STROKE: &str = r##"<polyline fill="none" opacity="1" stroke="#FF0000""##;
+
     #[test]
     fn a_plot_has_its_points_and_its_limit() {
         let points: Vec<Point> = (0..5)
@@ -72,9 +97,28 @@ mod tests {
                 failed: test == 4,
             })
             .collect();
-        let svg = svg(&points, 5, &[(100.0, "limit")], "CPU ms");
+        let svg = svg(&points, 5, &[Line::Limit(100.0)], "CPU ms");
         assert!(svg.starts_with("<svg"), "{svg}");
         assert_eq!(svg.matches("<circle").count(), 5, "{svg}");
+        assert_eq!(svg.matches(LIMIT_STROKE).count(), 1, "{svg}");
         assert!(svg.contains("CPU ms"), "{svg}");
+    }
+
+    #[test]
+    fn a_suggested_limit_is_a_dashed_line() {
+        let points = [Point {
+            test: 0,
+            value: 30.0,
+            failed: false,
+        }];
+        let both = svg(
+            &points,
+            1,
+            &[Line::Limit(100.0), Line::Suggested(60.0)],
+            "CPU ms",
+        );
+        assert_eq!(both.matches(LIMIT_STROKE).count(), 1, "{both}");
+        // Dashes are short lines of their own.
+        assert!(both.matches(r##"stroke="#5A5A5A""##).count() > 5, "{both}");
     }
 }

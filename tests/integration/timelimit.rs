@@ -121,3 +121,66 @@ fn bad_arguments_are_usage_errors() {
         "{stderr}"
     );
 }
+
+#[test]
+fn the_judge_reports_show_the_suggestion_for_the_same_references_and_tests() {
+    // A cache of its own: the suggestion is kept there, and would otherwise show in other tests' reports.
+    let cache = tempfile::tempdir().unwrap();
+    let mut project = Judge::fixture("basic").cache(cache.path());
+    let timed = project
+        .then(&["timelimit", "sum", "--runs", "1", "--json"], b"")
+        .expect_code(0);
+    let suggested = timed.json()["suggested_time_limit_ms"].as_u64().unwrap();
+
+    // A submission is judged with the problem's references known to be timed.
+    let judged = project
+        .then(
+            &[
+                "judge",
+                "sum",
+                "--submission",
+                "problems/sum/solutions/ac.py",
+                "--json",
+                "--html",
+                "r.html",
+            ],
+            b"",
+        )
+        .expect_code(0);
+    let kept = &judged.json()["suggested_time_limit"];
+    assert_eq!(kept["limit_ms"], suggested, "{kept:#}");
+    assert_eq!(kept["runs"], 1, "{kept:#}");
+    assert!(kept["date"].as_str().unwrap().starts_with("20"), "{kept:#}");
+    let page = std::fs::read_to_string(project.root().join("r.html")).unwrap();
+    assert!(
+        page.contains("suggested time limit"),
+        "no suggestion on the page"
+    );
+    assert!(
+        page.contains("stroke=\"#5A5A5A\""),
+        "no dashed line in the plot"
+    );
+
+    // Other tests, or a changed reference: the suggestion says nothing about them.
+    let fewer = project
+        .then(&["judge", "sum", "--test", "1", "--json"], b"")
+        .expect_code(0);
+    assert_eq!(fewer.json()["suggested_time_limit"], Value::Null);
+    let reference = project.root().join("problems/sum/solutions/ac.py");
+    let mut source = std::fs::read_to_string(&reference).unwrap();
+    source.push_str("\n# changed\n");
+    std::fs::write(&reference, source).unwrap();
+    let changed = project
+        .then(
+            &[
+                "judge",
+                "sum",
+                "--submission",
+                "problems/sum/solutions/ac.py",
+                "--json",
+            ],
+            b"",
+        )
+        .expect_code(0);
+    assert_eq!(changed.json()["suggested_time_limit"], Value::Null);
+}
