@@ -31,6 +31,8 @@ struct Page {
     date: String,
     solutions: Vec<Column>,
     rows: Vec<Row>,
+    /// What the page's script shows of each run, kept apart from the matrix so that a large one stays light.
+    runs: Runs,
 }
 
 #[derive(Serialize)]
@@ -63,11 +65,20 @@ struct Cell {
     verdict: &'static str,
     /// A run that went wrong in a way its solution is not expected to.
     unexpected: bool,
-    /// One line, for hovering.
-    title: String,
-    /// Everything about the run, shown when the cell is selected.
-    detail: String,
 }
+
+/// The runs' details, by test and solution, as the page's script reads them.
+#[derive(Serialize)]
+struct Runs {
+    solutions: Vec<String>,
+    tests: Vec<String>,
+    /// By row, then column: none where the solution did not run the test.
+    runs: Vec<Vec<Option<RunDetail>>>,
+}
+
+/// A run's CPU and wall time and memory, in one line; what it said; and the diff or dialogue, if any.
+#[derive(Serialize)]
+struct RunDetail(String, String, String);
 
 /// Writes the page for `report`.
 pub fn write_html(report: &JudgeReport, origin: &Origin, out: &mut dyn Write) -> io::Result<()> {
@@ -105,10 +116,20 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
             cells: report.solutions.iter().map(|_| None).collect(),
         })
         .collect();
+    let mut runs: Vec<Vec<Option<RunDetail>>> = report
+        .tests
+        .iter()
+        .map(|_| report.solutions.iter().map(|_| None).collect())
+        .collect();
     for (column, solution) in report.solutions.iter().enumerate() {
         for test in &solution.tests {
             if let Some(&row) = positions.get(test.name.as_str()) {
-                rows[row].cells[column] = Some(cell(solution, test));
+                rows[row].cells[column] = Some(Cell {
+                    verdict: test.verdict.code(),
+                    unexpected: !test.verdict.is_accepted()
+                        && !solution.expected.contains(&test.verdict),
+                });
+                runs[row][column] = Some(detail(test));
             }
         }
     }
@@ -157,44 +178,32 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
             .map(|s| column(report, &positions, s))
             .collect(),
         rows,
+        runs: Runs {
+            solutions: report.solutions.iter().map(|s| s.name.clone()).collect(),
+            tests: report.tests.clone(),
+            runs,
+        },
     }
 }
 
-fn cell(solution: &SolutionReport, test: &TestResult) -> Cell {
+fn detail(test: &TestResult) -> RunDetail {
     let numbers = format!(
         "CPU {}, wall {}, memory {}",
         format_time(test.cpu),
         format_time(test.wall),
         test.memory.measured()
     );
-    let mut detail = format!(
-        "{} on {}: {}\n{numbers}",
-        solution.name, test.name, test.verdict
-    );
-    for text in [
-        &test.message,
-        test.diff.as_deref().unwrap_or_default(),
-        test.dialogue.as_deref().unwrap_or_default(),
-    ] {
-        if !text.is_empty() {
-            detail.push_str("\n\n");
-            detail.push_str(&crate::text::bound(text, 4096));
-        }
-    }
-    Cell {
-        verdict: test.verdict.code(),
-        unexpected: !test.verdict.is_accepted() && !solution.expected.contains(&test.verdict),
-        title: format!(
-            "{}: {numbers}{}",
-            test.verdict,
-            test.message
-                .lines()
-                .next()
-                .map(|l| format!("; {l}"))
-                .unwrap_or_default()
-        ),
-        detail,
-    }
+    let more: Vec<String> = [test.diff.as_deref(), test.dialogue.as_deref()]
+        .into_iter()
+        .flatten()
+        .filter(|text| !text.is_empty())
+        .map(|text| crate::text::bound(text, 4096))
+        .collect();
+    RunDetail(
+        numbers,
+        crate::text::bound(&test.message, 4096),
+        more.join("\n\n"),
+    )
 }
 
 fn column(

@@ -1,5 +1,7 @@
 //! Small SVG plots for the HTML report: one value per test of a solution (CPU time, memory), with the limit as a
-//! line across, so that the margin of every run shows.
+//! line across, so that the margin of every run shows. Plotters draws the axes and lines; the points, which may
+//! be thousands on a page, are drawn as one path per colour (a dot is a round cap on a segment of no length),
+//! rather than an element each.
 
 use plotters::prelude::*;
 
@@ -36,6 +38,7 @@ pub fn svg(points: &[Point], tests: usize, lines: &[Line], unit: &str) -> String
         .fold(0.0_f64, f64::max)
         * 1.1;
     let top = if top > 0.0 { top } else { 1.0 };
+    let mut dots: Vec<(i32, i32, bool)> = Vec::with_capacity(points.len());
     {
         let root = SVGBackend::with_string(&mut out, (420, 160)).into_drawing_area();
         let drawn = (|| -> Result<(), Box<dyn std::error::Error + '_>> {
@@ -68,10 +71,10 @@ pub fn svg(points: &[Point], tests: usize, lines: &[Line], unit: &str) -> String
                     }
                 }
             }
-            chart.draw_series(points.iter().map(|p| {
-                let color = if p.failed { RED } else { BLUE };
-                Circle::new((p.test, p.value), 2, color.filled())
-            }))?;
+            dots.extend(points.iter().map(|p| {
+                let (x, y) = chart.backend_coord(&(p.test, p.value));
+                (x, y, p.failed)
+            }));
             root.present()?;
             Ok(())
         })();
@@ -79,7 +82,31 @@ pub fn svg(points: &[Point], tests: usize, lines: &[Line], unit: &str) -> String
             return format!("<p>no plot: {e}</p>");
         }
     }
+    let mut paths = String::new();
+    for (failed, class, color) in [(false, "ok", "#0000FF"), (true, "failed", "#FF0000")] {
+        let d: String = dots
+            .iter()
+            .filter(|dot| dot.2 == failed)
+            .map(|(x, y, _)| format!("M{x} {y}h0"))
+            .collect();
+        if !d.is_empty() {
+            paths.push_str(&format!(
+                r#"<path class="runs {class}" d="{d}" stroke="{color}" stroke-width="4" stroke-linecap="round"/>"#
+            ));
+            paths.push('\n');
+        }
+    }
+    match out.rfind("</svg>") {
+        Some(end) => out.insert_str(end, &paths),
+        None => out.push_str(&paths),
+    }
     out
+}
+
+/// How many points a plot drawn by [`svg`] has: its dots.
+#[cfg(test)]
+fn dots(svg: &str) -> usize {
+    svg.match_indices("h0").count()
 }
 
 #[cfg(test)]
@@ -99,7 +126,8 @@ mod tests {
             .collect();
         let svg = svg(&points, 5, &[Line::Limit(100.0)], "CPU ms");
         assert!(svg.starts_with("<svg"), "{svg}");
-        assert_eq!(svg.matches("<circle").count(), 5, "{svg}");
+        assert_eq!(dots(&svg), 5, "{svg}");
+        assert_eq!(svg.matches(r#"class="runs failed""#).count(), 1, "{svg}");
         assert_eq!(svg.matches(LIMIT_STROKE).count(), 1, "{svg}");
         assert!(svg.contains("CPU ms"), "{svg}");
     }

@@ -22,8 +22,8 @@ fn chromium() -> Option<PathBuf> {
     None
 }
 
-/// Chromium, headless, on `page`, with `args`: what it printed.
-fn headless(chromium: &Path, page: &Path, args: &[&str]) -> String {
+/// Chromium, headless, on `page` at `fragment` (`#...`, or empty), with `args`: what it printed.
+fn headless(chromium: &Path, page: &Path, args: &[&str], fragment: &str) -> String {
     let profile = tempfile::tempdir().unwrap();
     let output = Command::new(chromium)
         .args([
@@ -34,7 +34,7 @@ fn headless(chromium: &Path, page: &Path, args: &[&str]) -> String {
         ])
         .arg(format!("--user-data-dir={}", profile.path().display()))
         .args(args)
-        .arg(format!("file://{}", page.display()))
+        .arg(format!("file://{}{fragment}", page.display()))
         .timeout(Duration::from_secs(120))
         .output()
         .unwrap();
@@ -71,7 +71,7 @@ fn the_html_report_renders_every_run_and_the_plots() {
             .then(&["judge", problem, "--json", "--html", "report.html"], b"")
             .expect_code(0);
         let report = run.json();
-        let dom = headless(&chromium, &page, &["--dump-dom"]);
+        let dom = headless(&chromium, &page, &["--dump-dom"], "");
 
         // The cells, row by row (a test per row, a solution per column), as the DOM has them after rendering.
         let cells = attributes(&dom, "data-verdict");
@@ -94,15 +94,57 @@ fn the_html_report_renders_every_run_and_the_plots() {
                 );
             }
         }
-        // Two plots per solution, with a point per run.
+        // Two plots per solution, with a point per run: each a dot in a path of the plot's runs.
         let plots = dom.matches("<svg").count();
         assert_eq!(plots, 2 * solutions.len(), "{problem}");
         let runs: usize = solutions
             .iter()
             .map(|s| s["tests"].as_array().unwrap().len())
             .sum();
-        assert_eq!(dom.matches("<circle").count(), 2 * runs, "{problem}");
+        let dots: usize = dom
+            .match_indices("<path class=\"runs ")
+            .map(|(at, _)| {
+                let path = &dom[at..];
+                let d = attributes(&path[..path.find(">").unwrap()], "d")[0];
+                d.matches('M').count()
+            })
+            .sum();
+        assert_eq!(dots, 2 * runs, "{problem}");
         assert!(dom.contains("time limit"), "{problem}");
+
+        // A run's address selects it, and shows its detail: the last run of the last solution, a failure if any.
+        let solution = solutions.last().unwrap();
+        let run = solution["tests"].as_array().unwrap().last().unwrap();
+        let address = format!(
+            "#run={}/{}",
+            solution["name"].as_str().unwrap(),
+            run["name"].as_str().unwrap()
+        );
+        let selected = headless(&chromium, &page, &["--dump-dom"], &address);
+        let detail = &selected[selected.find("<div id=\"detail\"").unwrap()..];
+        let detail = &detail[..detail.find("</div>").unwrap()];
+        let first_line = format!(
+            "{} on {}: {}",
+            solution["name"].as_str().unwrap(),
+            run["name"].as_str().unwrap(),
+            run["verdict"].as_str().unwrap()
+        );
+        assert!(detail.contains(&first_line), "{problem}: {detail}");
+        let message = run["message"]
+            .as_str()
+            .unwrap()
+            .lines()
+            .next()
+            .unwrap_or("");
+        assert!(
+            detail.contains(
+                &message
+                    .replace('&', "&amp;")
+                    .replace('<', "&lt;")
+                    .replace('>', "&gt;")
+            ),
+            "{problem}: {detail} lacks {message}"
+        );
 
         let shot = artifacts.join(format!("report-{problem}.png"));
         let _ = std::fs::remove_file(&shot);
@@ -114,6 +156,7 @@ fn the_html_report_renders_every_run_and_the_plots() {
                 "--window-size=1400,1800",
                 "--hide-scrollbars",
             ],
+            "",
         );
         let png = std::fs::read(&shot).unwrap();
         assert!(png.starts_with(b"\x89PNG"), "{problem}: no screenshot");
