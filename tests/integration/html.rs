@@ -156,7 +156,7 @@ fn the_html_report_renders_every_run_and_the_plots() {
                 "--window-size=1400,1800",
                 "--hide-scrollbars",
             ],
-            "",
+            &address,
         );
         let png = std::fs::read(&shot).unwrap();
         assert!(png.starts_with(b"\x89PNG"), "{problem}: no screenshot");
