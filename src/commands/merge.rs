@@ -5,34 +5,39 @@ use super::session::{Outputs, write_reports};
 use crate::Outcome;
 use crate::cli::{MergeArgs, ReportArgs, ReportForms};
 use crate::error::{Error, Result};
-use crate::judge::{Share, merge as join};
+use crate::judge::{Partition, Share, merge as join};
 use crate::report::{ColorChoice, Detail, Origin, SavedReport, Style, read_json};
 use std::path::Path;
 
 pub fn merge(color: ColorChoice, args: &MergeArgs) -> Result<Outcome> {
     let outputs = outputs(&args.forms, color)?;
     let mut shares = Vec::with_capacity(args.reports.len());
-    let mut origin: Option<Origin> = None;
+    let mut origins = Vec::with_capacity(args.reports.len());
     for path in &args.reports {
         let saved = read(path)?;
-        match &origin {
-            None => origin = Some(saved.origin),
-            Some(first) if first.isolation != saved.origin.isolation => eprintln!(
-                "warning: {} was judged under other isolation layers than {}; the merged report shows the first's",
-                path.display(),
-                args.reports[0].display()
-            ),
-            Some(_) => {}
-        }
+        origins.push((saved.report.partition, saved.origin));
         shares.push(Share {
             origin: path.display().to_string(),
             report: saved.report,
         });
     }
     let report = join(shares).map_err(Error::Usage)?;
-    // The first share's machine and date stand for all: a report has room for one.
-    let origin = origin.expect("at least one report");
-    write_reports(&report, &origin, &outputs)?;
+    // Joined, they are all shares: each has its partition.
+    let mut origins: Vec<(Partition, Origin)> = origins
+        .into_iter()
+        .filter_map(|(partition, origin)| Some((partition?, origin)))
+        .collect();
+    origins.sort_by_key(|(partition, _)| partition.index);
+    if origins
+        .iter()
+        .any(|(_, o)| o.isolation != origins[0].1.isolation)
+    {
+        eprintln!(
+            "warning: the shares were judged under different isolation layers; the merged report counts a layer \
+             as in force only where every share had it"
+        );
+    }
+    write_reports(&report, &Origin::of_shares(&origins), &outputs)?;
     Ok(Outcome::from(report.all_as_expected()))
 }
 

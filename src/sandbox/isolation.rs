@@ -218,7 +218,7 @@ impl Isolation {
         }
     }
 
-    fn status_mut(&mut self, layer: Layer) -> &mut LayerStatus {
+    pub(crate) fn status_mut(&mut self, layer: Layer) -> &mut LayerStatus {
         match layer {
             Layer::Cgroup => &mut self.cgroup,
             Layer::Namespaces => &mut self.namespaces,

@@ -184,3 +184,62 @@ fn a_package_share_needs_a_fixed_time_limit() {
     assert_eq!(judged.code, Some(0), "{}", judged.stderr);
     assert_eq!(judged.json()["partition"]["index"], 1);
 }
+
+/// Shares judged under different isolation layers: the merged report claims a layer only where every share had
+/// it, and says which shares did.
+#[test]
+fn a_merged_report_claims_only_the_layers_every_share_had() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut project = Judge::bundled(&["knight-pawns"]);
+    let share = |project: &mut Judge, k: &str| {
+        let share = format!("{k}/2");
+        judged(
+            project,
+            dir.path(),
+            &format!("share-{k}.json"),
+            &["--partition", &share, "--test", "sample-*"],
+        )
+    };
+    let first = share(&mut project, "1");
+    let mut bare = Judge::bundled(&["knight-pawns"]).env("CPJUDGE_LAYERS", "none");
+    let second = share(&mut bare, "2");
+    let layers = ["cgroup", "namespaces", "landlock", "seccomp"];
+    let had: Vec<&str> = layers
+        .into_iter()
+        .filter(|layer| first["isolation"][layer]["active"] == true)
+        .collect();
+    if had.is_empty() {
+        crate::harness::skip("no isolation layer works here, so the shares cannot differ in them");
+        return;
+    }
+    assert!(
+        layers
+            .iter()
+            .all(|layer| second["isolation"][layer]["active"] == false)
+    );
+
+    let files = [
+        dir.path().join("share-1.json"),
+        dir.path().join("share-2.json"),
+    ];
+    // Exit 1: on the samples alone, plain_minimax.rs is not the TLE it is expected to be.
+    let merged = merge(&mut project, &[&files[0], &files[1]], &["--json"]).expect_code(1);
+    assert!(
+        merged.stderr().contains("different isolation layers"),
+        "{}",
+        merged.stderr()
+    );
+    let report = merged.json();
+    for layer in had {
+        let status = &report["isolation"][layer];
+        assert_eq!(status["active"], false, "{layer}: {status:#}");
+        let detail = status["detail"].as_str().unwrap();
+        assert!(
+            detail.starts_with("differs by share")
+                && detail.contains("1/2 on")
+                && detail.contains("2/2 off"),
+            "{layer}: {detail}"
+        );
+    }
+    assert_eq!(report["host"], first["host"]);
+}
