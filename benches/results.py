@@ -215,6 +215,24 @@ def main():
             target = f"{other_name.split(' ')[0]}: at most 2 x the fastest"
             targets.append((target, f"{other / fastest:.2f} x", other <= 2 * fastest))
 
+    # 7. The HTML report.
+    t = timings("html.json")
+    with open(os.path.join(WORK, "large-html.size")) as f:
+        size = int(f.read())
+    page, empty = t["Chromium loads the page"][0], t["Chromium loads an empty page"][0]
+    say("## 7. The HTML report of a large judge (50 solutions x 500 tests, every test run)\n")
+    say(f"The page is {size / 1e6:.1f} MB.\n")
+    say("| what | whole process |")
+    say("| --- | --- |")
+    for name, times in t.items():
+        say(f"| {name} | {spread(times)} |")
+    say("")
+    targets += [
+        ("large report: the page under 5 MB", f"{size / 1e6:.1f} MB", size < 5e6),
+        ("large report: written in under 1 s", ms(t["report --html"][0]), t["report --html"][0] < 1),
+        ("large report: loaded within 3 s more than an empty page", f"+{page - empty:.2f} s", page - empty < 3),
+    ]
+
     say("## Targets\n")
     say("| target | measured | |")
     say("| --- | --- | --- |")
