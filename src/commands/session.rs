@@ -147,9 +147,11 @@ pub(super) fn write_reports(
     written
         .and_then(|()| out.flush())
         .map_err(|e| Error::io("write", "standard output", e))?;
+    // Each file whole or not at all: a CI job must not pick up half a report.
     if let Some(path) = outputs.junit {
-        let mut file = std::fs::File::create(path).map_err(|e| Error::io("create", path, e))?;
-        report::write_junit(report, &mut file).map_err(|e| Error::io("write", path, e))?;
+        let mut xml = Vec::new();
+        report::write_junit(report, &mut xml).map_err(|e| Error::io("write", path, e))?;
+        crate::atomic::write(path, &xml)?;
     }
     if let Some(path) = outputs.html {
         let mut page = Vec::new();
