@@ -266,3 +266,65 @@ fn column(
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::json::tests::sample_report;
+    use crate::sandbox::Isolation;
+
+    fn page_of(report: &JudgeReport) -> String {
+        let origin = Origin {
+            isolation: Isolation::off(),
+            host: "judge-1".into(),
+            date: "2026-11-23T14:00:00Z".into(),
+        };
+        let mut out = Vec::new();
+        write_html(report, &origin, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn what_a_solution_printed_cannot_end_the_script_or_add_markup() {
+        let mut report = sample_report();
+        let hostile = "</script><script>alert(1)</script><b>bold</b>";
+        report.solutions[1].tests[0].message = hostile.into();
+        report.solutions[1].name = "<i>name</i>".into();
+        let page = page_of(&report);
+        assert!(!page.contains("alert(1)</script>"), "{page}");
+        assert!(!page.contains("<b>bold"), "{page}");
+        assert!(!page.contains("<i>name"), "{page}");
+        // Still there, as text.
+        assert!(page.contains("alert(1)"), "{page}");
+        assert_eq!(page.matches("</script>").count(), 2, "{page}");
+    }
+
+    #[test]
+    fn every_run_has_its_cell_and_its_details() {
+        let report = sample_report();
+        let page = page_of(&report);
+        // Two tests x three solutions: three runs, three cells not run.
+        assert_eq!(
+            page.matches(r#"<td data-verdict="AC""#).count(),
+            2,
+            "{page}"
+        );
+        assert_eq!(
+            page.matches(r#"<td data-verdict="WA" class="unexpected""#)
+                .count(),
+            1,
+            "{page}"
+        );
+        assert_eq!(page.matches(r#"<td data-verdict="">"#).count(), 3, "{page}");
+        let start = page.find(r#"id="runs">"#).unwrap() + r#"id="runs">"#.len();
+        let end = start + page[start..].find("</script>").unwrap();
+        let runs: serde_json::Value = serde_json::from_str(&page[start..end]).unwrap();
+        assert_eq!(runs["tests"], serde_json::json!(["1", "2"]));
+        assert_eq!(
+            runs["runs"][0][1][1],
+            "token 1: expected \"4\", found \"5\""
+        );
+        assert_eq!(runs["runs"][0][1][2], "-4\n+5");
+        assert_eq!(runs["runs"][1][1], serde_json::Value::Null);
+    }
+}
