@@ -3,7 +3,7 @@
 use super::session::prepare_sandbox;
 use super::target::Target;
 use crate::Outcome;
-use crate::calibrate::{Calibrator, kept};
+use crate::calibrate::{Calibrator, kept, suggest};
 use crate::cli::TimelimitArgs;
 use crate::error::{Error, Result};
 use crate::judge::{Judge, JudgeOptions, SuggestedLimit};
@@ -61,11 +61,11 @@ pub fn timelimit(
     .map_err(|e| Error::io("write", "standard output", e))?;
 
     // Kept for the reports of later judges of the same references and tests.
-    if let Some(limit) = calibration.suggested() {
+    if let Some(slowest) = calibration.slowest_reference() {
         let origin = Origin::here(isolation);
         let suggestion = SuggestedLimit {
-            limit_ms: millis(limit),
-            slowest_reference_ms: calibration.slowest_reference().map_or(0, millis),
+            limit_ms: millis(suggest(slowest)),
+            slowest_reference_ms: millis(slowest),
             runs: calibration.runs,
             host: origin.host,
             date: origin.date,
