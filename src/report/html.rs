@@ -74,6 +74,8 @@ struct Runs {
     tests: Vec<String>,
     /// By row, then column: none where the solution did not run the test.
     runs: Vec<Vec<Option<RunDetail>>>,
+    /// Why a test was not run.
+    not_run: &'static str,
 }
 
 /// A run's CPU and wall time and memory, in one line; what it said; and the diff or dialogue, if any.
@@ -182,6 +184,11 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
             solutions: report.solutions.iter().map(|s| s.name.clone()).collect(),
             tests: report.tests.clone(),
             runs,
+            not_run: if report.partition.is_some() {
+                "not run here (another share of the judge runs it, or it comes after the solution's first failure)"
+            } else {
+                "not run (it comes after the solution's first failure)"
+            },
         },
     }
 }
