@@ -133,19 +133,15 @@ fn the_judge_reports_show_the_suggestion_for_the_same_references_and_tests() {
     let suggested = timed.json()["suggested_time_limit_ms"].as_u64().unwrap();
 
     // A submission is judged with the problem's references known to be timed.
+    let ac_py = [
+        "judge",
+        "sum",
+        "--submission",
+        "problems/sum/solutions/ac.py",
+        "--json",
+    ];
     let judged = project
-        .then(
-            &[
-                "judge",
-                "sum",
-                "--submission",
-                "problems/sum/solutions/ac.py",
-                "--json",
-                "--html",
-                "r.html",
-            ],
-            b"",
-        )
+        .then(&[&ac_py[..], &["--html", "r.html"]].concat(), b"")
         .expect_code(0);
     let kept = &judged.json()["suggested_time_limit"];
     assert_eq!(kept["limit_ms"], suggested, "{kept:#}");
@@ -170,17 +166,6 @@ fn the_judge_reports_show_the_suggestion_for_the_same_references_and_tests() {
     let mut source = std::fs::read_to_string(&reference).unwrap();
     source.push_str("\n# changed\n");
     std::fs::write(&reference, source).unwrap();
-    let changed = project
-        .then(
-            &[
-                "judge",
-                "sum",
-                "--submission",
-                "problems/sum/solutions/ac.py",
-                "--json",
-            ],
-            b"",
-        )
-        .expect_code(0);
+    let changed = project.then(&ac_py, b"").expect_code(0);
     assert_eq!(changed.json()["suggested_time_limit"], Value::Null);
 }
