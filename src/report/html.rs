@@ -10,7 +10,6 @@ use crate::verdict::Verdict;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::io::{self, Write};
-use std::time::Duration;
 
 const TEMPLATE: &str = include_str!("html/report.html");
 
@@ -154,20 +153,10 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
         summary,
         time_limit: format_time(report.time_limit),
         time_limit_origin: report.time_limit_origin.clone(),
-        suggested_time_limit: report.suggested_time_limit.as_ref().map(|s| {
-            format!(
-                "{} by timelimit: slowest reference {} over {} runs per test, on {} at {}",
-                format_time(Duration::from_millis(s.limit_ms)),
-                format_time(Duration::from_millis(s.slowest_reference_ms)),
-                s.runs,
-                if s.host.is_empty() {
-                    "an unknown machine"
-                } else {
-                    &s.host
-                },
-                s.date
-            )
-        }),
+        suggested_time_limit: report
+            .suggested_time_limit
+            .as_ref()
+            .map(super::suggestion_text),
         memory_limit: report.memory_limit.to_string(),
         all_tests: report.all_tests,
         tests: report.tests.clone(),

@@ -55,3 +55,21 @@ fn interrupted_summary(interruption: &crate::judge::Interruption) -> String {
         }
     )
 }
+
+/// What `timelimit` suggested, and from what, where and when: the same words in the table and on the page.
+fn suggestion_text(suggested: &crate::judge::SuggestedLimit) -> String {
+    use crate::units::format_time;
+    use std::time::Duration;
+    format!(
+        "{} by timelimit: slowest reference {} over {} runs per test, on {} at {}",
+        format_time(Duration::from_millis(suggested.limit_ms)),
+        format_time(Duration::from_millis(suggested.slowest_reference_ms)),
+        suggested.runs,
+        if suggested.host.is_empty() {
+            "an unknown machine"
+        } else {
+            &suggested.host
+        },
+        suggested.date
+    )
+}

@@ -41,10 +41,19 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
         report.memory_limit,
         overridden(report.memory_limit_overridden, "--memory-limit"),
     )?;
+    let mut notes = Vec::new();
     if let Some(how) = &report.time_limit_origin {
-        let text = format!("time limit: {how}");
+        notes.push(format!("time limit: {how}"));
+    }
+    if let Some(suggested) = &report.suggested_time_limit {
+        notes.push(format!(
+            "suggested time limit: {}",
+            super::suggestion_text(suggested)
+        ));
+    }
+    for note in notes {
         let options = textwrap::Options::new(style.width.max(40)).subsequent_indent("    ");
-        for line in textwrap::wrap(&text, options) {
+        for line in textwrap::wrap(&note, options) {
             writeln!(out, "{line}")?;
         }
     }

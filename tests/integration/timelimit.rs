@@ -158,6 +158,17 @@ fn the_judge_reports_show_the_suggestion_for_the_same_references_and_tests() {
     );
 
     // Other tests, or a changed reference: the suggestion says nothing about them.
+    // The table says it too.
+    let table = project.then(&ac_py[..4], b"").expect_code(0);
+    assert!(
+        table
+            .stdout()
+            .lines()
+            .any(|line| line.starts_with("suggested time limit: ")
+                && line.contains(" by timelimit: slowest reference ")),
+        "{}",
+        table.stdout()
+    );
     let fewer = project
         .then(&["judge", "sum", "--test", "1", "--json"], b"")
         .expect_code(0);
