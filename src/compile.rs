@@ -336,18 +336,32 @@ fn read_status(entry: &Path) -> Option<CompileOutcome> {
 
 /// A short hex digest of a list of byte strings: the names of cache entries and memos.
 pub(crate) fn cache_key(parts: &[&[u8]]) -> String {
-    let mut hasher = Sha256::new();
+    let mut key = CacheKey::default();
     for part in parts {
-        // Length-prefixed, so that no two different lists of parts hash the same bytes.
-        hasher.update((part.len() as u64).to_le_bytes());
-        hasher.update(part);
+        key.part(part);
     }
-    hasher
-        .finalize()
-        .iter()
-        .take(16)
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    key.finish()
+}
+
+/// A [`cache_key`] taken one part at a time, for parts too many or too large to hold at once.
+#[derive(Default)]
+pub(crate) struct CacheKey(Sha256);
+
+impl CacheKey {
+    pub fn part(&mut self, bytes: &[u8]) {
+        // Length-prefixed, so that no two different lists of parts hash the same bytes.
+        self.0.update((bytes.len() as u64).to_le_bytes());
+        self.0.update(bytes);
+    }
+
+    pub fn finish(self) -> String {
+        self.0
+            .finalize()
+            .iter()
+            .take(16)
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    }
 }
 
 fn expand(args: &[&str], dir: &Path, source_name: &str, memory: Option<Bytes>) -> Vec<OsString> {

@@ -2,44 +2,35 @@
 //! problem's own limit. It is kept under a digest of the references' sources and the tests' inputs: once either
 //! changes, the suggestion is not found, since it no longer says anything about them.
 
+use crate::compile::CacheKey;
 use crate::error::{Error, Result};
 use crate::judge::SuggestedLimit;
 use crate::problem::{Problem, Test};
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 use super::Role;
 
 /// Where the suggestion for `problem`'s references on `tests` is kept in `cache`.
 pub fn place(cache: &Path, problem: &Problem, tests: &[Test]) -> Result<PathBuf> {
-    let mut digest = Sha256::new();
-    let mut part = |bytes: &[u8]| {
-        // Length-prefixed, so that no two different lists of parts hash the same bytes.
-        digest.update((bytes.len() as u64).to_le_bytes());
-        digest.update(bytes);
-    };
+    let mut key = CacheKey::default();
     let read = |path: &Path| std::fs::read(path).map_err(|e| Error::io("read", path, e));
-    part(problem.name.as_bytes());
+    key.part(problem.name.as_bytes());
     for solution in &problem.solutions {
         if Role::of(&solution.expected) != Some(Role::Reference) {
             continue;
         }
-        part(solution.name.as_bytes());
+        key.part(solution.name.as_bytes());
         for file in std::iter::once(&solution.path).chain(&solution.others) {
-            part(&read(file)?);
+            key.part(&read(file)?);
         }
     }
     for test in tests {
-        part(test.name.as_bytes());
-        part(&read(&test.input)?);
+        key.part(test.name.as_bytes());
+        key.part(&read(&test.input)?);
     }
-    let name: String = digest
-        .finalize()
-        .iter()
-        .take(16)
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    Ok(cache.join("timelimit").join(format!("{name}.json")))
+    Ok(cache
+        .join("timelimit")
+        .join(format!("{}.json", key.finish())))
 }
 
 /// Keeps `suggestion` at `place`.

@@ -5,7 +5,8 @@
 use super::Origin;
 use super::plot::{self, Line, Point};
 use crate::judge::{JudgeReport, SolutionReport, TestResult};
-use crate::units::format_time;
+use crate::sandbox;
+use crate::units::{Bytes, format_time};
 use crate::verdict::Verdict;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -134,19 +135,17 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
             }
         }
     }
-    let isolation = [
-        ("cgroup", &origin.isolation.cgroup),
-        ("namespaces", &origin.isolation.namespaces),
-        ("landlock", &origin.isolation.landlock),
-        ("seccomp", &origin.isolation.seccomp),
-    ]
-    .into_iter()
-    .map(|(name, status)| Layer {
-        name,
-        active: status.active,
-        detail: status.detail.clone(),
-    })
-    .collect();
+    let isolation = sandbox::Layer::ALL
+        .into_iter()
+        .map(|layer| {
+            let status = origin.isolation.status(layer);
+            Layer {
+                name: layer.name(),
+                active: status.active,
+                detail: status.detail.clone(),
+            }
+        })
+        .collect();
     Page {
         problem: report.problem.clone(),
         ok: report.all_as_expected(),
@@ -207,26 +206,20 @@ fn column(
     positions: &HashMap<&str, usize>,
     solution: &SolutionReport,
 ) -> Column {
-    let position = |name: &str| positions.get(name).copied().unwrap_or(0);
-    let failed = |t: &TestResult| !t.verdict.is_accepted();
-    let cpu: Vec<Point> = solution
-        .tests
-        .iter()
-        .map(|t| Point {
-            test: position(&t.name),
-            value: t.cpu.as_secs_f64() * 1000.0,
-            failed: failed(t),
-        })
-        .collect();
-    let memory: Vec<Point> = solution
-        .tests
-        .iter()
-        .map(|t| Point {
-            test: position(&t.name),
-            value: t.memory.0 as f64 / (1024.0 * 1024.0),
-            failed: failed(t),
-        })
-        .collect();
+    // A point per run: its test's place, and `value` of the run.
+    let points = |value: fn(&TestResult) -> f64| -> Vec<Point> {
+        solution
+            .tests
+            .iter()
+            .map(|t| Point {
+                test: positions.get(t.name.as_str()).copied().unwrap_or(0),
+                value: value(t),
+                failed: !t.verdict.is_accepted(),
+            })
+            .collect()
+    };
+    let cpu = points(|t| t.cpu.as_secs_f64() * 1000.0);
+    let memory = points(|t| mib(t.memory));
     let tests = report.tests.len();
     let mut cpu_lines = vec![Line::Limit(report.time_limit.as_secs_f64() * 1000.0)];
     cpu_lines.extend(
@@ -255,12 +248,14 @@ fn column(
         memory_plot: plot::svg(
             &memory,
             tests,
-            &[Line::Limit(
-                report.memory_limit.0 as f64 / (1024.0 * 1024.0),
-            )],
+            &[Line::Limit(mib(report.memory_limit))],
             "MiB",
         ),
     }
+}
+
+fn mib(bytes: Bytes) -> f64 {
+    bytes.0 as f64 / Bytes::MIB as f64
 }
 
 #[cfg(test)]
