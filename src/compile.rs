@@ -54,7 +54,10 @@ pub struct Compiled {
     pub language: Language,
     /// The build folder: the executable, class files or script.
     pub dir: PathBuf,
+    /// The cache key: a name that changes whenever the build does.
+    key: String,
     source_name: String,
+    main_class: String,
     pub outcome: CompileOutcome,
 }
 
@@ -67,10 +70,7 @@ pub struct Compiler<'a> {
 impl Compiled {
     /// A name that changes whenever the build does: its cache key.
     pub fn key(&self) -> String {
-        self.dir
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
+        self.key.clone()
     }
 }
 
@@ -100,6 +100,11 @@ impl<'a> Compiler<'a> {
     }
 
     /// Compiles a program of one or more files, or takes it from the cache.
+    ///
+    /// A cache entry is a folder named by its key, holding `status.json` (how the compile went) and `box/` (the
+    /// compiler's working folder: the copied sources and what it made). The compiler, which runs the source's
+    /// compile-time code, can write in `box/` alone; what it left there is checked before the entry is kept, and the
+    /// judge reads nothing back from it.
     pub fn compile_source(&self, source: &Source) -> Result<Compiled> {
         let language = source.language;
         let spec = language.spec();
@@ -116,6 +121,7 @@ impl<'a> Compiler<'a> {
 
         let command = spec.compile.args.join(" ");
         let mut parts: Vec<&[u8]> = vec![
+            LAYOUT.as_bytes(),
             spec.name.as_bytes(),
             version.as_bytes(),
             command.as_bytes(),
@@ -130,16 +136,21 @@ impl<'a> Compiler<'a> {
         parts.push(limits.as_bytes());
         let key = cache_key(&parts);
         let entry = self.cache.join(&key);
-        if let Some(mut outcome) = read_status(&entry) {
+        let compiled = |status: Status, cached: bool| Compiled {
+            language,
+            dir: entry.join(BOX),
+            key: key.clone(),
+            source_name: source_name.clone(),
+            main_class: status.main_class,
+            outcome: CompileOutcome {
+                cached,
+                ..status.outcome
+            },
+        };
+        if let Some(mut status) = read_status(&entry) {
             // Nothing was compiled this time.
-            outcome.cached = true;
-            outcome.time = Duration::ZERO;
-            return Ok(Compiled {
-                language,
-                dir: entry,
-                source_name,
-                outcome,
-            });
+            status.outcome.time = Duration::ZERO;
+            return Ok(compiled(status, true));
         }
 
         std::fs::create_dir_all(&self.cache).map_err(|e| Error::io("create", &self.cache, e))?;
@@ -147,9 +158,11 @@ impl<'a> Compiler<'a> {
             .prefix(".build-")
             .tempdir_in(&self.cache)
             .map_err(|e| Error::io("create a build folder in", &self.cache, e))?;
-        for (name, bytes) in others.iter().chain([&(source_name.clone(), text)]) {
-            let copy = build.path().join(name);
-            std::fs::write(&copy, bytes).map_err(|e| Error::io("write", &copy, e))?;
+        let workdir = build.path().join(BOX);
+        std::fs::create_dir(&workdir).map_err(|e| Error::io("create", &workdir, e))?;
+        for (name, bytes) in others.iter().chain([&(source_name.clone(), text.clone())]) {
+            let copy = workdir.join(name);
+            write_new(&copy, bytes)?;
         }
         let units: Vec<&str> = others
             .iter()
@@ -159,20 +172,41 @@ impl<'a> Compiler<'a> {
                     && Language::of(Path::new(name)).ok() == Some(language)
             })
             .collect();
-        let outcome = self.build(&compiler, language, &source_name, &units, build.path())?;
-        let status = serde_json::to_vec(&outcome).expect("outcome serialises");
+        let mut outcome = self.build(&compiler, language, &source_name, &units, &workdir)?;
+        // A build folder holding a link, a FIFO or a device, or too much, is never kept: the compile failed.
+        if let Err(why) = crate::untrusted::check_tree(&workdir, BUILD_TREE) {
+            outcome.ok = false;
+            outcome.message = format!("{}\n{why}", outcome.message).trim().to_owned();
+            std::fs::remove_dir_all(&workdir)
+                .and_then(|()| std::fs::create_dir(&workdir))
+                .map_err(|e| Error::io("empty", &workdir, e))?;
+        }
+        // The class to start is found in the source as it was given, not in what the compiler left.
+        let main_class = match language.entry_point(&String::from_utf8_lossy(&text)) {
+            Ok(class) => class,
+            Err(why) if outcome.ok => {
+                // A program that compiles but cannot be started (a Java source without `main`) is a compile error.
+                outcome.ok = false;
+                outcome.message = format!("{}\n{why}", outcome.message).trim().to_owned();
+                String::new()
+            }
+            Err(_) => String::new(),
+        };
+        let status = Status {
+            outcome,
+            main_class,
+        };
+        // Beside the build folder, where the compiler could not write.
         let status_path = build.path().join(STATUS_FILE);
-        std::fs::write(&status_path, status).map_err(|e| Error::io("write", &status_path, e))?;
+        write_new(
+            &status_path,
+            &serde_json::to_vec(&status).expect("a status serialises"),
+        )?;
         // Publish the finished build under its key in one step; if another judge got there first, theirs stands.
         if std::fs::rename(build.path(), &entry).is_ok() {
             let _ = build.keep();
         }
-        Ok(Compiled {
-            language,
-            dir: entry,
-            source_name,
-            outcome,
-        })
+        Ok(compiled(status, false))
     }
 
     fn build(
@@ -209,20 +243,14 @@ impl<'a> Compiler<'a> {
         )));
         // The compiler's words are cut; what stopped it is said after them, so it is never cut away.
         let mut message = bound(said.trim());
-        let mut ok = result.succeeded();
         if result.killed_for.is_some() || matches!(result.termination, Termination::Signaled(_)) {
             message.push_str(&format!(
                 "\nthe compiler {}",
                 result.ending(&COMPILE_LIMITS)
             ));
         }
-        // A program that compiles but cannot be started (a Java source without `main`) is a compile error too.
-        if ok && let Err(why) = entry_point(language, &dir.join(source_name)) {
-            ok = false;
-            message.push_str(&format!("\n{why}"));
-        }
         Ok(CompileOutcome {
-            ok,
+            ok: result.succeeded(),
             time: result.cpu,
             message: message.trim().to_owned(),
             cached: false,
@@ -267,14 +295,13 @@ impl<'a> Compiler<'a> {
             tool => self.toolchain.resolve(tool, compiled.language)?,
         };
         let mut argv = vec![program.into_os_string()];
-        let main_class = entry_point(compiled.language, &compiled.dir.join(&compiled.source_name))
-            .map_err(Error::Usage)?;
+        let main_class = &compiled.main_class;
         argv.extend(
             expand(run.args, &compiled.dir, &compiled.source_name, Some(memory))
                 .into_iter()
                 .map(|arg| {
                     arg.to_string_lossy()
-                        .replace("{main_class}", &main_class)
+                        .replace("{main_class}", main_class)
                         .into()
                 }),
         );
@@ -287,6 +314,18 @@ impl<'a> Compiler<'a> {
 }
 
 const STATUS_FILE: &str = "status.json";
+
+/// The compiler's working folder in a cache entry, and the built program's folder.
+const BOX: &str = "box";
+
+/// The layout of a cache entry, in every key: entries of an older layout are never taken for this one.
+const LAYOUT: &str = "layout 2: status beside box/";
+
+/// What a build may leave in its folder: an executable, class files, a package's built program.
+const BUILD_TREE: crate::untrusted::TreeLimits = crate::untrusted::TreeLimits {
+    bytes: COMPILE_LIMITS.output.0,
+    entries: 10_000,
+};
 
 /// What a program is built from: its main file, and the files beside it that it uses (a program given as a
 /// folder). C and C++ files among them are compiled with the main file; the others are there to be found.
@@ -316,22 +355,35 @@ impl Source {
     }
 }
 
+/// The name a file gets in the build folder: its own, with any byte that is not UTF-8 replaced, so that its
+/// extension (which tells a compiler its language) stays.
 fn file_name(path: &Path) -> String {
     path.file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("main")
-        .to_owned()
+        .map(|n| n.to_string_lossy().replace(char::REPLACEMENT_CHARACTER, "_"))
+        .unwrap_or_else(|| "main".to_owned())
 }
 
-/// The class a program starts at (see [`Language::entry_point`]), read from its source in the build folder.
-fn entry_point(language: Language, source: &Path) -> Result<String, String> {
-    let text =
-        std::fs::read(source).map_err(|e| format!("cannot read {}: {e}", source.display()))?;
-    language.entry_point(&String::from_utf8_lossy(&text))
+/// How a kept build went, beside its folder.
+#[derive(Serialize, Deserialize)]
+struct Status {
+    outcome: CompileOutcome,
+    /// The class to start (see [`Language::entry_point`]); empty for every language but Java.
+    main_class: String,
 }
 
-fn read_status(entry: &Path) -> Option<CompileOutcome> {
+fn read_status(entry: &Path) -> Option<Status> {
     serde_json::from_slice(&std::fs::read(entry.join(STATUS_FILE)).ok()?).ok()
+}
+
+/// Writes a new file, never through anything already at `path`.
+fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .and_then(|mut file| file.write_all(bytes))
+        .map_err(|e| Error::io("write", path, e))
 }
 
 /// A short hex digest of a list of byte strings: the names of cache entries and memos.

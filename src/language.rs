@@ -63,7 +63,8 @@ const fn on_path(name: &'static str) -> Tool {
 
 const PYTHON: Tool = Tool::OnPath {
     name: "python3",
-    locate: Some(&["-c", "import sys; print(sys.executable)"]),
+    // Isolated (-I): neither the current folder nor the user's environment is looked at.
+    locate: Some(&["-I", "-c", "import sys; print(sys.executable)"]),
 };
 
 pub static TABLE: &[LanguageSpec] = &[
@@ -129,10 +130,12 @@ pub static TABLE: &[LanguageSpec] = &[
         language: Language::Python,
         name: "Python",
         extensions: &["py"],
-        // A syntax check, so that a source that cannot run is a compile error, as in other languages.
+        // A syntax check, so that a source that cannot run is a compile error, as in other languages. In isolated
+        // mode (-I), since `-m` would otherwise put the build folder first on the module path: a source named
+        // `token.py` would be imported, and run, by the check itself.
         compile: Step {
             tool: PYTHON,
-            args: &["-m", "py_compile", "{src}"],
+            args: &["-I", "-m", "py_compile", "{src}"],
         },
         version_args: &["--version"],
         run: Step {

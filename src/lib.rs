@@ -20,6 +20,7 @@ pub mod runs;
 pub mod sandbox;
 mod scratch;
 mod text;
+mod untrusted;
 mod toolchain;
 pub mod units;
 pub mod verdict;
@@ -52,6 +53,9 @@ impl From<bool> for Outcome {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<Outcome> {
+    // Descriptors our caller left open (a jobserver's pipe, a file opened for writing) are not for the programs we
+    // run, nor for the compilers and tools we start.
+    sandbox::close_inherited_on_exec();
     // Processes orphaned by a supervisor that died come to us, so they can be killed before we exit.
     if let Err(e) = sandbox::become_subreaper() {
         eprintln!(

@@ -163,15 +163,19 @@ pub fn interactor(
     spec
 }
 
+/// The file in a tool's working directory that its standard output goes to.
+const TOOL_STDOUT: &str = "stdout";
+
 /// One of the problem's own programs (checker, validator, generator), working in `workdir`, reading `stdin`
-/// (nothing if none), writing its output to `workdir/stdout`. It may read anything.
+/// (nothing if none), writing its output to `workdir/stdout` (read back with [`tool_output`]). It may read
+/// anything.
 pub fn tool(program: &Program, workdir: &Path, stdin: Option<&Path>, limits: Limits) -> RunSpec {
     RunSpec {
         argv: program.argv.clone(),
         env: small_env(workdir),
         workdir: workdir.to_owned(),
         stdin: stdin.map(Path::to_owned),
-        stdout: workdir.join("stdout"),
+        stdout: workdir.join(TOOL_STDOUT),
         limits: Limits {
             cap_address_space: program.cap_address_space,
             ..limits
@@ -179,4 +183,10 @@ pub fn tool(program: &Program, workdir: &Path, stdin: Option<&Path>, limits: Lim
         trust: Trust::Tool,
         scratch: None,
     }
+}
+
+/// What a tool run by [`tool`] wrote on its standard output. The file lies in the tool's working directory, which
+/// it could write: it is read as every such file is (no link followed, no FIFO waited on, at most the output limit).
+pub fn tool_output(spec: &RunSpec) -> std::io::Result<Vec<u8>> {
+    crate::untrusted::read(&spec.workdir, Path::new(TOOL_STDOUT), spec.limits.output.0)
 }

@@ -4,10 +4,18 @@
 use std::io::Read;
 use std::path::Path;
 
-/// The first `limit` bytes of a file, or nothing if it cannot be read.
+/// The first `limit` bytes of a regular file, or nothing if it cannot be read. (Never waits on a FIFO or reads a
+/// device; a file in a folder that a run could write is read with [`crate::untrusted::read_head`].)
 pub(crate) fn read_head(path: &Path, limit: usize) -> Vec<u8> {
+    use std::os::unix::fs::OpenOptionsExt;
     let mut head = Vec::new();
-    if let Ok(file) = std::fs::File::open(path) {
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path);
+    if let Ok(file) = file
+        && file.metadata().is_ok_and(|m| m.is_file())
+    {
         let _ = file.take(limit as u64).read_to_end(&mut head);
     }
     head

@@ -164,7 +164,7 @@ impl<'a> Workshop<'a> {
                 format!("the generator {ending}: {said}")
             }));
         }
-        let input = std::fs::read(&spec.stdout).map_err(|e| Error::io("read", &spec.stdout, e))?;
+        let input = runs::tool_output(&spec).map_err(|e| Error::io("read", &spec.stdout, e))?;
         Ok(Ok(input))
     }
 

@@ -96,8 +96,9 @@ pub(crate) fn verdict_of(
     let said = match protocol {
         Protocol::Cpjudge => result.stderr_text(),
         Protocol::Package => {
-            let feedback = workdir.join(FEEDBACK).join("judgemessage.txt");
-            let message = crate::text::read_head(&feedback, MESSAGE_LIMIT + 1);
+            // The validator could write its feedback folder: read as every such file is.
+            let feedback = Path::new(FEEDBACK).join("judgemessage.txt");
+            let message = crate::untrusted::read_head(workdir, &feedback, MESSAGE_LIMIT + 1);
             let message = String::from_utf8_lossy(&message).into_owned();
             if message.trim().is_empty() {
                 result.stderr_text()

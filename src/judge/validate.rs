@@ -35,7 +35,7 @@ fn run_validator(
         Protocol::Package => run.killed_for.is_none() && run.termination == Termination::Exited(42),
     };
     if valid {
-        let said = std::fs::read(&spec.stdout).map_err(|e| Error::io("read", &spec.stdout, e))?;
+        let said = runs::tool_output(&spec).map_err(|e| Error::io("read", &spec.stdout, e))?;
         return Ok(InputCheck::Valid {
             said: String::from_utf8_lossy(&said).into_owned(),
         });
