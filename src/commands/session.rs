@@ -171,6 +171,15 @@ pub(super) fn prepare_sandbox(
 ) -> Result<(Sandbox, Isolation)> {
     let sandbox = Sandbox::from_current_exe()?;
     let isolation = Isolation::probe(layers, sandbox.supervisor());
+    // A layer the kernel offers must work: judging on without it would weaken isolation because of the machine's
+    // state, which nobody asked for.
+    if let Some((layer, reason)) = isolation.trial_failures.first() {
+        return Err(Error::Sandbox(format!(
+            "the {layer} layer passes the kernel's own check, but a trial run with it failed: {reason}\n\
+             judging stops rather than go on with less isolation; `cpjudge doctor` shows every layer, and \
+             `--layers` chooses fewer on purpose"
+        )));
+    }
     report::warn_unavailable(&isolation, layers);
     if strict {
         let off = isolation.inactive();

@@ -1,6 +1,6 @@
 //! Confining one run: everything is prepared before fork, so that between fork and exec the child only makes
-//! system calls, in this order: take its own session, set the rlimits, ask to die with the worker, restrict the
-//! file system, join the run's cgroup (and, in the worker's namespaces, a cgroup namespace of its own), drop every
+//! system calls, in this order: take its own session, ask to die with the worker, restrict the file system, set
+//! the rlimits, join the run's cgroup (and, in the worker's namespaces, a cgroup namespace of its own), drop every
 //! capability, install the system-call filter. The namespaces themselves are the worker's (see `namespace`).
 //!
 //! The worker is single-threaded, which is what makes the few allocations of the Landlock crate safe in the
@@ -112,8 +112,8 @@ pub(crate) struct Reused {
     mounts: Option<MountWatch>,
     pids: Option<Pids>,
     syscalls: Option<SyscallFilter>,
-    /// The hidden folders, and the folders readable around them, opened.
-    readable: Option<(Vec<PathBuf>, Vec<landlock::PathFd>)>,
+    /// The hidden folders, and the folders readable around them.
+    readable: Option<(Vec<PathBuf>, Vec<PathBuf>)>,
 }
 
 impl Reused {
@@ -171,13 +171,13 @@ impl Reused {
         Ok(())
     }
 
-    fn readable_outside(&mut self, hidden: &[PathBuf]) -> &[landlock::PathFd] {
+    fn readable_outside(&mut self, hidden: &[PathBuf]) -> &[PathBuf] {
         if self
             .readable
             .as_ref()
             .is_none_or(|(known, _)| known != hidden)
         {
-            let around = filesystem::open_all(&filesystem::readable_outside(hidden));
+            let around = filesystem::readable_outside(hidden);
             self.readable = Some((hidden.to_vec(), around));
         }
         &self.readable.as_ref().expect("found above").1
@@ -251,11 +251,15 @@ impl Confinement {
         if unsafe { libc::setsid() } == -1 {
             return Err(io::Error::last_os_error());
         }
-        self.rlimits.apply()?;
+        // Whatever the worker holds, the program starts with its standard streams alone.
+        super::process::close_inherited_on_exec();
         die_with_parent(Some(worker))?;
         if let Some(files) = &mut self.files {
             files.restrict(self.namespaces)?;
         }
+        // After the Landlock rules, whose making opens descriptors: the limit on open files must never be what
+        // makes a layer fail.
+        self.rlimits.apply()?;
         // Only the program joins the cgroup, as late as it can: what is left to do after is the few system calls
         // that drop its capabilities and install its filter, charged to it. It then takes a cgroup namespace of its
         // own, rooted at the run's cgroup, which needs the capabilities it is about to drop.

@@ -22,11 +22,14 @@ pub(crate) struct FsRules {
 
 impl FsRules {
     /// Rules for a program working in `workdir` that may read `around` (what [`readable_outside`] found for the
-    /// hidden folders, opened) and `readable`, with its standard output in the file `stdout`. (Its standard input
-    /// needs no rule: a solution's is a copy in memory, and the problem's own tools may read anything.)
+    /// hidden folders) and `readable`, with its standard output in the file `stdout`. (Its standard input needs no
+    /// rule: a solution's is a copy in memory, and the problem's own tools may read anything.)
+    ///
+    /// Each path is opened only while its rule is added: however many entries the folders on the way to a hidden
+    /// one hold, the rules cost the program a single descriptor, the ruleset's.
     pub fn new(
         workdir: &Path,
-        around: &[PathFd],
+        around: &[PathBuf],
         readable: &[PathBuf],
         stdout: &Path,
     ) -> Result<FsRules, String> {
@@ -38,10 +41,7 @@ impl FsRules {
             .and_then(|r| r.scope(Scope::Signal | Scope::AbstractUnixSocket))
             .and_then(|r| r.create())
             .map_err(fail)?;
-        for fd in around {
-            ruleset = ruleset.add_rule(PathBeneath::new(fd, read)).map_err(fail)?;
-        }
-        for path in readable {
+        for path in around.iter().chain(readable) {
             // Something may vanish between listing and opening; it is then simply not readable.
             if let Ok(fd) = PathFd::new(path) {
                 ruleset = ruleset.add_rule(PathBeneath::new(fd, read)).map_err(fail)?;
@@ -120,12 +120,6 @@ const DEVICES: &[(&str, BitFlags<AccessFs>)] = &[
     ("/dev/urandom", make_bitflags!(AccessFs::{ReadFile})),
 ];
 
-/// Opens each path to name it in a rule, leaving out any that has vanished since it was listed: it is then simply
-/// not readable.
-pub(crate) fn open_all(paths: &[PathBuf]) -> Vec<PathFd> {
-    paths.iter().filter_map(|p| PathFd::new(p).ok()).collect()
-}
-
 /// The largest folders and files of the whole file system that neither are hidden nor hold anything hidden, nor
 /// are /dev (out of reach for every run but for the few harmless devices above): what a solution may read.
 pub(crate) fn readable_outside(hidden: &[PathBuf]) -> Vec<PathBuf> {
@@ -183,7 +177,7 @@ pub(crate) fn probe() -> Result<String, String> {
         );
     }
     let dir = std::env::temp_dir();
-    let around = open_all(&readable_outside(&[]));
+    let around = readable_outside(&[]);
     let mut rules = FsRules::new(&dir, &around, &[], Path::new("/dev/null"))?;
     super::namespace::in_child(|| rules.restrict(false))
         .map_err(|e| format!("cannot enforce Landlock rules: {e}"))?;

@@ -1,8 +1,10 @@
 //! The optional isolation layers: which ones a run asks for, and which ones this machine can give.
 //!
 //! The basics (a process group, a subreaper, rlimits, a fresh working directory) are always on. The layers here
-//! depend on the kernel and on privileges, so they are probed once at start-up; a layer that is asked for and
-//! does not work is reported loudly and left off, unless the caller insists on every layer (`--strict`).
+//! depend on the kernel and on privileges, so they are probed once at start-up; a layer that is asked for and that
+//! the kernel does not offer is reported loudly and left off, unless the caller insists on every layer
+//! (`--strict`). A layer the kernel offers but that fails a trial run is never left off quietly: that is a fault
+//! of the judge or of its surroundings, and judging stops with its cause (see [`Isolation::trial_failures`]).
 
 use super::{cgroup, filesystem, namespace, syscalls};
 use crate::units::Bytes;
@@ -175,6 +177,9 @@ pub struct Isolation {
     pub namespaces: LayerStatus,
     pub landlock: LayerStatus,
     pub seccomp: LayerStatus,
+    /// The layers that passed the kernel's check but failed a trial run, with why.
+    #[serde(skip)]
+    pub trial_failures: Vec<(Layer, String)>,
 }
 
 impl Isolation {
@@ -198,9 +203,13 @@ impl Isolation {
             };
         }
         let (_, failed) = super::trial::usable(supervisor, &candidates);
-        for (layer, reason) in failed {
-            *isolation.status_mut(layer) = LayerStatus::unavailable(reason);
+        for (layer, reason) in &failed {
+            *isolation.status_mut(*layer) = LayerStatus {
+                active: false,
+                detail: format!("FAILED a trial run though the kernel offers it: {reason}"),
+            };
         }
+        isolation.trial_failures = failed;
         isolation
     }
 
@@ -215,6 +224,7 @@ impl Isolation {
             namespaces: off(),
             landlock: off(),
             seccomp: off(),
+            trial_failures: Vec::new(),
         }
     }
 
@@ -304,9 +314,11 @@ impl Isolation {
                     )
                 } else {
                     format!(
-                        "peak resident memory of the main process, checked every 10 ms; address space capped \
-                         per process at the limit + 4 GiB + room for {} threads' stacks (not for the JVM)",
-                        super::Limits::THREADS_IN_ADDRESS_SPACE
+                        "resident memory of every process of the run, summed, checked every 10 ms (not shared \
+                         memory nor pipe buffers, which only a cgroup counts; a pipe holds at most 64 KiB, since \
+                         a run may not enlarge one); address space capped per process at 1.25 x the limit + {} \
+                         (not for the JVM)",
+                        super::Limits::ADDRESS_SPACE_ROOM
                     )
                 },
             ),

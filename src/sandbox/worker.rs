@@ -48,6 +48,7 @@ pub fn serve(args: &[String]) -> i32 {
         libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
         libc::setpgid(0, 0);
     }
+    process::close_inherited_on_exec();
     let subreaper = process::become_subreaper()
         .map_err(|e| format!("the worker cannot become a subreaper: {e}"));
     let reused = subreaper.and_then(|()| Reused::make(layers));
