@@ -1,53 +1,141 @@
-//! The judge's folders in the temporary folder: every run's folder lies in one folder of this judge's own,
-//! `cpjudge-<pid namespace>-<pid>`. A judge that ends normally leaves nothing; one that was killed outright cannot
-//! clean up, so each judge removes, at start, the folders of judges of its PID namespace that are gone.
+//! The judge's folder in the temporary folder, where every run's folder lies.
+//!
+//! It is made fresh at first use, under a random name (`cpjudge-scratch-XXXXXXXXXXXX`), with mode 0700, and its
+//! owner is checked: a folder someone else made in the shared temporary folder, under any name, is never used. The
+//! judge holds a lock on a marker in it for as long as it lives. A judge that ends normally removes it; one that
+//! was killed outright cannot, so each judge removes, at start and at its end, the folders of its own user whose
+//! marker no live judge holds.
 
-use crate::sandbox::pid_namespace;
+use std::fs::File;
 use std::io;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::Mutex;
+use std::time::Duration;
 
-const PREFIX: &str = "cpjudge-";
+const PREFIX: &str = "cpjudge-scratch-";
+
+/// The marker a live judge holds locked.
+const MARKER: &str = ".lock";
+
+/// A folder this young is left alone by the clean-up whatever its marker says: its judge may be about to lock it.
+const GRACE: Duration = Duration::from_secs(60);
+
+/// This judge's own folder, and the marker it holds locked.
+struct Own {
+    path: PathBuf,
+    _lock: File,
+}
+
+static OWN: Mutex<Option<Own>> = Mutex::new(None);
 
 /// A new folder for one run or tool, removed when dropped.
 pub(crate) fn folder(what: &str) -> io::Result<tempfile::TempDir> {
-    static OWN: OnceLock<PathBuf> = OnceLock::new();
-    let own = OWN.get_or_init(|| std::env::temp_dir().join(name(std::process::id())));
-    let make = || {
-        tempfile::Builder::new()
-            .prefix(&format!("{what}-"))
-            .tempdir_in(own)
-    };
-    // Made on first use, and again if it was cleaned up meanwhile.
-    make()
-        .or_else(|e| match e.kind() {
-            io::ErrorKind::NotFound => std::fs::create_dir_all(own).and_then(|()| make()),
-            _ => Err(e),
-        })
-        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", own.display())))
+    let mut own = OWN.lock().unwrap_or_else(|e| e.into_inner());
+    // Made on first use, and made anew if it was removed meanwhile (a clean-up of the temporary folder).
+    if own.as_ref().is_none_or(|own| !own.path.is_dir()) {
+        *own = Some(make_own(&std::env::temp_dir())?);
+    }
+    let path = &own.as_ref().expect("made above").path;
+    tempfile::Builder::new()
+        .prefix(&format!("{what}-"))
+        .tempdir_in(path)
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
 }
 
-fn name(pid: u32) -> String {
-    format!("{PREFIX}{}-{pid}", pid_namespace())
+/// Makes a folder of this judge's own in `tmp`, and locks its marker.
+fn make_own(tmp: &Path) -> io::Result<Own> {
+    let annotate = |e: io::Error| io::Error::new(e.kind(), format!("{}: {e}", tmp.display()));
+    // mkdir fails on any name that exists, so nothing found there is ever taken over.
+    let path = tempfile::Builder::new()
+        .prefix(PREFIX)
+        .rand_bytes(12)
+        .permissions(std::fs::Permissions::from_mode(0o700))
+        .tempdir_in(tmp)
+        .map_err(annotate)?
+        .keep();
+    let metadata = std::fs::symlink_metadata(&path)?;
+    // SAFETY: geteuid has no preconditions.
+    let uid = unsafe { libc::geteuid() };
+    if !metadata.is_dir() || metadata.uid() != uid || metadata.mode() & 0o077 != 0 {
+        return Err(io::Error::other(format!(
+            "{}: the folder just made is not a private folder of this user",
+            path.display()
+        )));
+    }
+    // Locked before it has its name, so that no clean-up ever finds the marker unlocked.
+    let marker = tempfile::NamedTempFile::new_in(&path)?;
+    marker.as_file().lock()?;
+    let lock = marker.persist(path.join(MARKER)).map_err(|e| e.error)?;
+    Ok(Own { path, _lock: lock })
 }
 
-/// Removes this judge's folder, once everything in it is gone; and the folders of judges of this PID namespace
-/// that no longer run, whatever is in them.
+/// Removes this judge's folder, once everything in it is gone; and the folders of judges of this user that no
+/// longer run, whatever is in them.
 pub(crate) fn clean_up() {
-    let own = std::env::temp_dir().join(name(std::process::id()));
-    let _ = std::fs::remove_dir(own);
-    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+    let tmp = std::env::temp_dir();
+    {
+        let mut own = OWN.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(mine) = own.as_ref()
+            && empty_but_marker(&mine.path)
+        {
+            let _ = std::fs::remove_file(mine.path.join(MARKER));
+            let _ = std::fs::remove_dir(&mine.path);
+            *own = None;
+        }
+    }
+    remove_abandoned(&tmp);
+}
+
+fn empty_but_marker(path: &Path) -> bool {
+    std::fs::read_dir(path).is_ok_and(|entries| {
+        entries
+            .flatten()
+            .all(|entry| entry.file_name() == MARKER)
+    })
+}
+
+/// Removes the folders in `tmp` that a judge of this user made and that no live judge holds.
+fn remove_abandoned(tmp: &Path) {
+    let Ok(entries) = std::fs::read_dir(tmp) else {
         return;
     };
-    let ours = format!("{PREFIX}{}-", pid_namespace());
+    // SAFETY: geteuid has no preconditions.
+    let uid = unsafe { libc::geteuid() };
     for entry in entries.flatten() {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|n| n.strip_prefix(&ours)) else {
+        let is_ours = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|name| name.starts_with(PREFIX));
+        // Never followed: a link or another user's folder under our name is not ours to remove.
+        let Ok(metadata) = entry.metadata() else {
             continue;
         };
-        if pid.bytes().all(|b| b.is_ascii_digit()) && !Path::new("/proc").join(pid).exists() {
-            let _ = std::fs::remove_dir_all(entry.path());
+        if !is_ours || !metadata.is_dir() || metadata.uid() != uid {
+            continue;
         }
+        let young = metadata
+            .modified()
+            .ok()
+            .and_then(|m| m.elapsed().ok())
+            .is_none_or(|age| age < GRACE);
+        if young || held(&entry.path()) {
+            continue;
+        }
+        let _ = std::fs::remove_dir_all(entry.path());
+    }
+}
+
+/// Whether a live judge holds the folder's marker (a folder without one is not a judge's).
+fn held(path: &Path) -> bool {
+    use std::os::unix::fs::OpenOptionsExt;
+    let marker = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path.join(MARKER));
+    match marker {
+        Ok(file) => file.try_lock().is_err(),
+        Err(_) => true,
     }
 }
 
@@ -56,20 +144,36 @@ mod tests {
     use super::*;
 
     #[test]
-    fn folders_of_judges_that_are_gone_are_removed() {
-        let tmp = std::env::temp_dir();
-        // No process has a PID this large (the kernel's maximum is 2^22).
-        let gone = tmp.join(name(4_999_999));
-        std::fs::create_dir_all(gone.join("run-x/box")).unwrap();
-        std::fs::write(gone.join("run-x/input"), "1 2\n").unwrap();
-        let run = folder("run").unwrap();
-        let alive = run.path().parent().unwrap().to_owned();
-        clean_up();
-        assert!(!gone.exists());
-        // Our own folder stays while something is in it.
-        assert!(run.path().is_dir());
-        drop(run);
-        clean_up();
-        assert!(!alive.exists());
+    fn a_private_folder_with_a_random_name_and_a_held_marker() {
+        let tmp = tempfile::tempdir().unwrap();
+        let own = make_own(tmp.path()).unwrap();
+        let name = own.path.file_name().unwrap().to_str().unwrap().to_owned();
+        assert!(name.starts_with(PREFIX) && name.len() == PREFIX.len() + 12, "{name}");
+        let mode = std::fs::metadata(&own.path).unwrap().mode();
+        assert_eq!(mode & 0o777, 0o700);
+        assert!(held(&own.path));
+        let other = make_own(tmp.path()).unwrap();
+        assert_ne!(own.path, other.path);
+    }
+
+    #[test]
+    fn only_abandoned_folders_are_removed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let alive = make_own(tmp.path()).unwrap();
+        let gone = make_own(tmp.path()).unwrap();
+        std::fs::create_dir(gone.path.join("run-x")).unwrap();
+        let gone_path = gone.path.clone();
+        drop(gone);
+        // Not something else's that merely has the prefix, nor a folder without a marker.
+        let stranger = tmp.path().join(format!("{PREFIX}notajudge"));
+        std::fs::create_dir(&stranger).unwrap();
+        let old = std::time::SystemTime::now() - 2 * GRACE;
+        for path in [&alive.path, &gone_path, &stranger] {
+            File::open(path).unwrap().set_modified(old).unwrap();
+        }
+        remove_abandoned(tmp.path());
+        assert!(alive.path.is_dir());
+        assert!(!gone_path.exists());
+        assert!(stranger.is_dir());
     }
 }
