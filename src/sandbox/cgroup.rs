@@ -328,10 +328,16 @@ impl RunCgroup {
             open_at(&self.dir_fds[i], file, libc::O_RDONLY)
                 .map_err(|e| annotate(e, "open", &self.dirs[i].join(file)))
         };
+        let kernel = match self.hierarchy {
+            // A kernel built without kernel-memory accounting has no such file.
+            Hierarchy::V1 { .. } => open(Controller::Memory, "memory.kmem.usage_in_bytes").ok(),
+            Hierarchy::V2 { .. } => None,
+        };
         Ok(Counters {
             cpu: open(Controller::Cpu, cpu)?,
             memory: open(Controller::Memory, "memory.stat")?,
             oom: open(Controller::Memory, oom)?,
+            kernel,
         })
     }
 
@@ -360,7 +366,7 @@ impl RunCgroup {
             self.hard_limit = Some(hard);
         }
         self.cpu_before = self.cpu_counter().unwrap_or_default();
-        self.memory_before = self.memory_counter().unwrap_or_default();
+        self.memory_before = self.memory_counter(Kernel::Counted).unwrap_or_default();
         self.ooms_before = self.oom_kills();
         Ok(())
     }
@@ -409,29 +415,37 @@ impl RunCgroup {
         }
     }
 
-    /// Memory of the whole run now: heaps and stacks of every process, and shared memory (memfd, /dev/shm), which
-    /// stays charged even when no process maps it; not the page cache of the files it reads and writes, which the
-    /// kernel can always reclaim.
+    /// Memory of the whole run now: heaps and stacks of every process, shared memory (memfd, /dev/shm), which
+    /// stays charged even when no process maps it, and the kernel's memory for it (pipe buffers, page tables); not
+    /// the page cache of the files it reads and writes, which the kernel can always reclaim.
     pub fn memory(&self) -> Option<Bytes> {
         Some(Bytes(
-            self.memory_counter()?
+            self.memory_counter(Kernel::Counted)?
                 .0
                 .saturating_sub(self.memory_before.0),
         ))
     }
 
-    /// The memory charged to the cgroup now, as [`RunCgroup::memory`] counts it, but from zero rather than from the
-    /// run's start: the kernel updates these figures in batches per processor, so a cgroup that is empty may still
-    /// show a little.
-    fn memory_counter(&self) -> Option<Bytes> {
-        let stat = read_whole(&self.counters.as_ref()?.memory)?;
-        let anonymous = match self.hierarchy {
-            Hierarchy::V1 { .. } => "rss",
-            Hierarchy::V2 { .. } => "anon",
+    /// The memory charged to the cgroup now, as [`RunCgroup::memory`] counts it (with or without the kernel's
+    /// part), but from zero rather than from the run's start: the kernel updates these figures in batches per
+    /// processor, so a cgroup that is empty may still show a little.
+    fn memory_counter(&self, kernel: Kernel) -> Option<Bytes> {
+        let counters = self.counters.as_ref()?;
+        let stat = read_whole(&counters.memory)?;
+        let (anonymous, kernel_field) = match self.hierarchy {
+            Hierarchy::V1 { .. } => ("rss", None),
+            Hierarchy::V2 { .. } => ("anon", Some("kernel")),
         };
-        Some(Bytes(
-            stat_field(&stat, anonymous)? + stat_field(&stat, "shmem").unwrap_or(0),
-        ))
+        let mut total = stat_field(&stat, anonymous)? + stat_field(&stat, "shmem").unwrap_or(0);
+        if kernel == Kernel::Counted {
+            total += match (&counters.kernel, kernel_field) {
+                (Some(file), _) => read_whole(file).and_then(|t| t.trim().parse().ok()),
+                (None, Some(field)) => stat_field(&stat, field),
+                (None, None) => None,
+            }
+            .unwrap_or(0);
+        }
+        Some(Bytes(total))
     }
 
     /// Whether the kernel killed a process of the run for going over the hard memory limit.
@@ -452,7 +466,7 @@ impl RunCgroup {
         // A process killed a moment ago leaves its cgroup, and its memory is given back, a moment after it is
         // reaped.
         for _ in 0..LEFTOVER_CHECKS {
-            if self.members().is_empty() && self.memory_counter().unwrap_or_default() < residue {
+            if self.members().is_empty() && self.memory_counter(Kernel::Left).unwrap_or_default() < residue {
                 return None;
             }
             std::thread::sleep(Duration::from_millis(1));
@@ -463,7 +477,7 @@ impl RunCgroup {
         } else {
             format!(
                 "{} of memory still charged to its cgroup, as shared memory or files kept in memory",
-                self.memory_counter().unwrap_or_default()
+                self.memory_counter(Kernel::Left).unwrap_or_default()
             )
         })
     }
@@ -513,6 +527,15 @@ impl Drop for RunCgroup {
     }
 }
 
+/// Whether a memory figure holds the kernel's memory for the cgroup. A run is charged for it; but it is not what
+/// tells whether a run left something behind, since the kernel keeps some of it cached (the entries of the
+/// folders a run looked in) after the run, and gives it back only under pressure.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kernel {
+    Counted,
+    Left,
+}
+
 /// How many times, a millisecond apart, a worker looks whether its cgroup has emptied before it gives up on it.
 const LEFTOVER_CHECKS: usize = 50;
 
@@ -542,6 +565,8 @@ struct Counters {
     cpu: File,
     memory: File,
     oom: File,
+    /// The kernel memory charged to the cgroup (pipe buffers among it) on v1; v2 has it in `memory.stat`.
+    kernel: Option<File>,
 }
 
 /// The whole of a cgroup file, read from its start.

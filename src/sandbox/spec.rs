@@ -30,23 +30,22 @@ impl Limits {
         self.cpu.as_secs() + 2
     }
 
-    /// The address-space cap, where there is no cgroup to count memory: far above the memory limit, since thread
-    /// stacks and allocator arenas reserve address space they never use, and going over the memory limit should be
-    /// measured as MLE by peak resident memory rather than end as a failed allocation. It leaves room for
-    /// [`Limits::THREADS_IN_ADDRESS_SPACE`] threads with the C library's default stack, which is as large as the
-    /// stack limit, and only bounds what one process can take before the supervisor's next look.
+    /// The address-space cap of each process, where there is no cgroup to count memory: it bounds what one
+    /// process can take between two of the supervisor's looks, which sum the memory of every process of the run.
+    /// It lies a quarter and [`Limits::ADDRESS_SPACE_ROOM`] above the memory limit: a little more than the limit,
+    /// so that going over it is measured as MLE rather than end as a failed allocation, and room for what a
+    /// runtime reserves and never uses (an interpreter's mappings, a thread's stack).
     pub(crate) fn address_space(&self) -> Bytes {
-        let stacks = self.stack.0.saturating_mul(Self::THREADS_IN_ADDRESS_SPACE);
         Bytes(
             self.memory
                 .0
-                .saturating_add(4 * Bytes::GIB)
-                .saturating_add(stacks),
+                .saturating_add(self.memory.0 / 4)
+                .saturating_add(Self::ADDRESS_SPACE_ROOM.0),
         )
     }
 
-    /// Threads whose default stacks fit in the address-space cap besides the memory limit.
-    pub(crate) const THREADS_IN_ADDRESS_SPACE: u64 = 16;
+    /// Address space a process may have besides the memory limit and a quarter of it, where there is no cgroup.
+    pub(crate) const ADDRESS_SPACE_ROOM: Bytes = Bytes::mib(256);
 }
 
 /// One program to run.

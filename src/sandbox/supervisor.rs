@@ -193,7 +193,8 @@ fn watch(
     }
 }
 /// Reads how much CPU time and memory the run has used so far: from its cgroup, which counts every process and
-/// thread, and from the program's own process, whose peak resident memory the kernel keeps.
+/// thread, or without one from every process of the run, summed; and from the program's own process, whose peak
+/// resident memory the kernel keeps.
 struct Meter<'a> {
     cgroup: Option<&'a RunCgroup>,
     program: libc::pid_t,
@@ -218,7 +219,12 @@ impl<'a> Meter<'a> {
             .cgroup
             .and_then(RunCgroup::cpu)
             .or_else(|| ProcStat::read(self.program).map(|s| s.cpu));
-        let tree = self.cgroup.and_then(RunCgroup::memory).unwrap_or_default();
+        // Every process of the run is a descendant of the worker: it is their subreaper (or, in its namespaces,
+        // their init).
+        let tree = match self.cgroup {
+            Some(cgroup) => cgroup.memory().unwrap_or_default(),
+            None => process::descendants_resident(),
+        };
         let program = process::peak_rss(self.program).unwrap_or_default();
         self.peak = self.peak.max(tree).max(program);
         self.cpu_seen = self.cpu_seen.max(cpu.unwrap_or_default());

@@ -65,6 +65,9 @@ const DENIED: &[(&str, libc::c_long)] = &[
     ("syslog", libc::SYS_syslog),
     ("vhangup", libc::SYS_vhangup),
     ("fanotify_init", libc::SYS_fanotify_init),
+    // Which pages of a file are in the page cache: one bit per page that another run (of this judge or another)
+    // left there, a channel between runs; no program needs it to work.
+    ("mincore", libc::SYS_mincore),
     #[cfg(target_arch = "x86_64")]
     ("iopl", libc::SYS_iopl),
     #[cfg(target_arch = "x86_64")]
@@ -170,6 +173,13 @@ fn conditional() -> Vec<(&'static str, libc::c_long, Vec<Rule>)> {
         ),
         // Device nodes.
         ("mknodat", libc::SYS_mknodat, device(2)),
+        // Enlarging a pipe: its buffer is memory that no cgroup-less count sees, so each pipe keeps the kernel's
+        // default of 64 KiB.
+        (
+            "fcntl",
+            libc::SYS_fcntl,
+            vec![vec![when(1, Eq, libc::F_SETPIPE_SZ as u64)]],
+        ),
     ];
     #[cfg(target_arch = "x86_64")]
     list.push(("mknod", libc::SYS_mknod, device(1)));
@@ -310,7 +320,8 @@ pub(crate) fn probe() -> Result<String, String> {
         .map_err(|e| format!("the kernel refuses seccomp filters: {e}"))?;
     Ok(format!(
         "denylist of {} system calls ({}, ...; clone with namespace flags, sockets but internet ones, \
-         datagram socket pairs, other processes' limits and priorities, device nodes, typing into terminals)",
+         datagram socket pairs, other processes' limits and priorities, device nodes, typing into terminals, \
+         enlarging pipes, mincore)",
         SyscallFilter::denied_count(),
         DENIED[..4]
             .iter()
