@@ -24,7 +24,13 @@ pub fn add(
         authoring::check_name(name)?;
     }
     let target = Target::find(project, cwd, &args.problem)?;
-    let (sandbox, _) = prepare_sandbox(layers, false, target.private_dirs.clone(), &cache)?;
+    let (sandbox, _) = prepare_sandbox(
+        layers,
+        false,
+        target.private_dirs.clone(),
+        &target.tests_dir,
+        &cache,
+    )?;
     let workshop = Workshop::new(&sandbox, &cache, &target.problem)?;
     let candidates = match &args.input {
         Some(path) => vec![Candidate {

@@ -20,7 +20,13 @@ pub fn regen(
     args: &RegenArgs,
 ) -> Result<Outcome> {
     let target = Target::find(project, cwd, &args.problem)?;
-    let (sandbox, _) = prepare_sandbox(layers, false, target.private_dirs.clone(), &cache)?;
+    let (sandbox, _) = prepare_sandbox(
+        layers,
+        false,
+        target.private_dirs.clone(),
+        &target.tests_dir,
+        &cache,
+    )?;
     let workshop = Workshop::new(&sandbox, &cache, &target.problem)?;
     let steps = Steps::new("rebuilding", 0);
     let outcome = authoring::regen(

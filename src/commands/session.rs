@@ -76,8 +76,9 @@ pub(super) fn run(
     }
 
     let mut hidden = session.private_dirs;
-    hidden.push(session.tests_dir);
-    let (sandbox, isolation) = prepare_sandbox(layers, args.strict, hidden, &cache)?;
+    hidden.push(session.tests_dir.clone());
+    let (sandbox, isolation) =
+        prepare_sandbox(layers, args.strict, hidden, &session.tests_dir, &cache)?;
     let options = JudgeOptions {
         all_tests: args.all,
         jobs: usize::from(args.jobs),
@@ -162,11 +163,13 @@ pub(super) fn write_reports(
 }
 
 /// The sandbox every run of a command goes through: the optional layers that work here (a warning names those
-/// that do not), with `hidden` (besides the cache and the temporary folder) kept from solutions.
+/// that do not), with `hidden` (besides the cache and the temporary folder) kept from solutions, and wherever the
+/// links in the tests folder `tests` lead.
 pub(super) fn prepare_sandbox(
     layers: &Layers,
     strict: bool,
     mut hidden: Vec<PathBuf>,
+    tests: &Path,
     cache: &Path,
 ) -> Result<(Sandbox, Isolation)> {
     let sandbox = Sandbox::from_current_exe()?;
@@ -194,7 +197,34 @@ pub(super) fn prepare_sandbox(
     // The cache must exist before its real path is known; solutions may read only their own build in it.
     std::fs::create_dir_all(cache).map_err(|e| Error::io("create", cache, e))?;
     hidden.extend([cache.to_owned(), std::env::temp_dir()]);
+    hidden.extend(link_targets(tests));
     Ok((sandbox.isolated(isolation.active(), hidden), isolation))
+}
+
+/// Where the links in `dir` lead, and the links in those places, to any depth: tests kept elsewhere and linked
+/// into the tests folder (a package's `data/secret` as a link, a `--tests` folder of links) are as secret as the
+/// rest, so the real files and folders are hidden too.
+fn link_targets(dir: &Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = Vec::new();
+    let mut pending = vec![dir.to_owned()];
+    while let Some(dir) = pending.pop() {
+        for entry in walkdir::WalkDir::new(&dir).follow_links(false).into_iter().flatten() {
+            if !entry.path_is_symlink() {
+                continue;
+            }
+            let Ok(real) = std::fs::canonicalize(entry.path()) else {
+                continue;
+            };
+            if found.contains(&real) {
+                continue;
+            }
+            if real.is_dir() {
+                pending.push(real.clone());
+            }
+            found.push(real);
+        }
+    }
+    found
 }
 
 /// A report file can only be written if its folder exists.

@@ -71,7 +71,13 @@ pub fn stress(
             .join(&submission.name),
     };
 
-    let (sandbox, _) = prepare_sandbox(layers, false, target.private_dirs.clone(), &cache)?;
+    let (sandbox, _) = prepare_sandbox(
+        layers,
+        false,
+        target.private_dirs.clone(),
+        &target.tests_dir,
+        &cache,
+    )?;
     let workshop = Workshop::new(&sandbox, &cache, problem)?;
     let stress = Stress::new(&workshop, workshop.submission(&submission)?, plan.jobs)?;
     let main = workshop.main_solution()?.name.clone();

@@ -26,7 +26,13 @@ pub fn timelimit(
     let target = Target::find(project, cwd, &args.problem)?;
     let problem = target.problem.clone();
     let tests = TestSelection::new(&args.test_patterns, false)?.apply(target.tests(None)?)?;
-    let (sandbox, isolation) = prepare_sandbox(layers, args.strict, target.private_dirs, &cache)?;
+    let (sandbox, isolation) = prepare_sandbox(
+        layers,
+        args.strict,
+        target.private_dirs,
+        &target.tests_dir,
+        &cache,
+    )?;
     let kept_at = kept::place(&cache, &problem, &tests)?;
     let options = JudgeOptions {
         // Every test, whatever the verdict: a reference's slowest test may come after a failing one.

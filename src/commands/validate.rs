@@ -21,7 +21,13 @@ pub fn validate(
 ) -> Result<Outcome> {
     let target = Target::find(project, cwd, &args.problem)?;
     let tests = target.inputs(args.tests.as_deref())?;
-    let (sandbox, _) = prepare_sandbox(layers, false, target.private_dirs.clone(), &cache)?;
+    let (sandbox, _) = prepare_sandbox(
+        layers,
+        false,
+        target.private_dirs.clone(),
+        &target.tests_dir,
+        &cache,
+    )?;
     let workshop = Workshop::new(&sandbox, &cache, &target.problem)?;
     let steps = Steps::new("validating", 0);
     let outcome = authoring::validate(&workshop, tests, args.constraints, &mut |done, total| {

@@ -129,16 +129,37 @@ pub(crate) fn readable_outside(hidden: &[PathBuf]) -> Vec<PathBuf> {
         .chain([PathBuf::from("/dev")])
         .collect();
     let mut allowed = Vec::new();
-    readable_around(Path::new("/"), &hidden, &mut allowed);
+    readable_around(Path::new("/"), &Hidden::new(&hidden), &mut allowed);
     allowed
 }
 
+/// The hidden paths, and every folder that holds one: looked up once per entry of every folder on the way, of
+/// which there may be thousands (each test linked from elsewhere is hidden on its own).
+struct Hidden {
+    paths: std::collections::HashSet<PathBuf>,
+    holders: std::collections::HashSet<PathBuf>,
+}
+
+impl Hidden {
+    fn new(hidden: &[PathBuf]) -> Hidden {
+        let holders = hidden
+            .iter()
+            .flat_map(|h| h.ancestors().skip(1))
+            .map(Path::to_owned)
+            .collect();
+        Hidden {
+            paths: hidden.iter().cloned().collect(),
+            holders,
+        }
+    }
+}
+
 /// Adds to `allowed` the largest folders and files under `dir` that neither are hidden nor hold anything hidden.
-fn readable_around(dir: &Path, hidden: &[PathBuf], allowed: &mut Vec<PathBuf>) {
-    if hidden.iter().any(|h| h == dir) {
+fn readable_around(dir: &Path, hidden: &Hidden, allowed: &mut Vec<PathBuf>) {
+    if hidden.paths.contains(dir) {
         return;
     }
-    if !hidden.iter().any(|h| h.starts_with(dir)) {
+    if !hidden.holders.contains(dir) {
         allowed.push(dir.to_owned());
         return;
     }
@@ -230,7 +251,7 @@ mod tests {
             root.path().join("project/testdata"),
         ];
         let mut allowed = Vec::new();
-        readable_around(root.path(), &hidden, &mut allowed);
+        readable_around(root.path(), &Hidden::new(&hidden), &mut allowed);
         allowed.sort();
         let expected = ["other", "project/README.md", "project/src"].map(|p| root.path().join(p));
         assert_eq!(allowed, expected);
