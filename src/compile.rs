@@ -323,8 +323,8 @@ const LAYOUT: &str = "layout 2: status beside box/";
 
 /// What a build may leave in its folder: an executable, class files, a package's built program.
 const BUILD_TREE: crate::untrusted::TreeLimits = crate::untrusted::TreeLimits {
-    bytes: COMPILE_LIMITS.output.0,
-    entries: 10_000,
+    bytes: COMPILE_LIMITS.disk.0,
+    entries: Limits::FILES,
 };
 
 /// What a program is built from: its main file, and the files beside it that it uses (a program given as a
@@ -440,15 +440,17 @@ fn limits_key(limits: &Limits) -> String {
         wall,
         memory,
         output,
+        disk,
         stack,
         cap_address_space,
     } = limits;
     format!(
-        "cpu={}ns wall={}ns memory={} output={} stack={} cap={cap_address_space}",
+        "cpu={}ns wall={}ns memory={} output={} disk={} stack={} cap={cap_address_space}",
         cpu.as_nanos(),
         wall.as_nanos(),
         memory.0,
         output.0,
+        disk.0,
         stack.0
     )
 }

@@ -16,6 +16,8 @@ pub const COMPILE_LIMITS: Limits = Limits {
     wall: Duration::from_secs(60),
     memory: Bytes::mib(2048),
     output: Bytes::mib(1024),
+    // What it leaves is kept in the cache.
+    disk: Bytes::mib(1024),
     // Linkers start a thread per core, each with a stack of this size.
     stack: Bytes::mib(64),
     cap_address_space: true,
@@ -27,6 +29,7 @@ pub const CHECKER_LIMITS: Limits = Limits {
     wall: Duration::from_secs(20),
     memory: Bytes::mib(1024),
     output: Bytes::mib(16),
+    disk: Bytes::mib(64),
     stack: Bytes::mib(256),
     cap_address_space: true,
 };
@@ -37,6 +40,7 @@ pub const TOOL_LIMITS: Limits = Limits {
     wall: Duration::from_secs(20),
     memory: Bytes::mib(1024),
     output: Bytes::mib(256),
+    disk: Bytes::mib(512),
     stack: Bytes::mib(256),
     cap_address_space: true,
 };
@@ -87,6 +91,8 @@ pub fn solution(
             wall: limits.time * 2 + Duration::from_secs(1),
             memory: limits.memory,
             output: limits.output,
+            // Files it writes count as memory, as its scratch space in memory makes them where it can.
+            disk: limits.memory,
             // The stack may grow almost as far as memory allows, so deep recursion that fits in memory runs; it
             // stops an eighth short, so that endless recursion ends as the stack overflow it is (RE) before the
             // memory it takes is measured as MLE.

@@ -22,6 +22,15 @@ pub fn classify(run: &RunResult, limits: &ProblemLimits) -> Option<(Verdict, Str
             format!("output over the {} limit", limits.output),
         ));
     }
+    if run.killed_for == Some(LimitKind::Disk) {
+        return Some((
+            Verdict::MemoryLimit,
+            format!(
+                "the files it wrote went over the {} limit (files count as memory)",
+                limits.memory
+            ),
+        ));
+    }
     if run.peak_memory > limits.memory || run.killed_for == Some(LimitKind::Memory) {
         return Some((
             Verdict::MemoryLimit,

@@ -50,6 +50,7 @@ pub(crate) fn probe() -> Result<String, String> {
         wall: Duration::from_secs(1),
         memory: Bytes::mib(64),
         output: Bytes::mib(1),
+        disk: Bytes::mib(64),
         stack: Bytes::mib(8),
         cap_address_space: true,
     };

@@ -17,6 +17,8 @@ pub struct Limits {
     pub memory: Bytes,
     /// Size of any file the program writes, standard output included.
     pub output: Bytes,
+    /// What the run may keep in its working directory in all, at most [`Limits::FILES`] files and folders.
+    pub disk: Bytes,
     /// The main thread's stack, which is also the default size of every other thread's stack.
     pub stack: Bytes,
     /// Whether to cap the address space too where there is no cgroup, as a backstop for memory (runtimes such as
@@ -25,6 +27,9 @@ pub struct Limits {
 }
 
 impl Limits {
+    /// How many files and folders a run's working directory may hold.
+    pub const FILES: u64 = 16_384;
+
     /// The kernel's own CPU limit per process: a backstop above the supervisor's check, in whole seconds.
     pub(crate) fn cpu_backstop_secs(&self) -> u64 {
         self.cpu.as_secs() + 2
@@ -175,6 +180,8 @@ pub enum LimitKind {
     Cpu,
     Wall,
     Memory,
+    /// What it wrote in its working directory.
+    Disk,
 }
 
 impl std::fmt::Display for LimitKind {
@@ -183,6 +190,7 @@ impl std::fmt::Display for LimitKind {
             LimitKind::Cpu => "CPU time",
             LimitKind::Wall => "wall time",
             LimitKind::Memory => "memory",
+            LimitKind::Disk => "disk",
         })
     }
 }
@@ -194,6 +202,7 @@ impl Limits {
             LimitKind::Cpu => crate::units::format_time(self.cpu),
             LimitKind::Wall => crate::units::format_time(self.wall),
             LimitKind::Memory => self.memory.to_string(),
+            LimitKind::Disk => format!("{} (or {} files)", self.disk, Self::FILES),
         }
     }
 }

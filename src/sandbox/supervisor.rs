@@ -7,7 +7,7 @@ use super::confine::Confinement;
 use super::excerpt::Excerpt;
 use super::namespace;
 use super::process::{self, ProcStat};
-use super::spec::{LimitKind, RunResult, RunSpec, Termination};
+use super::spec::{LimitKind, Limits, RunResult, RunSpec, Termination};
 use crate::units::Bytes;
 use std::fs::File;
 use std::io::{self, Read};
@@ -21,6 +21,9 @@ use std::time::{Duration, Instant};
 /// How often the worker looks at a running program's CPU time and memory. The kernel does the accounting; this
 /// only decides how soon after crossing a limit the program is stopped.
 const TICK: Duration = Duration::from_millis(10);
+
+/// How often the worker adds up what a run keeps in a working directory on disk, a walk of its folder.
+const DISK_TICK: Duration = Duration::from_millis(50);
 
 /// The run's standard input and output, opened by the harness and handed to the worker with the request.
 pub(super) struct Streams {
@@ -75,7 +78,9 @@ pub(super) fn run(
     let mut stderr = Stderr::new(child.stderr.take());
 
     let mut meter = Meter::new(leader, cgroup);
-    let verdict = watch(leader, spec, start, &mut meter, &mut stderr);
+    // A folder of the run's own in memory has its size set by the kernel; one on disk is looked at as it goes.
+    let disk = (spec.scratch.is_none() || !place.namespaces).then_some(spec.workdir.as_path());
+    let verdict = watch(leader, spec, start, &mut meter, disk, &mut stderr);
     // The leader is not reaped yet, so neither its PID nor its process group can be reused while its group is
     // killed.
     // SAFETY: kill takes plain integers; the leader is our unreaped child, so its PID is still ours.
@@ -162,11 +167,13 @@ fn watch(
     spec: &RunSpec,
     start: Instant,
     meter: &mut Meter,
+    disk: Option<&std::path::Path>,
     stderr: &mut Stderr,
 ) -> Watch {
     let limits = &spec.limits;
     let pidfd = pidfd_open(leader);
     let mut next_sample = start;
+    let mut next_disk = start + DISK_TICK;
     loop {
         if process::peek_exit(leader).is_some() {
             return Watch::Exited;
@@ -185,6 +192,15 @@ fn watch(
                 return Watch::Killed(LimitKind::Memory);
             }
             next_sample = now + TICK;
+        }
+        if let Some(workdir) = disk
+            && now >= next_disk
+        {
+            let (bytes, files) = crate::untrusted::usage(workdir, Limits::FILES + 1);
+            if bytes > limits.disk.0 || files > Limits::FILES {
+                return Watch::Killed(LimitKind::Disk);
+            }
+            next_disk = now + DISK_TICK;
         }
         let timeout = (next_sample - now).min(limits.wall - elapsed);
         if wait_for_events(pidfd.as_ref(), stderr, timeout) == Event::HarnessGone {

@@ -94,6 +94,7 @@ const LIMITS: Limits = Limits {
     wall: Duration::from_secs(10),
     memory: Bytes::mib(64),
     output: Bytes::mib(1),
+    disk: Bytes::mib(64),
     stack: Bytes::mib(8),
     cap_address_space: true,
 };

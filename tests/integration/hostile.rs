@@ -77,7 +77,7 @@ hostile! {
     endless_stdout: "endless_stdout.c" => [OLE];
     answer_then_spaces: "answer_then_spaces.cpp" => [OLE];
     sparse_file: "sparse_file.c" => [RE, OLE];
-    disk_filler: "disk_filler.c" => [AC, MLE] needs [namespaces];
+    disk_filler: "disk_filler.c" => [AC, MLE];
     rewrite_input: "rewrite_input.c" => [AC];
     write_outside: "write_outside.c" => [AC] needs [namespaces | landlock];
     tmpdir_leftover: "tmpdir_leftover.py" => [AC];

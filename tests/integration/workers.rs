@@ -30,6 +30,7 @@ fn shell(dir: &Path, script: &str) -> RunSpec {
             wall: Duration::from_secs(10),
             memory: Bytes::mib(256),
             output: Bytes::mib(64),
+            disk: Bytes::mib(64),
             stack: Bytes::mib(8),
             cap_address_space: false,
         },
