@@ -18,7 +18,8 @@ const PREFIX: &str = "cpjudge-scratch-";
 /// The marker a live judge holds locked.
 const MARKER: &str = ".lock";
 
-/// A folder this young is left alone by the clean-up whatever its marker says: its judge may be about to lock it.
+/// A folder with no marker is one a judge is making (its marker comes locked), or one whose judge was killed
+/// before it locked it: it is left alone until it is this old.
 const GRACE: Duration = Duration::from_secs(60);
 
 /// This judge's own folder, and the marker it holds locked.
@@ -88,11 +89,8 @@ pub(crate) fn clean_up() {
 }
 
 fn empty_but_marker(path: &Path) -> bool {
-    std::fs::read_dir(path).is_ok_and(|entries| {
-        entries
-            .flatten()
-            .all(|entry| entry.file_name() == MARKER)
-    })
+    std::fs::read_dir(path)
+        .is_ok_and(|entries| entries.flatten().all(|entry| entry.file_name() == MARKER))
 }
 
 /// Removes the folders in `tmp` that a judge of this user made and that no live judge holds.
@@ -114,29 +112,29 @@ fn remove_abandoned(tmp: &Path) {
         if !is_ours || !metadata.is_dir() || metadata.uid() != uid {
             continue;
         }
-        let young = metadata
-            .modified()
-            .ok()
-            .and_then(|m| m.elapsed().ok())
-            .is_none_or(|age| age < GRACE);
-        if young || held(&entry.path()) {
-            continue;
+        let abandoned = match held(&entry.path()) {
+            Some(held) => !held,
+            None => metadata
+                .modified()
+                .ok()
+                .and_then(|m| m.elapsed().ok())
+                .is_some_and(|age| age > GRACE),
+        };
+        if abandoned {
+            let _ = std::fs::remove_dir_all(entry.path());
         }
-        let _ = std::fs::remove_dir_all(entry.path());
     }
 }
 
-/// Whether a live judge holds the folder's marker (a folder without one is not a judge's).
-fn held(path: &Path) -> bool {
+/// Whether a live judge holds the folder's marker; None if it has none.
+fn held(path: &Path) -> Option<bool> {
     use std::os::unix::fs::OpenOptionsExt;
     let marker = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path.join(MARKER));
-    match marker {
-        Ok(file) => file.try_lock().is_err(),
-        Err(_) => true,
-    }
+        .open(path.join(MARKER))
+        .ok()?;
+    Some(marker.try_lock().is_err())
 }
 
 #[cfg(test)]
@@ -148,10 +146,13 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let own = make_own(tmp.path()).unwrap();
         let name = own.path.file_name().unwrap().to_str().unwrap().to_owned();
-        assert!(name.starts_with(PREFIX) && name.len() == PREFIX.len() + 12, "{name}");
+        assert!(
+            name.starts_with(PREFIX) && name.len() == PREFIX.len() + 12,
+            "{name}"
+        );
         let mode = std::fs::metadata(&own.path).unwrap().mode();
         assert_eq!(mode & 0o777, 0o700);
-        assert!(held(&own.path));
+        assert_eq!(held(&own.path), Some(true));
         let other = make_own(tmp.path()).unwrap();
         assert_ne!(own.path, other.path);
     }
@@ -164,16 +165,17 @@ mod tests {
         std::fs::create_dir(gone.path.join("run-x")).unwrap();
         let gone_path = gone.path.clone();
         drop(gone);
-        // Not something else's that merely has the prefix, nor a folder without a marker.
-        let stranger = tmp.path().join(format!("{PREFIX}notajudge"));
-        std::fs::create_dir(&stranger).unwrap();
+        // Not a folder without a marker, unless it is old: its judge may be making it.
+        let making = tmp.path().join(format!("{PREFIX}beingmade00"));
+        let stale = tmp.path().join(format!("{PREFIX}killedearly"));
+        std::fs::create_dir(&making).unwrap();
+        std::fs::create_dir(&stale).unwrap();
         let old = std::time::SystemTime::now() - 2 * GRACE;
-        for path in [&alive.path, &gone_path, &stranger] {
-            File::open(path).unwrap().set_modified(old).unwrap();
-        }
+        File::open(&stale).unwrap().set_modified(old).unwrap();
         remove_abandoned(tmp.path());
         assert!(alive.path.is_dir());
         assert!(!gone_path.exists());
-        assert!(stranger.is_dir());
+        assert!(making.is_dir());
+        assert!(!stale.exists());
     }
 }
