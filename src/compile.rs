@@ -26,6 +26,7 @@ const COMPILER_ENV: &[&str] = &[
     "RUSTUP_HOME",
     "RUSTUP_TOOLCHAIN",
     "CARGO_HOME",
+    "PYENV_ROOT",
 ];
 
 /// What compiling one source gave.
@@ -154,8 +155,11 @@ impl<'a> Compiler<'a> {
         }
 
         std::fs::create_dir_all(&self.cache).map_err(|e| Error::io("create", &self.cache, e))?;
+        // Open to every user, as the cache around it is: a root judge's runs are made as another user, who must
+        // reach the program (what solutions may read is decided by the sandbox, not by these modes).
         let build = tempfile::Builder::new()
             .prefix(".build-")
+            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o755))
             .tempdir_in(&self.cache)
             .map_err(|e| Error::io("create a build folder in", &self.cache, e))?;
         let workdir = build.path().join(BOX);
@@ -226,12 +230,18 @@ impl<'a> Compiler<'a> {
             .iter()
             .filter_map(|&k| Some((k.into(), std::env::var_os(k)?)))
             .collect();
+        // A build script starts whatever it likes from PATH.
+        let tools = match language {
+            Language::Scripts => crate::toolchain::search_path_folders(&env),
+            _ => Vec::new(),
+        };
         env.push(("TMPDIR".into(), dir.into()));
         env.push(("LANG".into(), "C.UTF-8".into()));
         let spec = runs::compile(
             argv,
             env,
             dir,
+            tools,
             log.path(),
             language.spec().cap_address_space,
         );
@@ -359,7 +369,10 @@ impl Source {
 /// extension (which tells a compiler its language) stays.
 fn file_name(path: &Path) -> String {
     path.file_name()
-        .map(|n| n.to_string_lossy().replace(char::REPLACEMENT_CHARACTER, "_"))
+        .map(|n| {
+            n.to_string_lossy()
+                .replace(char::REPLACEMENT_CHARACTER, "_")
+        })
         .unwrap_or_else(|| "main".to_owned())
 }
 

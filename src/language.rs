@@ -27,6 +27,13 @@ pub struct Step {
     pub args: &'static [&'static str],
 }
 
+/// rustc, taken from its toolchain's folder rather than through rustup's proxy, which needs the user's
+/// environment and rustup's settings: the compiler then needs nothing outside its toolchain.
+const RUSTC: Tool = Tool::OnPath {
+    name: "rustc",
+    locate: Some(&["--print", "sysroot"]),
+};
+
 /// The program a step runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Tool {
@@ -35,8 +42,9 @@ pub enum Tool {
     /// A program found on PATH.
     OnPath {
         name: &'static str,
-        /// Arguments that make it print the path of the real interpreter, for wrappers (such as version-manager
-        /// shims) that only work with the user's environment, which a run does not have.
+        /// Arguments that make it print the path of the real interpreter, or the folder whose `bin/` holds it,
+        /// for wrappers (such as version-manager shims) that only work with the user's environment, which a run
+        /// does not have.
         locate: Option<&'static [&'static str]>,
     },
 }
@@ -73,7 +81,7 @@ pub static TABLE: &[LanguageSpec] = &[
         name: "Rust",
         extensions: &["rs"],
         compile: Step {
-            tool: on_path("rustc"),
+            tool: RUSTC,
             // The crate is named apart from the file, whose name may hold characters a crate name may not.
             args: &[
                 "-O",

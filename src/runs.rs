@@ -46,11 +46,13 @@ pub const TOOL_LIMITS: Limits = Limits {
 };
 
 /// A compiler building a source in `dir`, its output going to `log`. Sources are untrusted: a compiler reads
-/// files too (`include_str!`, `#include`), so it runs as a solution would, reading only its own build folder.
+/// files too (`include_str!`, `#include`), so it runs as a solution would, reading only its own build folder and
+/// the folders of `tools` (what a build script may start from PATH).
 pub fn compile(
     argv: Vec<OsString>,
     env: Vec<(OsString, OsString)>,
     dir: &Path,
+    tools: Vec<std::path::PathBuf>,
     log: &Path,
     cap_address_space: bool,
 ) -> RunSpec {
@@ -65,7 +67,7 @@ pub fn compile(
             ..COMPILE_LIMITS
         },
         trust: Trust::Solution {
-            readable: vec![dir.to_owned()],
+            readable: std::iter::once(dir.to_owned()).chain(tools).collect(),
         },
         scratch: None,
     }

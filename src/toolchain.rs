@@ -3,6 +3,7 @@
 use crate::error::{Error, Result};
 use crate::language::{Language, Tool};
 use std::collections::HashMap;
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Mutex;
@@ -61,7 +62,13 @@ impl Toolchain {
                 if !output.status.success() || real.is_empty() {
                     return Err(missing());
                 }
-                PathBuf::from(real)
+                // A folder is a toolchain's root (`rustc --print sysroot`), with the program in its bin/.
+                let real = PathBuf::from(real);
+                if real.is_dir() {
+                    real.join("bin").join(name)
+                } else {
+                    real
+                }
             }
             None => found,
         };
@@ -94,4 +101,26 @@ impl Toolchain {
             .insert(language, version.clone());
         Ok(version)
     }
+}
+
+/// The folders a program started from the search path of `env` may need: each folder of its PATH, and the homes of
+/// the version managers whose proxies and shims lie there (rustup's, pyenv's), where they exist. (A judge run as
+/// root makes its compilers another user, who reaches only these by name in root's home: see `sandbox::view`.)
+pub(crate) fn search_path_folders(env: &[(OsString, OsString)]) -> Vec<PathBuf> {
+    let var = |name: &str| env.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone());
+    let home = var("HOME").map(PathBuf::from);
+    let mut folders: Vec<PathBuf> = var("PATH")
+        .map(|path| std::env::split_paths(&path).collect())
+        .unwrap_or_default();
+    for (variable, default) in [("RUSTUP_HOME", ".rustup"), ("PYENV_ROOT", ".pyenv")] {
+        let found = var(variable)
+            .map(PathBuf::from)
+            .or_else(|| home.as_ref().map(|home| home.join(default)));
+        folders.extend(found);
+    }
+    folders
+        .into_iter()
+        .filter(|folder| folder.is_absolute())
+        .filter_map(|folder| std::fs::canonicalize(folder).ok())
+        .collect()
 }

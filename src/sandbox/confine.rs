@@ -11,8 +11,9 @@ use super::filesystem::{self, FsRules};
 use super::isolation::{Layer, Layers};
 use super::limits::RlimitSet;
 use super::namespace::{self, MountWatch, Pids};
-use super::spec::{Request, Trust};
+use super::spec::{Request, RunSpec, Trust};
 use super::syscalls::{RunFilter, SyscallFilter};
+use super::view::View;
 use std::io;
 use std::os::fd::RawFd;
 use std::path::PathBuf;
@@ -23,6 +24,8 @@ pub(crate) struct Confinement {
     rlimits: RlimitSet,
     /// Whether the program runs in the worker's namespaces.
     namespaces: bool,
+    /// The user (and group) it runs as in them, where it is not the worker's.
+    run_as: Option<libc::uid_t>,
     files: Option<FsRules>,
     syscalls: Option<RunFilter>,
 }
@@ -46,9 +49,10 @@ pub(crate) fn die_with_parent(expected: Option<libc::pid_t>) -> io::Result<()> {
 /// Leaves the program no capabilities at all, even as root (in its user namespace or, without one, on the host), and
 /// whatever capabilities the judge was started with: it can then neither raise its hard limits again nor override
 /// file permissions. Ambient capabilities go first (they would survive exec), then the bounding set (which exec as
-/// root would grant from; dropping needs a capability of its own, so without one there is nothing to drop), then
-/// the permitted, effective and inheritable sets; and exec may not grant any again. Only makes system calls.
-fn drop_capabilities() -> io::Result<()> {
+/// root would grant from; dropping needs a capability of its own, so without one there is nothing to drop); then,
+/// with `run_as`, it becomes that user and group with no supplementary group; then the permitted, effective and
+/// inheritable sets go; and exec may not grant any again. Only makes system calls.
+fn drop_capabilities(run_as: Option<libc::uid_t>) -> io::Result<()> {
     // SAFETY: prctl takes plain integers. Old kernels without ambient capabilities refuse; they have none.
     unsafe {
         libc::prctl(
@@ -66,6 +70,17 @@ fn drop_capabilities() -> io::Result<()> {
         {
             // Past the last capability this kernel knows.
             break;
+        }
+    }
+    if let Some(id) = run_as {
+        // SAFETY: setgroups reads no list when its size is 0; setresgid and setresuid take plain integers.
+        unsafe {
+            if libc::setgroups(0, std::ptr::null()) == -1
+                || libc::setresgid(id, id, id) == -1
+                || libc::setresuid(id, id, id) == -1
+            {
+                return Err(io::Error::last_os_error());
+            }
         }
     }
     #[repr(C)]
@@ -114,6 +129,10 @@ pub(crate) struct Reused {
     syscalls: Option<SyscallFilter>,
     /// The hidden folders, and the folders readable around them.
     readable: Option<(Vec<PathBuf>, Vec<PathBuf>)>,
+    /// For a judge run as root: the user its solutions and compilers run as, in the namespaces, and what they can
+    /// reach by name.
+    run_user: Option<libc::uid_t>,
+    view: View,
 }
 
 impl Reused {
@@ -128,9 +147,11 @@ impl Reused {
         } else {
             None
         };
-        if layers.contains(Layer::Namespaces) {
-            namespace::enter().map_err(|e| format!("cannot make the worker's namespaces: {e}"))?;
-        }
+        let run_user = if layers.contains(Layer::Namespaces) {
+            namespace::enter().map_err(|e| format!("cannot make the worker's namespaces: {e}"))?
+        } else {
+            None
+        };
         Ok(Reused {
             layers,
             cgroup,
@@ -138,7 +159,35 @@ impl Reused {
             pids: None,
             syscalls: None,
             readable: None,
+            run_user,
+            view: View::default(),
         })
+    }
+
+    /// The user a run is made as, where it is not the worker's: a root judge's solutions and compilers, in the
+    /// namespaces. The problem's own tools run as the worker, reading the tests they are given wherever they are.
+    pub fn run_user(&self, spec: &RunSpec) -> Option<libc::uid_t> {
+        match spec.trust {
+            Trust::Solution { .. } => self.run_user,
+            Trust::Tool => None,
+        }
+    }
+
+    /// Makes what a run made as [`Reused::run_user`] reaches by name reachable.
+    pub fn expose(&mut self, reach: &super::spec::Reach) -> Result<(), String> {
+        for path in reach.kept.iter().chain(&reach.own) {
+            self.view.expose(path).map_err(|e| {
+                format!("cannot make {} reachable for the run: {e}", path.display())
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Takes back what was exposed for one run alone (`Reach::own`).
+    pub fn withdraw(&mut self, paths: &[PathBuf]) {
+        for path in paths {
+            self.view.withdraw(path);
+        }
     }
 
     /// Whether a mount was made or removed in the namespaces since the last call.
@@ -218,6 +267,7 @@ pub(crate) fn prepare(request: &Request, reused: &mut Reused) -> Result<Confinem
             .map_err(|e| format!("cannot set back the namespace's process IDs: {e}"))?;
     }
     let namespaces = reused.namespaces();
+    let run_as = reused.run_user(spec);
     let mut rlimits = RlimitSet::for_limits(&spec.limits, !cgroup_fds.is_empty());
     if namespaces && namespace::counts_processes_per_namespace() {
         // Counted per user namespace: the run's own processes, and the worker and its keeper. (Root outside is
@@ -231,6 +281,7 @@ pub(crate) fn prepare(request: &Request, reused: &mut Reused) -> Result<Confinem
         rlimits,
         cgroup_fds,
         namespaces,
+        run_as,
         files,
         syscalls,
     })
@@ -267,7 +318,7 @@ impl Confinement {
         if self.namespaces {
             namespace::enter_cgroup_namespace()?;
         }
-        drop_capabilities()?;
+        drop_capabilities(self.run_as)?;
         if let Some(syscalls) = &self.syscalls {
             syscalls.apply()?;
         }

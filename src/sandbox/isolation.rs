@@ -308,17 +308,18 @@ impl Isolation {
                 "memory",
                 if on(Layer::Cgroup) {
                     format!(
-                        "resident and shared memory of the whole run, swap off (cgroup), checked every 10 ms; \
-                         the kernel's hard limit {} above",
+                        "resident and shared memory of the whole run and the kernel's memory for it (pipe \
+                         buffers), swap off (cgroup), checked every 10 ms; the kernel's hard limit {} above",
                         Bytes(64 * Bytes::MIB)
                     )
                 } else {
                     format!(
                         "resident memory of every process of the run, summed, checked every 10 ms (not shared \
                          memory nor pipe buffers, which only a cgroup counts; a pipe holds at most 64 KiB, since \
-                         a run may not enlarge one); address space capped per process at 1.25 x the limit + {} \
-                         (not for the JVM)",
-                        super::Limits::ADDRESS_SPACE_ROOM
+                         a run may not enlarge one); as a backstop, address space capped per process at the limit \
+                         + {} + room for {} threads' stacks (not for the JVM)",
+                        super::Limits::ADDRESS_SPACE_ROOM,
+                        super::Limits::THREADS_IN_ADDRESS_SPACE
                     )
                 },
             ),
@@ -326,16 +327,21 @@ impl Isolation {
                 "processes",
                 if on(Layer::Cgroup) {
                     format!("at most {} processes and threads per run (cgroup)", super::cgroup::MAX_TASKS)
+                } else if on(Layer::Namespaces) && namespace::counts_processes_per_namespace() {
+                    format!(
+                        "at most {} processes and threads per run (RLIMIT_NPROC, counted in the run's own user \
+                         namespace){}",
+                        super::cgroup::MAX_TASKS,
+                        if root {
+                            "; NOT LIMITED for the problem's own tools, which run as root"
+                        } else {
+                            ""
+                        }
+                    )
                 } else if root {
                     "NOT LIMITED: RLIMIT_NPROC does not apply to root, so a fork bomb is stopped only by the \
                      wall time"
                         .into()
-                } else if on(Layer::Namespaces) && namespace::counts_processes_per_namespace() {
-                    format!(
-                        "at most {} processes and threads per run (RLIMIT_NPROC, counted in the run's own user \
-                         namespace)",
-                        super::cgroup::MAX_TASKS
-                    )
                 } else {
                     "NOT LIMITED per run: a fork bomb is stopped only by the wall time and the user's own \
                      process limit"
@@ -354,7 +360,20 @@ impl Isolation {
             ),
             rule(
                 "privileges",
-                "always: no capabilities, its own session (no terminal), dies with its worker".into(),
+                if root && on(Layer::Namespaces) {
+                    format!(
+                        "always: no capabilities, its own session (no terminal), dies with its worker; \
+                         solutions and compilers run as an unprivileged user of their own ({} outside), not as \
+                         root",
+                        super::namespace::RUN_USER_OUTSIDE
+                    )
+                } else if root {
+                    "always: no capabilities, its own session (no terminal), dies with its worker; but AS ROOT: \
+                     file permissions do not hold (the namespaces layer runs solutions as an unprivileged user)"
+                        .into()
+                } else {
+                    "always: no capabilities, its own session (no terminal), dies with its worker".into()
+                },
             ),
             rule(
                 "file system",
@@ -375,11 +394,11 @@ impl Isolation {
                 "disk",
                 if on(Layer::Namespaces) {
                     "a solution's folder is an in-memory file system as large as its memory limit (mount \
-                     namespace), gone with the run"
+                     namespace), gone with the run; a compile's folder is added up every 50 ms, 1 GiB at most"
                         .into()
                 } else {
-                    "each file up to the output limit, but not how many: only the wall time bounds what a run \
-                     writes to disk"
+                    "always: what a run keeps in its folder is added up every 50 ms, up to its memory limit \
+                     for a solution and 1 GiB for a compile, 16384 files at most"
                         .into()
                 },
             ),

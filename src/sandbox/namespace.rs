@@ -34,30 +34,127 @@ const WORKER: libc::c_int = libc::CLONE_NEWUSER
     | libc::CLONE_NEWUTS
     | libc::CLONE_NEWPID;
 
+/// The user (and group) a root judge's solutions and compilers run as, inside the namespaces.
+pub(crate) const RUN_USER: libc::uid_t = 100_000;
+
+/// Who [`RUN_USER`] is outside: a user and group no account of the machine has (below 2^31, which some tools
+/// take for negative, and apart from the ranges that systemd and container tools hand out). Files a compiler
+/// makes are its until the worker hands them back to root.
+pub(crate) const RUN_USER_OUTSIDE: libc::uid_t = 0x7ff0_0000;
+
 /// Moves the calling process into new user, network, mount, IPC and UTS namespaces, maps root inside to its own
 /// user outside, and makes the mount namespace the read-only view. Its next child is PID 1 of a new PID namespace.
 /// The calling process must be single-threaded.
-pub(crate) fn enter() -> io::Result<()> {
+///
+/// A judge run as root also maps [`RUN_USER`] to [`RUN_USER_OUTSIDE`], and returns it: solutions and compilers
+/// then run as that user, who may read only what any user of the machine may (not /etc/shadow, /root, nor
+/// another user's home), rather than as root. A judge of an ordinary user can map only itself, and its runs are
+/// that user, as the judge is.
+pub(crate) fn enter() -> io::Result<Option<libc::uid_t>> {
     // SAFETY: geteuid and getegid have no preconditions.
     let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
-    let uid_map = CString::new(format!("0 {uid} 1")).expect("no NUL");
-    let gid_map = CString::new(format!("0 {gid} 1")).expect("no NUL");
+    let root = uid == 0;
+    let map = |own: u32| {
+        let extra = if root {
+            format!("\n{RUN_USER} {RUN_USER_OUTSIDE} 1")
+        } else {
+            String::new()
+        };
+        CString::new(format!("0 {own} 1{extra}")).expect("no NUL")
+    };
+    let (uid_map, gid_map) = (map(uid), map(gid));
     // SAFETY: plain system calls with C strings.
     unsafe {
         // A process that is not dumpable has /proc/self handed to root, and a judge that is not root may not write
         // its own maps then: it is made not dumpable again once they are written.
         checked(libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0))?;
-        checked(libc::unshare(WORKER))?;
-        write_file(c"/proc/self/setgroups", c"deny")?;
-        write_file(c"/proc/self/uid_map", &uid_map)?;
-        write_file(c"/proc/self/gid_map", &gid_map)?;
+        if root {
+            // Mapping a user other than one's own takes a process that stays outside, with the capability to:
+            // root keeps setgroups, for its runs to drop every supplementary group the judge has.
+            let own = std::process::id();
+            let maps = [
+                (format!("/proc/{own}/uid_map"), uid_map),
+                (format!("/proc/{own}/gid_map"), gid_map),
+            ]
+            .map(|(path, map)| (CString::new(path).expect("no NUL"), map));
+            from_outside(|| {
+                for (path, map) in &maps {
+                    write_file(path, map)?;
+                }
+                Ok(())
+            })?;
+        } else {
+            checked(libc::unshare(WORKER))?;
+            // An ordinary user may map its group only if it gives up setgroups.
+            write_file(c"/proc/self/setgroups", c"deny")?;
+            write_file(c"/proc/self/uid_map", &uid_map)?;
+            write_file(c"/proc/self/gid_map", &gid_map)?;
+        }
         checked(libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0))?;
         // Nothing mounted here may reach the judge's mount namespace.
         mount(None, c"/", None, libc::MS_REC | libc::MS_PRIVATE)?;
         private_dev()?;
         set_read_only(c"/", true, true)?;
     }
-    Ok(())
+    Ok(root.then_some(RUN_USER))
+}
+
+/// Enters the worker's namespaces while a child that stays outside them does `outside` (the writing of the user
+/// namespace's maps), once they exist: a process inside a user namespace has no capability in its parent.
+/// The calling process must be single-threaded; `outside` must only make system calls.
+unsafe fn from_outside(outside: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
+    let mut entered = [-1; 2];
+    let mut done = [-1; 2];
+    // SAFETY: pipe2 writes two descriptors each.
+    unsafe {
+        checked(libc::pipe2(entered.as_mut_ptr(), libc::O_CLOEXEC))?;
+        checked(libc::pipe2(done.as_mut_ptr(), libc::O_CLOEXEC))?;
+    }
+    // SAFETY: the child only makes system calls, and ends with _exit.
+    let child = unsafe { libc::fork() };
+    if child == 0 {
+        let mut byte = 0u8;
+        // SAFETY: plain system calls on our own descriptors.
+        unsafe {
+            libc::read(entered[0], (&mut byte as *mut u8).cast(), 1);
+            let code: u8 = match outside() {
+                Ok(()) => 0,
+                Err(e) => e.raw_os_error().unwrap_or(libc::EIO) as u8,
+            };
+            libc::write(done[1], (&code as *const u8).cast(), 1);
+            libc::_exit(0);
+        }
+    }
+    // SAFETY: plain system calls on our own descriptors and child.
+    unsafe {
+        let unshared = if child == -1 {
+            Err(io::Error::last_os_error())
+        } else {
+            checked(libc::unshare(WORKER)).map(drop)
+        };
+        // The child goes on either way, and fails if we could not enter the namespaces.
+        let go = 1u8;
+        libc::write(entered[1], (&go as *const u8).cast(), 1);
+        let mut code = libc::EIO as u8;
+        let said = libc::read(done[0], (&mut code as *mut u8).cast(), 1);
+        if child > 0 {
+            let mut status = 0;
+            while libc::waitpid(child, &mut status, 0) == -1
+                && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
+            {}
+        }
+        for fd in entered.into_iter().chain(done) {
+            libc::close(fd);
+        }
+        unshared?;
+        match (said, code) {
+            (1, 0) => Ok(()),
+            (1, code) => Err(io::Error::from_raw_os_error(code.into())),
+            _ => Err(io::Error::other(
+                "the process that maps the users ended early",
+            )),
+        }
+    }
 }
 
 /// In PID 1 of the new PID namespace: mounts the namespace's /proc, read-only (the kernel's settings are in it), an
@@ -117,15 +214,27 @@ impl Pids {
 pub(crate) struct Workdir(CString);
 
 impl Workdir {
-    pub fn mount(path: &Path, scratch: Option<Bytes>) -> io::Result<Workdir> {
+    /// Mounts the run's folder at `path`: scratch space of this size, or the folder itself; either way owned by
+    /// `owner` (a user inside the namespaces) if given.
+    pub fn mount(
+        path: &Path,
+        scratch: Option<Bytes>,
+        owner: Option<libc::uid_t>,
+    ) -> io::Result<Workdir> {
         let path = CString::new(path.as_os_str().as_bytes())?;
         // SAFETY: plain system calls with C strings.
         unsafe {
             match scratch {
                 Some(size) => {
-                    let options =
-                        CString::new(format!("size={},nr_inodes=16384,mode=0700", size.0))
-                            .expect("no NUL");
+                    let owned = owner
+                        .map(|id| format!(",uid={id},gid={id}"))
+                        .unwrap_or_default();
+                    let options = CString::new(format!(
+                        "size={},nr_inodes={},mode=0700{owned}",
+                        size.0,
+                        super::Limits::FILES
+                    ))
+                    .expect("no NUL");
                     mount_with(
                         Some(c"tmpfs"),
                         &path,
@@ -138,7 +247,26 @@ impl Workdir {
             }
             let workdir = Workdir(path);
             set_read_only(&workdir.0, false, false)?;
+            if let (None, Some(id)) = (scratch, owner) {
+                checked(libc::chown(workdir.0.as_ptr(), id, id))?;
+            }
             Ok(workdir)
+        }
+    }
+
+    /// Hands everything in the folder back to root, once the run is over: what a compiler made is then the
+    /// judge's, and no later run (as the run user) may change it. Links are not followed.
+    pub fn give_back(&self) {
+        let path = Path::new(std::ffi::OsStr::from_bytes(self.0.as_bytes()));
+        for entry in walkdir::WalkDir::new(path)
+            .follow_links(false)
+            .into_iter()
+            .flatten()
+        {
+            if let Ok(name) = CString::new(entry.path().as_os_str().as_bytes()) {
+                // SAFETY: lchown takes a C string and two integers.
+                unsafe { libc::lchown(name.as_ptr(), 0, 0) };
+            }
         }
     }
 }
@@ -297,7 +425,7 @@ unsafe fn private_dev() -> io::Result<()> {
     Ok(())
 }
 
-unsafe fn mount(
+pub(super) unsafe fn mount(
     source: Option<&CStr>,
     target: &CStr,
     fstype: Option<&CStr>,
@@ -307,7 +435,7 @@ unsafe fn mount(
     unsafe { mount_with(source, target, fstype, flags, c"") }
 }
 
-unsafe fn mount_with(
+pub(super) unsafe fn mount_with(
     source: Option<&CStr>,
     target: &CStr,
     fstype: Option<&CStr>,
@@ -364,7 +492,7 @@ unsafe fn write_file(path: &std::ffi::CStr, contents: &std::ffi::CStr) -> io::Re
     Ok(())
 }
 
-fn checked(ret: libc::c_int) -> io::Result<libc::c_int> {
+pub(super) fn checked(ret: libc::c_int) -> io::Result<libc::c_int> {
     if ret == -1 {
         Err(io::Error::last_os_error())
     } else {
@@ -409,14 +537,24 @@ pub(crate) fn probe() -> Result<String, String> {
         enter()?;
         in_child(|| {
             become_init()?.rewind()?;
-            let _workdir = Workdir::mount(&dir, Some(Bytes::mib(1)))?;
+            let _workdir = Workdir::mount(&dir, Some(Bytes::mib(1)), Some(RUN_USER))?;
             in_child(enter_cgroup_namespace)
         })
     })
     .map_err(fail)?;
-    Ok("user (root inside, the judge's own user outside), PID with its own read-only /proc, network (none), \
-        mount (read-only but the run's folder, a /dev of five devices), IPC, UTS, cgroup"
-        .into())
+    // SAFETY: geteuid has no preconditions.
+    let user = if unsafe { libc::geteuid() } == 0 {
+        format!(
+            "user (solutions and compilers run as an unprivileged user of their own, {RUN_USER_OUTSIDE} outside, \
+             who reaches root's files only where a run needs them; the problem's own tools as root)"
+        )
+    } else {
+        "user (root inside, the judge's own user outside)".to_owned()
+    };
+    Ok(format!(
+        "{user}, PID with its own read-only /proc, network (none), mount (read-only but the run's folder, a \
+         /dev of five devices), IPC, UTS, cgroup"
+    ))
 }
 
 /// Gives the calling process a cgroup namespace of its own, rooted at the cgroup it is in: the program takes one

@@ -2,7 +2,7 @@
 //! `worker`), and read back its result.
 
 use super::isolation::Layers;
-use super::spec::{Reply, Request, RunResult, RunSpec, Trust};
+use super::spec::{Reach, Reply, Request, RunResult, RunSpec, Trust};
 use crate::error::{Error, Result};
 use nix::sys::socket::{
     AddressFamily, ControlMessage, MsgFlags, SockFlag, SockType, sendmsg, socketpair,
@@ -109,11 +109,16 @@ impl Runner for Sandbox {
 
     fn run_attached(&self, spec: &RunSpec, stdin: File, stdout: File) -> Result<RunResult> {
         let streams = [stdin, stdout];
-        let mut worker = self.workers.take(&self.supervisor, &self.layers)?;
+        let reach = reach(spec);
+        // A worker whose runs are a user of their own covers closed folders in its view (see `view`): the
+        // problem's own tools, which read the tests wherever they are, never run in one.
+        let kind = usize::from(!reach.is_empty());
+        let mut worker = self.workers.take(kind, &self.supervisor, &self.layers)?;
         let request = Request {
             id: self.workers.next_request.fetch_add(1, Ordering::SeqCst),
             spec: spec.clone(),
             hidden: self.hidden.clone(),
+            reach,
         };
         let deadline = Instant::now() + spec.limits.wall + SUPERVISOR_GRACE;
         let reply = match worker.call(&request, streams, deadline) {
@@ -144,9 +149,47 @@ impl Runner for Sandbox {
         // A worker whose run left something behind is never given another: it ends by itself once it has
         // answered, and the next run gets a new one.
         if reply.retired.is_none() {
-            self.workers.put_back(worker);
+            self.workers.put_back(kind, worker);
         }
         reply.result.map_err(Error::Sandbox)
+    }
+}
+
+/// What a solution or compiler must reach by name, for a worker that makes it a user of its own (only a judge run
+/// as root does): the folders it may read (its program's), its working directory and its output (which it may
+/// open again as /dev/stdout), and the toolchain its first argument belongs to (the folder above the `bin` folder
+/// of the real executable: a Python's prefix, a Rust toolchain's sysroot), all as real paths.
+fn reach(spec: &RunSpec) -> Reach {
+    let Trust::Solution { readable } = &spec.trust else {
+        return Reach::default();
+    };
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        return Reach::default();
+    }
+    let toolchain = spec
+        .argv
+        .first()
+        .and_then(|program| std::fs::canonicalize(program).ok())
+        .and_then(|real| {
+            let folder = real.parent()?;
+            Some(match folder.file_name() {
+                Some(name) if name == "bin" => folder.parent()?.to_owned(),
+                _ => folder.to_owned(),
+            })
+        });
+    Reach {
+        kept: readable
+            .iter()
+            .map(|p| real_path(p))
+            .chain(toolchain)
+            .collect(),
+        // A run attached to pipes (one side of a dialogue) has no output file.
+        own: [&spec.workdir, &spec.stdout]
+            .into_iter()
+            .filter(|p| p.exists())
+            .map(|p| real_path(p))
+            .collect(),
     }
 }
 
@@ -194,18 +237,19 @@ fn sealed_copy(path: &Path) -> io::Result<File> {
     Ok(copy)
 }
 
-/// The workers of a sandbox that wait for a run.
+/// The workers of a sandbox that wait for a run, of each kind (runs made as the worker's own user, or as one of
+/// their own).
 #[derive(Debug, Default)]
 struct Workers {
-    idle: Mutex<Vec<Worker>>,
+    idle: Mutex<[Vec<Worker>; 2]>,
     started: AtomicUsize,
     next_request: AtomicU64,
 }
 
 impl Workers {
     /// An idle worker, or a new one if none is.
-    fn take(&self, executable: &Path, layers: &Layers) -> Result<Worker> {
-        let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+    fn take(&self, kind: usize, executable: &Path, layers: &Layers) -> Result<Worker> {
+        let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner())[kind].pop();
         match idle {
             Some(worker) => Ok(worker),
             None => {
@@ -215,11 +259,8 @@ impl Workers {
         }
     }
 
-    fn put_back(&self, worker: Worker) {
-        self.idle
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(worker);
+    fn put_back(&self, kind: usize, worker: Worker) {
+        self.idle.lock().unwrap_or_else(|e| e.into_inner())[kind].push(worker);
     }
 }
 

@@ -35,22 +35,27 @@ impl Limits {
         self.cpu.as_secs() + 2
     }
 
-    /// The address-space cap of each process, where there is no cgroup to count memory: it bounds what one
-    /// process can take between two of the supervisor's looks, which sum the memory of every process of the run.
-    /// It lies a quarter and [`Limits::ADDRESS_SPACE_ROOM`] above the memory limit: a little more than the limit,
-    /// so that going over it is measured as MLE rather than end as a failed allocation, and room for what a
-    /// runtime reserves and never uses (an interpreter's mappings, a thread's stack).
+    /// The address-space cap of each process, where there is no cgroup to count memory: a backstop, which only
+    /// bounds what one process can take between two of the supervisor's looks (each look sums the resident memory
+    /// of every process of the run). It lies [`Limits::ADDRESS_SPACE_ROOM`] above the memory limit, so that going
+    /// over the limit is measured as MLE rather than end as a failed allocation, plus room for
+    /// [`Limits::THREADS_IN_ADDRESS_SPACE`] threads: the C library reserves each thread a stack as large as the
+    /// stack limit, which it never uses.
     pub(crate) fn address_space(&self) -> Bytes {
+        let stacks = self.stack.0.saturating_mul(Self::THREADS_IN_ADDRESS_SPACE);
         Bytes(
             self.memory
                 .0
-                .saturating_add(self.memory.0 / 4)
-                .saturating_add(Self::ADDRESS_SPACE_ROOM.0),
+                .saturating_add(Self::ADDRESS_SPACE_ROOM.0)
+                .saturating_add(stacks),
         )
     }
 
-    /// Address space a process may have besides the memory limit and a quarter of it, where there is no cgroup.
+    /// Address space a process may have above the memory limit, besides its threads' stacks.
     pub(crate) const ADDRESS_SPACE_ROOM: Bytes = Bytes::mib(256);
+
+    /// Threads whose default stacks fit in the address-space cap besides the memory limit.
+    pub(crate) const THREADS_IN_ADDRESS_SPACE: u64 = 16;
 }
 
 /// One program to run.
@@ -95,6 +100,23 @@ pub struct Request {
     pub spec: RunSpec,
     /// Folders a solution must not read: with [`Trust::Solution`], everything else is readable.
     pub hidden: Vec<PathBuf>,
+    /// What a solution or compiler must reach by name, where it runs as a user of its own: see `view`.
+    pub reach: Reach,
+}
+
+/// Real paths a run reaches by name.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Reach {
+    /// Its program's folder and its toolchain, which later runs need too.
+    pub kept: Vec<PathBuf>,
+    /// Its working directory and its output, its own.
+    pub own: Vec<PathBuf>,
+}
+
+impl Reach {
+    pub fn is_empty(&self) -> bool {
+        self.kept.is_empty() && self.own.is_empty()
+    }
 }
 
 /// What a worker answers to a [`Request`].

@@ -31,10 +31,12 @@ pub(super) struct Streams {
     pub stdout: File,
 }
 
-/// Where a run goes on: the worker's cgroup, and whether the worker is PID 1 of the run's namespaces.
+/// Where a run goes on: the worker's cgroup, whether the worker is PID 1 of the run's namespaces, and the user the
+/// program is there, if not the worker's.
 pub(super) struct Place<'a> {
     pub cgroup: Option<&'a RunCgroup>,
     pub namespaces: bool,
+    pub owner: Option<libc::uid_t>,
 }
 
 /// Carries out one run in the confinement prepared for it. The worker is the subreaper of everything the program
@@ -52,6 +54,12 @@ pub(super) fn run(
     let output = stdout
         .try_clone()
         .map_err(|e| format!("failed to keep the output file: {e}"))?;
+    // A program made a user of its own may open its output again by name (/dev/stdout): it is its own while it
+    // runs, and root's again after.
+    if let Some(owner) = place.owner {
+        std::os::unix::fs::fchown(&output, Some(owner), Some(owner))
+            .map_err(|e| format!("failed to hand the output file to the run: {e}"))?;
+    }
     let worker = std::process::id() as libc::pid_t;
     let cgroup = place.cgroup;
 
@@ -99,6 +107,10 @@ pub(super) fn run(
         namespace::kill_all();
     } else {
         process::kill_and_reap_all(None);
+    }
+    if place.owner.is_some() {
+        std::os::unix::fs::fchown(&output, Some(0), Some(0))
+            .map_err(|e| format!("failed to take the output file back: {e}"))?;
     }
     output
         .set_permissions(std::fs::Permissions::from_mode(0o644))

@@ -193,6 +193,9 @@ const WORKER_NEEDS: &[libc::c_long] = &[
     libc::SYS_umount2,
     libc::SYS_mount_setattr,
     libc::SYS_unshare,
+    // Binding what a root judge's runs need into the worker's view (see `view`).
+    libc::SYS_open_tree,
+    libc::SYS_move_mount,
 ];
 
 /// The denylist, compiled for this machine's architecture before fork: the part a worker installs on itself, and

@@ -172,26 +172,41 @@ fn receive(buf: &mut [u8]) -> Result<Option<(Request, Streams)>, String> {
 fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply {
     let spec = &request.spec;
     let mut mounted = false;
+    let run_as = reused.run_user(spec);
     let result = (|| {
+        // What the run reaches by name, where it runs as a user of its own.
+        if run_as.is_some() {
+            reused.expose(&request.reach)?;
+        }
         // Unmounted when the run is over.
-        let _workdir = match reused.namespaces() {
+        let workdir = match reused.namespaces() {
             true => Some(
-                Workdir::mount(&spec.workdir, spec.scratch)
+                Workdir::mount(&spec.workdir, spec.scratch, run_as)
                     .map_err(|e| format!("cannot make the run's folder writable: {e}"))?,
             ),
             false => None,
         };
-        // Our own mount is no change.
+        // Our own mounts are no change.
         reused.mounts_changed();
         let confinement = confine::prepare(request, reused)?;
         let place = Place {
             cgroup: reused.cgroup.as_ref(),
             namespaces: reused.namespaces(),
+            owner: run_as,
         };
         let result = supervisor::run(spec, streams, confinement, place);
         mounted = reused.mounts_changed();
+        if let Some(workdir) = &workdir
+            && run_as.is_some()
+            && spec.scratch.is_none()
+        {
+            workdir.give_back();
+        }
         result
     })();
+    if run_as.is_some() {
+        reused.withdraw(&request.reach.own);
+    }
     let result = match result {
         Ok(Some(result)) => Ok(result),
         // The harness is gone: the reply will not be read, and the worker ends at its next request.

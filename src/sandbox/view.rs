@@ -1,0 +1,180 @@
+//! What a root judge's runs can reach by name. They run as an unprivileged user (see `namespace::RUN_USER`), who
+//! may enter only the folders any user of the machine may; but a run needs some paths that may lie in folders
+//! closed to others: its program (in a cache under `/root`, say), its toolchain (rustup's and pyenv's live in
+//! root's home), its working directory (in the judge's private temporary folder).
+//!
+//! So the worker, in its own mount namespace, covers each closed folder on the way to such a path with a
+//! skeleton: an empty folder in memory that others may pass through but not list, holding only the way to each
+//! path a run needs, and at its end the real file or folder, bound there. Everything else in the closed folder is
+//! out of reach: a run can open neither `/root/.bashrc` nor `/root/.ssh`, nor list `/root`. A run's working
+//! directory is exposed for that run alone and withdrawn after it; programs and toolchains stay exposed for the
+//! worker's later runs.
+
+use super::namespace::{checked, mount_with};
+use std::collections::{HashMap, HashSet};
+use std::ffi::CString;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
+use std::path::{Component, Path, PathBuf};
+
+/// The skeletons a worker made, and what it bound into them.
+#[derive(Default)]
+pub(crate) struct View {
+    /// Each covered folder, with a descriptor of the real one beneath the cover.
+    covered: HashMap<PathBuf, OwnedFd>,
+    /// Each path bound into a skeleton.
+    bound: HashSet<PathBuf>,
+    /// Paths a run needs that have been seen to, one way or another.
+    exposed: HashSet<PathBuf>,
+}
+
+impl View {
+    /// Makes `path` (absolute, with no link on the way) reachable by name for an unprivileged run, as the real one.
+    pub fn expose(&mut self, path: &Path) -> io::Result<()> {
+        if self.exposed.contains(path) {
+            return Ok(());
+        }
+        let names: Vec<&std::ffi::OsStr> = path
+            .components()
+            .filter_map(|c| match c {
+                Component::Normal(name) => Some(name),
+                _ => None,
+            })
+            .collect();
+        let mut here = PathBuf::from("/");
+        // Within a skeleton: the covered folder above, and the way from it to `here`.
+        let mut skeleton: Option<(PathBuf, PathBuf)> = None;
+        for (i, name) in names.iter().enumerate() {
+            let last = i + 1 == names.len();
+            if skeleton.is_none() {
+                if self.covered.contains_key(&here) {
+                    skeleton = Some((here.clone(), PathBuf::new()));
+                } else if !passable(&here)? {
+                    self.cover(&here)?;
+                    skeleton = Some((here.clone(), PathBuf::new()));
+                }
+            }
+            let next = here.join(name);
+            if let Some((top, within)) = &mut skeleton {
+                within.push(name);
+                if self.bound.contains(&next) {
+                    // The real one is there already: below it, the real file system again.
+                    skeleton = None;
+                } else if last {
+                    let top = top.clone();
+                    let within = within.clone();
+                    self.bind(&top, &within, &next)?;
+                } else if std::fs::symlink_metadata(&next).is_err() {
+                    make_dir(&next)?;
+                }
+            }
+            here = next;
+        }
+        self.exposed.insert(path.to_owned());
+        Ok(())
+    }
+
+    /// Takes back what [`View::expose`] did for `path` alone (a run's working directory or output, which no later
+    /// run needs), once the run is over: its binding, and the skeleton's folders that led only to it.
+    pub fn withdraw(&mut self, path: &Path) {
+        if !self.exposed.remove(path) || !self.bound.remove(path) {
+            return;
+        }
+        if let Ok(name) = CString::new(path.as_os_str().as_bytes()) {
+            // SAFETY: umount2 takes a C string and flags.
+            unsafe { libc::umount2(name.as_ptr(), libc::MNT_DETACH) };
+        }
+        // The place it was bound at, and the skeleton's folders above it, as long as they are empty and not a
+        // covered folder itself.
+        let _ = std::fs::remove_dir(path).or_else(|_| std::fs::remove_file(path));
+        for folder in path.ancestors().skip(1) {
+            if self.covered.contains_key(folder) || std::fs::remove_dir(folder).is_err() {
+                break;
+            }
+        }
+    }
+
+    /// Covers `folder` with an empty skeleton, keeping a way to the real one beneath.
+    fn cover(&mut self, folder: &Path) -> io::Result<()> {
+        let name = CString::new(folder.as_os_str().as_bytes())?;
+        // SAFETY: open takes a C string and flags; a non-negative result is a new descriptor.
+        let real = checked(unsafe {
+            libc::open(
+                name.as_ptr(),
+                libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC,
+            )
+        })?;
+        // SAFETY: a new descriptor that nothing else owns.
+        let real = unsafe { OwnedFd::from_raw_fd(real) };
+        // SAFETY: plain system calls with C strings.
+        unsafe {
+            mount_with(
+                Some(c"tmpfs"),
+                &name,
+                Some(c"tmpfs"),
+                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                c"size=64k,nr_inodes=65536,mode=0711",
+            )?;
+        }
+        self.covered.insert(folder.to_owned(), real);
+        Ok(())
+    }
+
+    /// Binds the real `top/within` at `place`, its path in the skeleton covering `top`.
+    fn bind(&mut self, top: &Path, within: &Path, place: &Path) -> io::Result<()> {
+        let real = &self.covered[top];
+        let within_name = CString::new(within.as_os_str().as_bytes())?;
+        let flags = libc::OPEN_TREE_CLONE | libc::OPEN_TREE_CLOEXEC | libc::AT_RECURSIVE as u32;
+        // SAFETY: open_tree takes a descriptor, a C string and flags; a non-negative result is a new descriptor.
+        let tree = checked(unsafe {
+            libc::syscall(
+                libc::SYS_open_tree,
+                real.as_raw_fd(),
+                within_name.as_ptr(),
+                flags,
+            ) as libc::c_int
+        })?;
+        // SAFETY: a new descriptor that nothing else owns.
+        let tree = unsafe { OwnedFd::from_raw_fd(tree) };
+        // The place to bind at: a folder for a folder, an empty file for anything else.
+        let is_dir = std::fs::metadata(format!("/proc/self/fd/{}", tree.as_raw_fd()))
+            .map(|m| m.is_dir())
+            .unwrap_or(true);
+        if is_dir {
+            make_dir(place)?;
+        } else {
+            std::fs::File::create(place)?;
+        }
+        let place_name = CString::new(place.as_os_str().as_bytes())?;
+        // SAFETY: move_mount takes descriptors, C strings and flags.
+        checked(unsafe {
+            libc::syscall(
+                libc::SYS_move_mount,
+                tree.as_raw_fd(),
+                c"".as_ptr(),
+                libc::AT_FDCWD,
+                place_name.as_ptr(),
+                libc::MOVE_MOUNT_F_EMPTY_PATH,
+            ) as libc::c_int
+        })?;
+        self.bound.insert(place.to_owned());
+        Ok(())
+    }
+}
+
+/// Whether any user may pass through `folder` (it is a folder others may enter), as the view shows it now.
+fn passable(folder: &Path) -> io::Result<bool> {
+    let metadata = std::fs::metadata(folder)?;
+    Ok(metadata.is_dir() && metadata.mode() & 0o001 != 0)
+}
+
+/// A folder of a skeleton: passable, not listable.
+fn make_dir(path: &Path) -> io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    match std::fs::DirBuilder::new().mode(0o711).create(path) {
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => Ok(()),
+        other => other,
+    }
+}
