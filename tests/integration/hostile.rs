@@ -4,8 +4,10 @@
 //! every isolation layer the machine offers (`CPJUDGE_LAYERS` unset) and with none of them (`none`).
 //!
 //! Every time, the judge must give one of the case's verdicts, leave no process of the run alive, leave the
-//! testdata and problems untouched, and stay small itself. A case that only some layer can stop names it, and is
-//! skipped where `cpjudge doctor` says that layer is off.
+//! testdata and problems untouched, and stay small itself. A program that names `@BAIT@` gets the path of a file
+//! outside the project and the cache in its place, which must be untouched too (a program that plants links for
+//! the judge to write through aims them there). A case that only some layer can stop names it, and is skipped
+//! where `cpjudge doctor` says that layer is off.
 
 use crate::harness::{Judge, processes_under, solution};
 use sha2::{Digest, Sha256};
@@ -98,6 +100,19 @@ hostile! {
     exception: "exception.py" => [RE];
     exit3: "exit3.rs" => [RE];
 
+    // Memory no single process shows: children's, and pipe buffers'.
+    children_memory: "children_memory.c" => [MLE];
+    many_pipes: "many_pipes.c" => [AC, MLE] needs [cgroup | seccomp];
+
+    // Compile-time code that plants links where the judge writes its build status.
+    token: "token.py" => [AC];
+
+    // What other users may not read: a root judge's runs are an unprivileged user of their own.
+    read_secrets: "read_secrets.c" => [AC] needs [namespaces];
+
+    // A channel between runs through the page cache.
+    mincore_probe: "mincore_probe.c" => [AC] needs [seccomp];
+
     // Output that is not what it seems.
     ac_on_stderr: "ac_on_stderr.py" => [WA];
     nul_bytes: "nul_bytes.c" => [WA];
@@ -184,7 +199,14 @@ fn judge(case: &Case, mode: Mode) {
         .join(mode.name())
         .join(case.name);
     let program = format!("programs/{}", case.file);
+    let bait = Bait::new();
+    let source =
+        std::fs::read_to_string(crate::harness::fixtures().join("hostile").join(&program)).unwrap();
     let mut judge = Judge::fixture("hostile")
+        .write(
+            &program,
+            &source.replace("@BAIT@", &bait.path().to_string_lossy()),
+        )
         .cache(&cache)
         .timeout(JUDGE_TIMEOUT)
         .args(&["judge", "hostile", "--submission", &program, "--json"]);
@@ -251,7 +273,10 @@ fn judge(case: &Case, mode: Mode) {
         mode.name()
     );
 
-    // 4. The judge itself stayed small.
+    // 4. Nothing written outside, through a link the program planted.
+    bait.assert_untouched(&format!("{} ({})", case.name, mode.name()));
+
+    // 5. The judge itself stayed small.
     let peak = report["harness"]["peak_memory"]
         .as_u64()
         .unwrap_or_else(|| panic!("no harness.peak_memory in the report:\n{report:#}"));
@@ -263,6 +288,41 @@ fn judge(case: &Case, mode: Mode) {
         peak >> 20,
         HARNESS_MEMORY >> 20
     );
+}
+
+/// A file outside the project and the cache, in a folder of its own, for a program to aim links at.
+pub(crate) struct Bait {
+    dir: tempfile::TempDir,
+}
+
+impl Bait {
+    const CONTENTS: &'static str = "a file the judge must never write\n";
+
+    pub(crate) fn new() -> Bait {
+        let dir = tempfile::Builder::new()
+            .prefix("cpjudge-bait-")
+            .tempdir()
+            .unwrap();
+        std::fs::write(dir.path().join("bait"), Self::CONTENTS).unwrap();
+        Bait { dir }
+    }
+
+    pub(crate) fn path(&self) -> PathBuf {
+        self.dir.path().join("bait")
+    }
+
+    /// The file is as it was, a file still, and alone in its folder.
+    pub(crate) fn assert_untouched(&self, what: &str) {
+        let metadata = std::fs::symlink_metadata(self.path()).unwrap();
+        assert!(metadata.is_file(), "{what}: the bait is no longer a file");
+        assert_eq!(
+            std::fs::read_to_string(self.path()).unwrap(),
+            Self::CONTENTS,
+            "{what}: the judge wrote into a file outside, through a link the program planted"
+        );
+        let entries = std::fs::read_dir(self.dir.path()).unwrap().count();
+        assert_eq!(entries, 1, "{what}: something was written beside the bait");
+    }
 }
 
 /// Catches a misspelt verdict or layer in the table before anything runs.

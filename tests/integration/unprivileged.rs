@@ -219,9 +219,10 @@ fn doctor_tells_an_ordinary_user_the_truth() {
     }
 }
 
-/// With every layer the user can have: the references pass, and a sleeper, an escaped child, a fork bomb (where
-/// the processes are limited) and a search for the answers (where Landlock is on) get what they must, leaving
-/// nothing alive and the tests untouched.
+/// With every layer the user can have: the references pass, and a sleeper, an escaped child, children holding
+/// memory together (which no cgroup counts for such a user), memory in pipe buffers, a fork bomb (where the
+/// processes are limited) and a search for the answers (where Landlock is on) get what they must, leaving nothing
+/// alive and the tests untouched.
 #[test]
 fn an_ordinary_user_judges_hostile_programs() {
     let Some(setup) = Setup::new() else { return };
@@ -229,6 +230,14 @@ fn an_ordinary_user_judges_hostile_programs() {
     let isolation = &doctor["isolation"];
     setup.add_solution("pause.c", "\"TLE\"");
     setup.add_solution("setsid_sleepers.c", "\"AC\"");
+    setup.add_solution("children_memory.c", "\"MLE\"");
+    if active(isolation, "cgroup") || active(isolation, "seccomp") {
+        setup.add_solution("many_pipes.c", "[\"AC\", \"MLE\"]");
+    } else {
+        skip(
+            "memory in pipe buffers as an ordinary user: neither the cgroup nor the seccomp layer is on",
+        );
+    }
     let limited = doctor["enforced"].as_array().unwrap().iter().any(|rule| {
         rule["what"] == "processes" && rule["how"].as_str().unwrap().starts_with("at most")
     });
