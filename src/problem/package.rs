@@ -23,6 +23,7 @@ use crate::units::Bytes;
 use crate::verdict::Verdict;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -203,7 +204,7 @@ impl Problem {
         };
         let name = dir
             .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
+            .map(crate::text::file_name)
             .unwrap_or_else(|| "package".to_owned());
         let title = match &raw.name {
             Some(Name::One(title)) => title.clone(),
@@ -484,20 +485,17 @@ pub(crate) fn program(path: &Path) -> Result<Source> {
     let sources: Vec<usize> = (0..files.len())
         .filter(|&i| Language::of(&files[i]).ok() == Some(language))
         .collect();
-    let folder_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let stem_is = |i: &usize, stem: &str| {
+    let folder_name = path.file_name().unwrap_or_default();
+    let stem_is = |i: &usize, stem: &OsStr| {
         files[*i]
             .file_stem()
             .is_some_and(|s| s.eq_ignore_ascii_case(stem))
     };
     let main = if sources.len() == 1 {
         sources[0]
-    } else if let Some(i) = sources.iter().find(|i| stem_is(i, "main")) {
+    } else if let Some(i) = sources.iter().find(|i| stem_is(i, OsStr::new("main"))) {
         *i
-    } else if let Some(i) = sources.iter().find(|i| stem_is(i, &folder_name)) {
+    } else if let Some(i) = sources.iter().find(|i| stem_is(i, folder_name)) {
         *i
     } else if let Some(i) = sources.iter().find(|&&i| {
         language == Language::Java

@@ -112,7 +112,7 @@ struct JsonTest {
 fn solution(s: &SolutionReport) -> JsonSolution {
     JsonSolution {
         name: s.name.clone(),
-        path: s.path.display().to_string(),
+        path: crate::text::file_name(s.path.as_os_str()),
         language: s.language.name().to_owned(),
         expected: s.expected.iter().map(|v| v.code().to_owned()).collect(),
         verdict: s.verdict.code().to_owned(),
