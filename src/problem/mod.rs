@@ -8,6 +8,7 @@ mod standalone;
 mod submission;
 mod testset;
 
+pub(crate) use catalog::misnamed;
 pub use catalog::{Catalog, find_root};
 pub use package::is_package;
 
