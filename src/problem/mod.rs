@@ -3,6 +3,7 @@
 mod catalog;
 mod config;
 mod package;
+mod package_limits;
 mod selection;
 mod standalone;
 mod submission;
