@@ -57,7 +57,7 @@ pub fn cpjudge(args: &[&str], cache: &Path) -> Judged {
 }
 
 /// The verdict a submission's folder under submissions/ stands for.
-fn folder_verdict(path: &str) -> &'static str {
+pub fn folder_verdict(path: &str) -> &'static str {
     let folder = path
         .split("/submissions/")
         .nth(1)
