@@ -294,7 +294,7 @@ pub struct RunArgs {
 #[derive(Debug, clap::Args)]
 pub struct JudgeArgs {
     /// The problem: its name (a folder under problems/), or the path of its folder (`.` inside it).
-    pub problem: String,
+    pub problem: PathBuf,
 
     /// Judge this file instead of the problem's solutions, expecting AC unless --expect says otherwise.
     /// Repeatable.
@@ -335,7 +335,7 @@ pub struct TestArgs {
 #[command(group(clap::ArgGroup::new("what").required(true).args(["input", "generate"])))]
 pub struct AddArgs {
     /// The problem: its name, or the path of its folder.
-    pub problem: String,
+    pub problem: PathBuf,
 
     /// The input to add, from a file, or `-` for standard input.
     #[arg(long, value_name = "FILE")]
@@ -359,7 +359,7 @@ pub struct AddArgs {
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
     /// The problem: its name, or the path of its folder.
-    pub problem: String,
+    pub problem: PathBuf,
 
     /// Validate the NAME.in files under DIR (answers or not) instead of testdata/<problem>.
     #[arg(long, value_name = "DIR")]
@@ -374,7 +374,7 @@ pub struct ValidateArgs {
 #[derive(Debug, clap::Args)]
 pub struct StressArgs {
     /// The problem: its name, or the path of its folder.
-    pub problem: String,
+    pub problem: PathBuf,
 
     /// The source file to stress.
     #[arg(long, value_name = "FILE")]
@@ -422,7 +422,7 @@ fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
 #[derive(Debug, clap::Args)]
 pub struct RegenArgs {
     /// The problem: its name, or the path of its folder.
-    pub problem: String,
+    pub problem: PathBuf,
 
     /// Write the rebuilt tests over the kept ones where they differ.
     #[arg(long)]
@@ -461,7 +461,7 @@ fn parse_seeds(text: &str) -> Result<std::ops::RangeInclusive<u64>, String> {
 #[derive(Debug, clap::Args)]
 pub struct TimelimitArgs {
     /// The problem: its name (a folder under problems/), or the path of its folder (`.` inside it).
-    pub problem: String,
+    pub problem: PathBuf,
 
     /// Runs of every solution on every test.
     #[arg(long, value_name = "N", default_value_t = 3,
@@ -531,7 +531,7 @@ pub struct ReportForms {
 #[derive(Debug, clap::Args)]
 pub struct ExportArgs {
     /// The problem: its name, or the path of its folder.
-    pub problem: String,
+    pub problem: PathBuf,
     /// The folder to write the package into; it must not exist, or be empty.
     pub dir: std::path::PathBuf,
 }

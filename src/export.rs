@@ -99,7 +99,7 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path) -> Result<Exported>
 
     for test in tests {
         let part = if test.is_sample() { "sample" } else { "secret" };
-        let name = Path::new(part).join(&test.name);
+        let name = Path::new(part).join(test_path(test));
         copy(
             &test.input,
             &root.join("data").join(name.with_extension("in")),
@@ -194,6 +194,18 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path) -> Result<Exported>
     // Moved: nothing is left to remove.
     let _ = building.keep();
     Ok(exported)
+}
+
+/// A test's path below its tests folder, without extension, as the file system names it: the end of its input's
+/// path with as many parts as its name has. Its name would do only where every part is UTF-8, since a name shows
+/// the other bytes escaped.
+fn test_path(test: &Test) -> PathBuf {
+    let depth = test.name.split('/').count();
+    let parts: Vec<_> = test.input.components().collect();
+    parts[parts.len().saturating_sub(depth)..]
+        .iter()
+        .collect::<PathBuf>()
+        .with_extension("")
 }
 
 /// The folder of `submissions/` for solutions expected to get `expected`.
@@ -341,4 +353,34 @@ fn write_executable(path: &Path, contents: &[u8]) -> Result<()> {
     write(path, contents)?;
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
         .map_err(|e| Error::io("make executable", path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::ffi::OsStrExt;
+
+    #[test]
+    fn a_test_keeps_the_bytes_of_its_path() {
+        let input = Path::new(std::ffi::OsStr::from_bytes(
+            b"/p/data/secret/g\xfe/t\xff.in",
+        ));
+        let test = Test {
+            name: "secret/g\\xfe/t\\xff".into(),
+            input: input.to_owned(),
+            answer: input.with_extension("ans"),
+            flags: Default::default(),
+        };
+        assert_eq!(
+            test_path(&test).as_os_str().as_bytes(),
+            b"secret/g\xfe/t\xff"
+        );
+        let plain = Test {
+            name: "1.5".into(),
+            input: "/p/testdata/sum/1.5.in".into(),
+            answer: "/p/testdata/sum/1.5.ans".into(),
+            flags: Default::default(),
+        };
+        assert_eq!(test_path(&plain), Path::new("1.5"));
+    }
 }

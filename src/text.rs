@@ -89,6 +89,20 @@ pub(crate) fn escape_bytes(bytes: &[u8], chars: usize) -> String {
     shown
 }
 
+/// A file's name or path for a report: as it is where it is UTF-8, with each byte that is not shown as `\xff`, so
+/// that names differing only in such bytes stay apart (where `to_string_lossy` makes each of them `\u{fffd}`).
+pub(crate) fn file_name(name: &std::ffi::OsStr) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let mut shown = String::new();
+    for chunk in name.as_bytes().utf8_chunks() {
+        shown.push_str(chunk.valid());
+        for byte in chunk.invalid() {
+            shown.push_str(&format!("\\x{byte:02x}"));
+        }
+    }
+    shown
+}
+
 /// `path` as the user would type it: relative to the current folder when it lies below it.
 pub(crate) fn relative(path: &std::path::Path) -> std::path::PathBuf {
     let cwd = std::env::current_dir().unwrap_or_default();
@@ -110,6 +124,15 @@ mod tests {
         assert_eq!(visible(b"a\tb", 10), "a\\tb");
         assert_eq!(visible(b"\xff\xfe ok \t ", 10), "\\xff\\xfe ok \\t·");
         assert_eq!(escape_bytes(b"abc\xffdef", 5), "abc\\xffd...");
+    }
+
+    #[test]
+    fn file_names_keep_bytes_that_are_not_utf8_apart() {
+        use std::os::unix::ffi::OsStrExt;
+        let name = |bytes: &[u8]| file_name(std::ffi::OsStr::from_bytes(bytes));
+        assert_eq!(name(b"sol\xff.py"), "sol\\xff.py");
+        assert_eq!(name(b"sol\xfe.py"), "sol\\xfe.py");
+        assert_eq!(name("g\u{e9}/t 1".as_bytes()), "g\u{e9}/t 1");
     }
 
     #[test]

@@ -118,29 +118,48 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
     Ok(duration)
 }
 
-/// A time limit: a duration of at most an hour (more is a typo, and would hold the judge for hours).
+/// The longest time limit: more is a typo, and would hold the judge for hours.
+pub const MAX_TIME_LIMIT: Duration = Duration::from_secs(3600);
+
+/// The largest memory or output limit, 1 TiB: more than any machine judges with, and so far below `u64::MAX`
+/// bytes that no sum or multiple of a limit the sandbox takes can overflow.
+pub const MAX_SIZE_LIMIT: Bytes = Bytes(1 << 40);
+
+/// The least memory limit, under which no runtime even starts.
+pub const MIN_MEMORY_LIMIT: Bytes = Bytes::mib(1);
+
+/// The least output limit.
+pub const MIN_OUTPUT_LIMIT: Bytes = Bytes(Bytes::KIB);
+
+/// A time limit: a duration of at most [`MAX_TIME_LIMIT`].
 pub fn parse_time_limit(text: &str) -> Result<Duration, String> {
     let limit = parse_duration(text)?;
-    if limit > Duration::from_secs(3600) {
+    if limit > MAX_TIME_LIMIT {
         return Err(format!("time limit \"{}\" is over an hour", text.trim()));
     }
     Ok(limit)
 }
 
-/// A memory limit: at least 1 MiB, under which no runtime even starts.
+/// A memory limit: at least [`MIN_MEMORY_LIMIT`], at most [`MAX_SIZE_LIMIT`].
 pub fn parse_memory_limit(text: &str) -> Result<Bytes, String> {
-    at_least(parse_bytes(text)?, Bytes::mib(1), "memory limit", text)
+    within(parse_bytes(text)?, MIN_MEMORY_LIMIT, "memory limit", text)
 }
 
-/// An output limit: at least 1 KiB.
+/// An output limit: at least [`MIN_OUTPUT_LIMIT`], at most [`MAX_SIZE_LIMIT`].
 pub fn parse_output_limit(text: &str) -> Result<Bytes, String> {
-    at_least(parse_bytes(text)?, Bytes(Bytes::KIB), "output limit", text)
+    within(parse_bytes(text)?, MIN_OUTPUT_LIMIT, "output limit", text)
 }
 
-fn at_least(size: Bytes, least: Bytes, what: &str, text: &str) -> Result<Bytes, String> {
+fn within(size: Bytes, least: Bytes, what: &str, text: &str) -> Result<Bytes, String> {
     if size < least {
         return Err(format!(
             "{what} \"{}\" is under {least}: is a unit missing or wrong?",
+            text.trim()
+        ));
+    }
+    if size > MAX_SIZE_LIMIT {
+        return Err(format!(
+            "{what} \"{}\" is over {MAX_SIZE_LIMIT}",
             text.trim()
         ));
     }
@@ -230,6 +249,17 @@ mod tests {
                 .contains("under 1MiB")
         );
         assert!(parse_memory_limit("256").unwrap_err().contains("no unit"));
+        assert!(parse_memory_limit("1024GiB").is_ok());
+        assert!(
+            parse_memory_limit("1025GiB")
+                .unwrap_err()
+                .contains("over 1024GiB")
+        );
+        assert!(
+            parse_output_limit("2000000GiB")
+                .unwrap_err()
+                .contains("over 1024GiB")
+        );
         assert!(parse_output_limit("1KiB").is_ok());
         assert!(
             parse_output_limit("100B")

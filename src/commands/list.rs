@@ -8,7 +8,7 @@ use crate::units::millis;
 
 /// Lists the problems; returns whether every problem's configuration is sound.
 pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<bool> {
-    let summaries: Vec<ProblemSummary> = catalog
+    let mut summaries: Vec<ProblemSummary> = catalog
         .names()
         .into_iter()
         .map(|name| match catalog.load(&name) {
@@ -34,6 +34,21 @@ pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<bool> {
             },
         })
         .collect();
+    // A folder no problem can be named by is broken, not absent.
+    summaries.extend(catalog.misnamed().iter().map(|folder| {
+        ProblemSummary {
+            name: folder
+                .file_name()
+                .map(crate::text::file_name)
+                .unwrap_or_default(),
+            title: None,
+            time_limit_ms: None,
+            memory_limit_kib: None,
+            tests: None,
+            solutions: None,
+            error: Some(crate::problem::misnamed(folder)),
+        }
+    }));
     let mut out = std::io::stdout().lock();
     if args.json {
         report::write_list_json(&summaries, &mut out)

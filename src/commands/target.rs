@@ -19,7 +19,7 @@ pub(super) struct Target {
 
 impl Target {
     /// `given` as the user named it: a path to a package folder (no project needed), or a problem of the project.
-    pub fn find(project: Result<Catalog>, cwd: &Path, given: &str) -> Result<Target> {
+    pub fn find(project: Result<Catalog>, cwd: &Path, given: &Path) -> Result<Target> {
         let path = cwd.join(given);
         if is_package(&path) {
             let dir = std::fs::canonicalize(&path).unwrap_or(path);

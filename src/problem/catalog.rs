@@ -2,6 +2,7 @@
 
 use super::Problem;
 use crate::error::{Error, Result};
+use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 /// The problems of a project folder (the one holding `problems/` and `testdata/`).
@@ -60,25 +61,48 @@ impl Catalog {
         names
     }
 
+    /// The folders under `problems/` holding a `problem.toml` whose names are not UTF-8: no problem can be named
+    /// by them, since a problem's name goes into reports and `testdata/<name>`.
+    pub(crate) fn misnamed(&self) -> Vec<PathBuf> {
+        let Ok(entries) = std::fs::read_dir(self.problems_dir()) else {
+            return Vec::new();
+        };
+        let mut found: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| e.file_name().to_str().is_none() && e.path().join("problem.toml").is_file())
+            .map(|e| e.path())
+            .collect();
+        found.sort();
+        found
+    }
+
     /// Loads a problem given by name (`knight-pawns`) or by the path of its folder (`problems/knight-pawns`, or
     /// `.` inside it), relative to `cwd`.
-    pub fn load_given(&self, given: &str, cwd: &Path) -> Result<Problem> {
-        let is_path = given.contains(['/', '\\']) || given == "." || given == "..";
+    pub fn load_given(&self, given: &Path, cwd: &Path) -> Result<Problem> {
+        let text = given.as_os_str().as_bytes();
+        let is_path =
+            text.contains(&b'/') || text.contains(&b'\\') || text == b"." || text == b"..";
         if !is_path {
-            return self.load(given);
+            return match given.to_str() {
+                Some(name) => self.load(name),
+                None => Err(Error::UnknownProblem {
+                    name: crate::text::file_name(given.as_os_str()),
+                    known: self.names(),
+                }),
+            };
         }
         let folder = std::fs::canonicalize(cwd.join(given)).ok();
         let problems = std::fs::canonicalize(self.problems_dir()).ok();
         match folder {
             Some(folder) if folder.parent().is_some() && folder.parent() == problems.as_deref() => {
-                let name = folder
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                self.load(&name)
+                match folder.file_name().and_then(|n| n.to_str()) {
+                    Some(name) => self.load(name),
+                    None => Err(Error::Usage(misnamed(&folder))),
+                }
             }
             _ => Err(Error::Usage(format!(
-                "{given} is not a problem folder of the project {} (a folder of {} with a problem.toml)",
+                "{} is not a problem folder of the project {} (a folder of {} with a problem.toml)",
+                given.display(),
                 self.root.display(),
                 self.problems_dir().display()
             ))),
@@ -98,6 +122,15 @@ impl Catalog {
         }
         Problem::load(name, &dir)
     }
+}
+
+/// Why the problem in `folder` cannot be loaded, when its name is not UTF-8.
+pub(crate) fn misnamed(folder: &Path) -> String {
+    format!(
+        "{}: a problem's folder name must be UTF-8, as the problem is named by it in reports and testdata/; \
+         rename it",
+        folder.display()
+    )
 }
 
 /// The project folder `start` is in: the nearest folder holding `problems/`, from `start` up, as cargo finds its

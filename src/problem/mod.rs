@@ -3,11 +3,13 @@
 mod catalog;
 mod config;
 mod package;
+mod package_limits;
 mod selection;
 mod standalone;
 mod submission;
 mod testset;
 
+pub(crate) use catalog::misnamed;
 pub use catalog::{Catalog, find_root};
 pub use package::is_package;
 

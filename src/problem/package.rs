@@ -12,19 +12,19 @@
 //!   `input_validator/`).
 //! - Submissions: each file or folder in a folder of `submissions/` named for its verdict.
 
-use super::config::{InputValidator, PackageParts, Problem, ProblemLimits, Protocol, TimeRule};
+use super::config::{InputValidator, PackageParts, Problem, ProblemLimits, Protocol};
+use super::package_limits::{PackageLimits, RawLimits};
 use super::submission::unique_names;
 use super::testset::{Test, TestFlags, find_tests};
 use super::{Comparison, Solution};
 use crate::compile::Source;
 use crate::error::{Error, Result};
 use crate::language::Language;
-use crate::units::Bytes;
 use crate::verdict::Verdict;
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 /// Whether `dir` is a problem package: a folder holding `problem.yaml`.
 pub fn is_package(dir: &Path) -> bool {
@@ -61,18 +61,6 @@ const SUBMISSION_FOLDERS: &[(&str, &[Verdict])] = &[
     ),
 ];
 
-/// The legacy format's defaults (problemtools): memory 2048 MiB, output 8 MiB; a derived time limit is the slowest
-/// accepted submission times 5, rounded up to whole seconds, at least 1 s; TLE submissions must time out at twice
-/// the limit.
-const LEGACY_TIME_MULTIPLIER: f64 = 5.0;
-const LEGACY_SAFETY_MARGIN: f64 = 2.0;
-/// 2023-07's defaults: the limit is the slowest accepted times 2, rounded up to the time resolution (1 s); TLE
-/// submissions must time out at 1.5 times the limit.
-const AC_TO_TIME_LIMIT: f64 = 2.0;
-const TIME_LIMIT_TO_TLE: f64 = 1.5;
-const DEFAULT_MEMORY: Bytes = Bytes::mib(2048);
-const DEFAULT_OUTPUT: Bytes = Bytes::mib(8);
-
 #[derive(Deserialize, Default)]
 struct RawProblem {
     problem_format_version: Option<String>,
@@ -99,23 +87,6 @@ enum Name {
 enum Kind {
     One(String),
     Several(Vec<String>),
-}
-
-#[derive(Deserialize, Default)]
-struct RawLimits {
-    time_limit: Option<f64>,
-    time_multiplier: Option<f64>,
-    time_safety_margin: Option<f64>,
-    time_multipliers: Option<RawMultipliers>,
-    time_resolution: Option<f64>,
-    memory: Option<u64>,
-    output: Option<u64>,
-}
-
-#[derive(Deserialize)]
-struct RawMultipliers {
-    ac_to_time_limit: Option<f64>,
-    time_limit_to_tle: Option<f64>,
 }
 
 /// testdata.yaml: the keys that matter to judging pass/fail problems; the others are allowed and ignored.
@@ -203,7 +174,7 @@ impl Problem {
         };
         let name = dir
             .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
+            .map(crate::text::file_name)
             .unwrap_or_else(|| "package".to_owned());
         let title = match &raw.name {
             Some(Name::One(title)) => title.clone(),
@@ -256,11 +227,15 @@ impl Problem {
             &problem_flags,
         )?;
         let input_validators = find_input_validators(dir)?;
-        let time_rule = time_rule(dir, &raw.limits, modern)?;
+        let PackageLimits {
+            time_rule,
+            memory,
+            output,
+        } = raw.limits.validate(dir, modern)?;
         let limits = ProblemLimits {
             time: time_rule.fixed.unwrap_or(time_rule.minimum),
-            memory: raw.limits.memory.map_or(DEFAULT_MEMORY, Bytes::mib),
-            output: raw.limits.output.map_or(DEFAULT_OUTPUT, Bytes::mib),
+            memory,
+            output,
         };
         let solutions = submissions(dir)?;
         Ok(Problem {
@@ -484,20 +459,17 @@ pub(crate) fn program(path: &Path) -> Result<Source> {
     let sources: Vec<usize> = (0..files.len())
         .filter(|&i| Language::of(&files[i]).ok() == Some(language))
         .collect();
-    let folder_name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let stem_is = |i: &usize, stem: &str| {
+    let folder_name = path.file_name().unwrap_or_default();
+    let stem_is = |i: &usize, stem: &OsStr| {
         files[*i]
             .file_stem()
             .is_some_and(|s| s.eq_ignore_ascii_case(stem))
     };
     let main = if sources.len() == 1 {
         sources[0]
-    } else if let Some(i) = sources.iter().find(|i| stem_is(i, "main")) {
+    } else if let Some(i) = sources.iter().find(|i| stem_is(i, OsStr::new("main"))) {
         *i
-    } else if let Some(i) = sources.iter().find(|i| stem_is(i, &folder_name)) {
+    } else if let Some(i) = sources.iter().find(|i| stem_is(i, folder_name)) {
         *i
     } else if let Some(i) = sources.iter().find(|&&i| {
         language == Language::Java
@@ -579,93 +551,11 @@ fn submissions(dir: &Path) -> Result<Vec<Solution>> {
         .collect())
 }
 
-/// How the time limit is found: `.timelimit` or `limits.time_limit` fixes it; otherwise it is derived.
-fn time_rule(dir: &Path, limits: &RawLimits, modern: bool) -> Result<TimeRule> {
-    let timelimit_file = dir.join(".timelimit");
-    let from_file = if timelimit_file.is_file() {
-        let text = std::fs::read_to_string(&timelimit_file)
-            .map_err(|e| Error::io("read", &timelimit_file, e))?;
-        let seconds = text
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|s| *s > 0.0 && s.is_finite());
-        Some(seconds.ok_or_else(|| Error::Config {
-            path: timelimit_file.clone(),
-            line: 1,
-            column: 1,
-            message: format!("\"{}\" is not a time limit in seconds", text.trim()),
-        })?)
-    } else {
-        None
-    };
-    let fixed_seconds = limits.time_limit.or(from_file);
-    let fixed = fixed_seconds.map(Duration::from_secs_f64);
-    let (ac_multiplier, tle_multiplier, resolution, minimum, origin) = if modern {
-        let multipliers = limits.time_multipliers.as_ref();
-        let ac = multipliers
-            .and_then(|m| m.ac_to_time_limit)
-            .unwrap_or(AC_TO_TIME_LIMIT);
-        let tle = multipliers
-            .and_then(|m| m.time_limit_to_tle)
-            .unwrap_or(TIME_LIMIT_TO_TLE);
-        let resolution = limits.time_resolution.unwrap_or(1.0);
-        (
-            ac,
-            tle,
-            resolution,
-            0.0,
-            format!(
-                "2023-07 rules, the slowest accepted submission x {ac} (ac_to_time_limit) rounded up to \
-                 {resolution}s, TLE submissions judged at the limit x {tle} (time_limit_to_tle)"
-            ),
-        )
-    } else {
-        let ac = limits.time_multiplier.unwrap_or(LEGACY_TIME_MULTIPLIER);
-        let tle = limits.time_safety_margin.unwrap_or(LEGACY_SAFETY_MARGIN);
-        (
-            ac,
-            tle,
-            1.0,
-            1.0,
-            format!(
-                "legacy rules, the slowest accepted submission x {ac} (time_multiplier) rounded up to whole \
-                 seconds, at least 1s, TLE submissions judged at the limit x {tle} (time_safety_margin)"
-            ),
-        )
-    };
-    let origin = match (limits.time_limit, from_file) {
-        (Some(_), _) => format!("fixed by problem.yaml's limits.time_limit, checked by {origin}"),
-        (None, Some(_)) => format!("fixed by .timelimit, checked by {origin}"),
-        (None, None) => format!("derived by {origin}"),
-    };
-    for (value, name) in [
-        (ac_multiplier, "time multiplier"),
-        (tle_multiplier, "TLE multiplier"),
-        (resolution, "time_resolution"),
-    ] {
-        if !(value.is_finite() && value > 0.0) {
-            return Err(Error::Config {
-                path: dir.join("problem.yaml"),
-                line: 1,
-                column: 1,
-                message: format!("the {name} must be a positive number, not {value}"),
-            });
-        }
-    }
-    Ok(TimeRule {
-        fixed,
-        ac_multiplier,
-        tle_multiplier,
-        resolution: Duration::from_secs_f64(resolution),
-        minimum: Duration::from_secs_f64(minimum),
-        origin,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::problem::TimeRule;
+    use std::time::Duration;
 
     #[test]
     fn derived_limits_follow_each_formats_rounding() {

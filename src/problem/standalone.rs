@@ -19,7 +19,7 @@ impl Problem {
         let dir = file.parent().map_or_else(PathBuf::new, Path::to_owned);
         let name = file
             .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
+            .map(crate::text::file_name)
             .unwrap_or_default();
         Problem {
             config_path: file.to_owned(),

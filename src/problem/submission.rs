@@ -57,7 +57,7 @@ pub(crate) fn unique_names(paths: &[PathBuf]) -> Vec<String> {
 fn components(path: &Path) -> Vec<String> {
     path.components()
         .filter_map(|c| match c {
-            Component::Normal(part) => Some(part.to_string_lossy().into_owned()),
+            Component::Normal(part) => Some(crate::text::file_name(part)),
             _ => None,
         })
         .collect()

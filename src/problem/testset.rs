@@ -82,12 +82,12 @@ fn inputs(dir: &Path, files: &[PathBuf]) -> Vec<Test> {
         .iter()
         .filter(|path| path.extension().is_some_and(|e| e == "in"))
         .map(|path| Test {
-            name: path
-                .strip_prefix(dir)
-                .unwrap_or(path)
-                .with_extension("")
-                .to_string_lossy()
-                .into_owned(),
+            name: crate::text::file_name(
+                path.strip_prefix(dir)
+                    .unwrap_or(path)
+                    .with_extension("")
+                    .as_os_str(),
+            ),
             input: path.clone(),
             answer: path.with_extension("ans"),
             flags: TestFlags::default(),

@@ -112,7 +112,7 @@ struct JsonTest {
 fn solution(s: &SolutionReport) -> JsonSolution {
     JsonSolution {
         name: s.name.clone(),
-        path: s.path.display().to_string(),
+        path: crate::text::file_name(s.path.as_os_str()),
         language: s.language.name().to_owned(),
         expected: s.expected.iter().map(|v| v.code().to_owned()).collect(),
         verdict: s.verdict.code().to_owned(),
@@ -178,6 +178,13 @@ pub struct SavedReport {
     pub origin: Origin,
 }
 
+/// A size given in KiB, as bytes: a report edited by hand may give one no byte count holds.
+fn kib(n: u64) -> Result<Bytes, String> {
+    n.checked_mul(Bytes::KIB)
+        .map(Bytes)
+        .ok_or_else(|| format!("{n} KiB is too large a size"))
+}
+
 /// Reads a report written by `judge --json`; an error says what is wrong with it.
 pub fn read_json(text: &str) -> Result<SavedReport, String> {
     let json: JsonReport = serde_json::from_str(text).map_err(|e| e.to_string())?;
@@ -197,7 +204,7 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
                         verdict: verdict(&t.verdict)?,
                         cpu: Duration::from_micros(t.time_us),
                         wall: Duration::from_millis(t.wall_ms),
-                        memory: Bytes(t.memory_kib * 1024),
+                        memory: kib(t.memory_kib)?,
                         message: t.message,
                         diff: t.diff,
                         input: PathBuf::new(),
@@ -233,7 +240,7 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
         report: JudgeReport {
             problem: json.problem,
             time_limit: Duration::from_millis(json.time_limit_ms),
-            memory_limit: Bytes(json.memory_limit_kib * 1024),
+            memory_limit: kib(json.memory_limit_kib)?,
             time_limit_overridden: json.time_limit_overridden,
             time_limit_origin: json.time_limit_origin,
             memory_limit_overridden: json.memory_limit_overridden,

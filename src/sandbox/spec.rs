@@ -3,6 +3,7 @@
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 use std::ffi::OsString;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -66,10 +67,13 @@ pub struct RunSpec {
     /// The whole environment of the program.
     pub env: Vec<(OsString, OsString)>,
     /// The working directory.
+    #[serde(with = "path_bytes")]
     pub workdir: PathBuf,
     /// Standard input, or nothing (`/dev/null`).
+    #[serde(with = "path_bytes::option")]
     pub stdin: Option<PathBuf>,
     /// Where standard output goes (created or truncated).
+    #[serde(with = "path_bytes")]
     pub stdout: PathBuf,
     pub limits: Limits,
     /// What the program may read, where Landlock is on.
@@ -88,7 +92,10 @@ pub enum Trust {
     Tool,
     /// A solution, or the compiler building one: it may not read the judge's hidden folders (tests, answers,
     /// problems, builds, other runs), except these paths.
-    Solution { readable: Vec<PathBuf> },
+    Solution {
+        #[serde(with = "path_bytes::list")]
+        readable: Vec<PathBuf>,
+    },
 }
 
 /// What the harness sends a worker: the run, and what a solution may not read. (The layers are the worker's own,
@@ -99,6 +106,7 @@ pub struct Request {
     pub id: u64,
     pub spec: RunSpec,
     /// Folders a solution must not read: with [`Trust::Solution`], everything else is readable.
+    #[serde(with = "path_bytes::list")]
     pub hidden: Vec<PathBuf>,
     /// What a solution or compiler must reach by name, where it runs as a user of its own: see `view`.
     pub reach: Reach,
@@ -116,6 +124,54 @@ pub struct Reach {
 impl Reach {
     pub fn is_empty(&self) -> bool {
         self.kept.is_empty() && self.own.is_empty()
+    }
+}
+
+/// Paths cross the pipe as their bytes: serde writes a `Path` as a string, which a path that is not UTF-8 (a test
+/// or submission named in another encoding) cannot be.
+mod path_bytes {
+    use super::*;
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(path.as_os_str().as_bytes())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PathBuf, D::Error> {
+        Vec::<u8>::deserialize(d).map(from_bytes)
+    }
+
+    fn from_bytes(bytes: Vec<u8>) -> PathBuf {
+        OsString::from_vec(bytes).into()
+    }
+
+    /// The same, for a path that may be absent.
+    pub mod option {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(path: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
+            match path {
+                Some(path) => s.serialize_some(path.as_os_str().as_bytes()),
+                None => s.serialize_none(),
+            }
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<PathBuf>, D::Error> {
+            Option::<Vec<u8>>::deserialize(d).map(|bytes| bytes.map(from_bytes))
+        }
+    }
+
+    /// The same, for a list of paths.
+    pub mod list {
+        use super::*;
+
+        pub fn serialize<S: Serializer>(paths: &[PathBuf], s: S) -> Result<S::Ok, S::Error> {
+            s.collect_seq(paths.iter().map(|p| p.as_os_str().as_bytes()))
+        }
+
+        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<PathBuf>, D::Error> {
+            Vec::<Vec<u8>>::deserialize(d).map(|list| list.into_iter().map(from_bytes).collect())
+        }
     }
 }
 
@@ -237,4 +293,45 @@ pub fn small_env(home: &Path) -> Vec<(OsString, OsString)> {
         ("TMPDIR".into(), home.into()),
         ("LANG".into(), "C.UTF-8".into()),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_that_are_not_utf8_cross_the_pipe() {
+        let odd = |bytes: &[u8]| PathBuf::from(OsString::from_vec(bytes.to_vec()));
+        let request = Request {
+            id: 7,
+            spec: RunSpec {
+                argv: vec![odd(b"/b/sol\xff").into()],
+                env: small_env(&odd(b"/w\xfe")),
+                workdir: odd(b"/w\xfe"),
+                stdin: Some(odd(b"/t/g\xfe/1\xff.in")),
+                stdout: odd(b"/w\xfe/out"),
+                limits: Limits {
+                    cpu: Duration::from_secs(1),
+                    wall: Duration::from_secs(3),
+                    memory: Bytes::mib(64),
+                    output: Bytes::mib(1),
+                    stack: Bytes::mib(56),
+                    cap_address_space: true,
+                },
+                trust: Trust::Solution {
+                    readable: vec![odd(b"/b\xff")],
+                },
+                scratch: None,
+            },
+            hidden: vec![odd(b"/t\xff"), "/plain".into()],
+        };
+        let sent = serde_json::to_vec(&request).unwrap();
+        let got: Request = serde_json::from_slice(&sent).unwrap();
+        assert_eq!(got.spec.workdir, request.spec.workdir);
+        assert_eq!(got.spec.stdin, request.spec.stdin);
+        assert_eq!(got.spec.stdout, request.spec.stdout);
+        assert_eq!(got.spec.trust, request.spec.trust);
+        assert_eq!(got.hidden, request.hidden);
+        assert_eq!(got.spec.argv, request.spec.argv);
+    }
 }

@@ -11,6 +11,7 @@ mod java;
 mod judging;
 mod killed_judge;
 mod mistakes;
+mod names;
 mod new_problem;
 pub mod packages;
 mod partition;

@@ -57,7 +57,7 @@ pub fn cpjudge(args: &[&str], cache: &Path) -> Judged {
 }
 
 /// The verdict a submission's folder under submissions/ stands for.
-fn folder_verdict(path: &str) -> &'static str {
+pub fn folder_verdict(path: &str) -> &'static str {
     let folder = path
         .split("/submissions/")
         .nth(1)
@@ -219,6 +219,64 @@ fn broken_packages_are_refused_naming_the_file() {
         |p| std::fs::write(p.join("data/secret/small/01.in"), "oops\n").unwrap(),
         "data/secret/small/01.in",
     );
+}
+
+/// A limit no run can be held to, in problem.yaml or .timelimit: exit 2, naming the file, line and column and
+/// what is wrong, never a panic, nor a limit taken as it is (memory 0 made every submission MLE; an output in
+/// MiB past 2^44 overflowed its byte count).
+#[test]
+fn limits_no_run_can_be_held_to_are_refused_where_written() {
+    let cases = [
+        (
+            "time_limit: .nan",
+            "problem.yaml:3:15",
+            "limits.time_limit: NaN is not a time limit",
+        ),
+        (
+            "time_limit: -1",
+            "problem.yaml:3:15",
+            "limits.time_limit: -1.0 is not",
+        ),
+        (
+            "time_limit: 1e300",
+            "problem.yaml:3:15",
+            "limits.time_limit: 1e300 is not",
+        ),
+        (
+            "time_multiplier: .inf",
+            "problem.yaml:3:20",
+            "limits.time_multiplier: inf",
+        ),
+        (
+            "memory: 0",
+            "problem.yaml:3:11",
+            "limits.memory: 0 is not a memory limit",
+        ),
+        (
+            "output: 17592186044416",
+            "problem.yaml:3:11",
+            "limits.output: 17592186044416 is not an output limit",
+        ),
+    ];
+    for (limit, at, said) in cases {
+        let stderr = refused(
+            "float-sum",
+            |p| {
+                let yaml = format!("name: Sum\nlimits:\n  {limit}\n");
+                std::fs::write(p.join("problem.yaml"), yaml).unwrap()
+            },
+            at,
+        );
+        assert!(stderr.contains(said), "{limit}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{limit}: {stderr}");
+    }
+    let stderr = refused(
+        "custom-checker",
+        |p| std::fs::write(p.join(".timelimit"), "1e300\n").unwrap(),
+        ".timelimit:1:1",
+    );
+    assert!(stderr.contains("\"1e300\" is not a time limit"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
 /// Exports a bundled problem into `dir`.

@@ -313,6 +313,7 @@ fn limits_without_units_or_absurd_are_refused_where_written() {
         ("memory_limit = \"512KiB\"", "3:16:", "under 1MiB"),
         ("time_limit = \"2h\"", "2:14:", "over an hour"),
         ("output_limit = \"100B\"", "4:16:", "under 1KiB"),
+        ("output_limit = \"2000GiB\"", "4:16:", "over 1024GiB"),
     ];
     for (line, position, message) in cases {
         let key = line.split(' ').next().unwrap();
