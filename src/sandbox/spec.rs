@@ -116,8 +116,10 @@ pub struct Request {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Reach {
     /// Its program's folder and its toolchain, which later runs need too.
+    #[serde(with = "path_bytes::list")]
     pub kept: Vec<PathBuf>,
     /// Its working directory and its output, its own.
+    #[serde(with = "path_bytes::list")]
     pub own: Vec<PathBuf>,
 }
 
