@@ -88,6 +88,8 @@ fn a_project_with_names_that_are_not_utf8_is_judged() {
     copy(&solutions.join("ac.py"), &root.join(odd(b"sol\xff.py")));
     copy(&solutions.join("ac.py"), &root.join(odd(b"sol\xfe.py")));
     copy(&solutions.join("ac.c"), &root.join(odd(b"c\xff/ac.c")));
+    // A compiled source of such a name keeps its extension in the build folder, which tells gcc its language.
+    copy(&solutions.join("ac.c"), &root.join(odd(b"s\xff.c")));
     copy(
         &solutions.join("re_exit3.py"),
         &root.join(odd(b"re\xff.py")),
@@ -105,6 +107,8 @@ fn a_project_with_names_that_are_not_utf8_is_judged() {
             odd(b"sol\xfe.py"),
             word("--submission"),
             odd(b"c\xff/ac.c"),
+            word("--submission"),
+            odd(b"s\xff.c"),
         ],
     );
     let report = judged.json();
@@ -112,7 +116,7 @@ fn a_project_with_names_that_are_not_utf8_is_judged() {
     // Two names that differ only in a byte that is not UTF-8 stay apart.
     assert_eq!(
         solution_names(&report),
-        ["sol\\xff.py", "sol\\xfe.py", "ac.c"]
+        ["sol\\xff.py", "sol\\xfe.py", "ac.c", "s\\xff.c"]
     );
     for name in solution_names(&report) {
         assert_eq!(solution(&report, name)["verdict"], "AC", "{name}");
