@@ -5,6 +5,7 @@ mod bundled;
 mod harness;
 mod hostile;
 mod html;
+mod huge_tests;
 mod interactive;
 mod java;
 mod judging;
