@@ -419,6 +419,36 @@ impl CacheKey {
         self.0.update(bytes);
     }
 
+    /// The contents of the file at `path` as one part, hashed as [`CacheKey::part`] would hash them, but read a
+    /// piece at a time: a test's input may be far larger than what the judge should hold. The length is the open
+    /// file's, and exactly that many bytes are hashed, so a file that shrinks meanwhile is an error.
+    pub fn part_file(&mut self, path: &Path) -> std::io::Result<()> {
+        use std::io::Read;
+        let file = std::fs::File::open(path)?;
+        let len = file.metadata()?.len();
+        self.0.update(len.to_le_bytes());
+        let mut rest = file.take(len);
+        let mut buffer = vec![0; 64 * 1024];
+        let mut hashed = 0;
+        loop {
+            let read = match rest.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(read) => read,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            self.0.update(&buffer[..read]);
+            hashed += read as u64;
+        }
+        if hashed < len {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                format!("the file shrank while it was read ({hashed} of {len} bytes)"),
+            ));
+        }
+        Ok(())
+    }
+
     pub fn finish(self) -> String {
         self.0
             .finalize()

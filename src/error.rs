@@ -1,6 +1,7 @@
 //! The harness's own errors (bad configuration, missing files, missing compilers) and their exit codes.
 //! Verdicts are not errors: a wrong answer is an `Ok` result.
 
+use crate::units::Bytes;
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
@@ -25,6 +26,13 @@ pub enum Error {
     MissingAnswer { input: PathBuf },
     #[error("{}: answer file has no test input (expected {})", answer.display(), answer.with_extension("in").display())]
     MissingInput { answer: PathBuf },
+    /// A test's input or answer over the size the judge takes (see [`crate::problem::TEST_FILE_LIMIT`]).
+    #[error("{}: a test file of {} bytes ({}), over the limit of {limit} for a test's input or answer", path.display(), size.0, size.measured())]
+    TestTooLarge {
+        path: PathBuf,
+        size: Bytes,
+        limit: Bytes,
+    },
     #[error("no tests found in {} (tests are NAME.in with NAME.ans or NAME.out)", dir.display())]
     NoTests { dir: PathBuf },
     #[error("tests folder {} does not exist", dir.display())]

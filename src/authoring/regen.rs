@@ -2,11 +2,12 @@
 //! deterministic) or the kept hand-made one, the validator's word on it, and the main reference's answer.
 
 use super::recipe::Source;
-use super::store::{NewTest, TestFolder};
+use super::store::{NewTest, TestFolder, holds};
 use super::workshop::{Answer, Workshop, scratch};
 use crate::error::{Error, Result};
 use crate::judge::InputCheck;
 use crate::verdict::Verdict;
+use std::path::Path;
 
 /// What rebuilding one test found.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,13 +94,16 @@ pub fn regen(
             break;
         }
         let rebuild = || -> Result<Rebuilt> {
-            let kept_input = std::fs::read(folder.path(&entry.name, "in")).ok();
+            let kept_input = folder.path(&entry.name, "in");
+            let input_path = dir.path().join(format!("{index}.in"));
+            // A generated input is made anew, and compared with the kept one. A hand-made one is the kept one,
+            // copied as it is: the tests kept may be far larger than what should be held.
             let input = match &entry.source {
                 Source::Generated(args) => {
                     let generator = generator.as_ref().expect("made when any test is generated");
                     let first = workshop.generate(generator, args)?;
                     let second = workshop.generate(generator, args)?;
-                    match (first, second) {
+                    let input = match (first, second) {
                         (Err(why), _) | (_, Err(why)) => {
                             return Ok(Rebuilt::GeneratorFailed(why));
                         }
@@ -107,17 +111,20 @@ pub fn regen(
                             return Ok(Rebuilt::Nondeterministic);
                         }
                         (Ok(first), Ok(_)) => first,
-                    }
+                    };
+                    std::fs::write(&input_path, &input)
+                        .map_err(|e| Error::io("write", &input_path, e))?;
+                    Some(input)
                 }
-                Source::HandMade => match &kept_input {
-                    Some(input) => input.clone(),
-                    None => {
+                Source::HandMade => {
+                    if std::fs::File::open(&kept_input).is_err() {
                         return Ok(Rebuilt::InputLost);
                     }
-                },
+                    std::fs::copy(&kept_input, &input_path)
+                        .map_err(|e| Error::io("copy", &kept_input, e))?;
+                    None
+                }
             };
-            let input_path = dir.path().join(format!("{index}.in"));
-            std::fs::write(&input_path, &input).map_err(|e| Error::io("write", &input_path, e))?;
             if let InputCheck::Invalid { message } =
                 workshop.validate(&validators, &input_path, &flags.input)?
             {
@@ -129,24 +136,30 @@ pub fn regen(
                     return Ok(Rebuilt::ReferenceFailed { verdict, message });
                 }
             };
-            let kept_answer = std::fs::read(folder.path(&entry.name, "ans")).ok();
-            let compare = |kept: &Option<Vec<u8>>, new: &[u8]| match kept {
-                None => Difference::Missing,
-                Some(kept) if kept.as_slice() == new => Difference::Same,
-                Some(_) => Difference::Differs,
+            // A kept file that cannot be read is as good as missing.
+            let compare = |kept: &Path, new: &[u8]| match holds(kept, new) {
+                Err(_) => Difference::Missing,
+                Ok(true) => Difference::Same,
+                Ok(false) => Difference::Differs,
             };
-            let (input_difference, answer_difference) =
-                (compare(&kept_input, &input), compare(&kept_answer, &answer));
+            let input_difference = match &input {
+                Some(input) => compare(&kept_input, input),
+                None => Difference::Same,
+            };
+            let answer_difference = compare(&folder.path(&entry.name, "ans"), &answer);
             let rebuilt =
                 if (input_difference, answer_difference) == (Difference::Same, Difference::Same) {
                     Rebuilt::Same
                 } else {
                     if write {
-                        folder.write(&NewTest {
-                            name: entry.name.clone(),
-                            input,
-                            answer,
-                        })?;
+                        match input {
+                            Some(input) => folder.write(&NewTest {
+                                name: entry.name.clone(),
+                                input,
+                                answer,
+                            })?,
+                            None => folder.write_answer(&entry.name, &answer)?,
+                        }
                     }
                     Rebuilt::Changed {
                         input: input_difference,

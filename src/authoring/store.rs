@@ -4,6 +4,7 @@
 use super::recipe::{Entry, FILE_NAME, Recipe};
 use crate::error::{Error, Result};
 use std::fs::File;
+use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 /// The testdata folder of one problem, locked for as long as this lives.
@@ -73,18 +74,15 @@ impl TestFolder {
     pub fn write(&self, test: &NewTest) -> Result<()> {
         let answer = self.path(&test.name, "ans");
         let input = self.path(&test.name, "in");
-        for path in [&answer, &input] {
-            if let Some(folder) = path.parent() {
-                std::fs::create_dir_all(folder).map_err(|e| Error::io("create", folder, e))?;
-            }
-        }
         for (path, contents) in [(&answer, &test.answer), (&input, &test.input)] {
-            // A file that is already right is left as it is.
-            if std::fs::read(path).ok().as_ref() != Some(contents) {
-                crate::atomic::write(path, contents)?;
-            }
+            write_file(path, contents)?;
         }
         Ok(())
+    }
+
+    /// Writes a test's answer alone, in one step, where its input is right as it is.
+    pub fn write_answer(&self, name: &str, answer: &[u8]) -> Result<()> {
+        write_file(&self.path(name, "ans"), answer)
     }
 
     /// Adds `entries` at the end of the recipe, keeping what is there as it is.
@@ -99,6 +97,43 @@ impl TestFolder {
     }
 }
 
+/// Writes `contents` at `path` in one step, making its folder if need be; a file that is already right is left as
+/// it is.
+fn write_file(path: &Path, contents: &[u8]) -> Result<()> {
+    if let Some(folder) = path.parent() {
+        std::fs::create_dir_all(folder).map_err(|e| Error::io("create", folder, e))?;
+    }
+    if !holds(path, contents).unwrap_or(false) {
+        crate::atomic::write(path, contents)?;
+    }
+    Ok(())
+}
+
+/// Whether the file at `path` holds exactly `contents`. It is read a piece at a time, and not at all when its size
+/// differs: a test kept there may be far larger than what should be held.
+pub(crate) fn holds(path: &Path, contents: &[u8]) -> io::Result<bool> {
+    let mut file = File::open(path)?;
+    if file.metadata()?.len() != contents.len() as u64 {
+        return Ok(false);
+    }
+    let mut buffer = vec![0; 64 * 1024];
+    let mut rest = contents;
+    loop {
+        let read = match file.read(&mut buffer) {
+            Ok(read) => read,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if read == 0 {
+            return Ok(rest.is_empty());
+        }
+        if read > rest.len() || buffer[..read] != rest[..read] {
+            return Ok(false);
+        }
+        rest = &rest[read..];
+    }
+}
+
 /// The test under `dir` whose input is byte for byte `input`, if there is one.
 pub fn identical(dir: &Path, input: &[u8]) -> Result<Option<String>> {
     let tests = match crate::problem::find_inputs(dir) {
@@ -107,12 +142,7 @@ pub fn identical(dir: &Path, input: &[u8]) -> Result<Option<String>> {
         Err(e) => return Err(e),
     };
     for test in tests {
-        let size = std::fs::metadata(&test.input)
-            .map_err(|e| Error::io("read", &test.input, e))?
-            .len();
-        if size == input.len() as u64
-            && std::fs::read(&test.input).map_err(|e| Error::io("read", &test.input, e))? == input
-        {
+        if holds(&test.input, input).map_err(|e| Error::io("read", &test.input, e))? {
             return Ok(Some(test.name));
         }
     }
@@ -157,6 +187,24 @@ mod tests {
             .filter(|n| n.starts_with('.'))
             .collect();
         assert!(names.is_empty(), "temporary files left: {names:?}");
+    }
+
+    #[test]
+    fn a_file_holds_contents_only_byte_for_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("1.in");
+        let contents: Vec<u8> = (0..200_000u32).map(|i| (i % 253) as u8).collect();
+        std::fs::write(&path, &contents).unwrap();
+        assert!(holds(&path, &contents).unwrap());
+        let mut changed = contents.clone();
+        *changed.last_mut().unwrap() ^= 1;
+        assert!(!holds(&path, &changed).unwrap());
+        assert!(!holds(&path, &contents[..contents.len() - 1]).unwrap());
+        assert!(holds(&dir.path().join("none"), b"").is_err());
+        // A file of another size is not read: a sparse one of many gigabytes is told apart at once.
+        let sparse = dir.path().join("2.in");
+        File::create(&sparse).unwrap().set_len(1 << 40).unwrap();
+        assert!(!holds(&sparse, &contents).unwrap());
     }
 
     #[test]

@@ -13,20 +13,23 @@ use super::Role;
 /// Where the suggestion for `problem`'s references on `tests` is kept in `cache`.
 pub fn place(cache: &Path, problem: &Problem, tests: &[Test]) -> Result<PathBuf> {
     let mut key = CacheKey::default();
-    let read = |path: &Path| std::fs::read(path).map_err(|e| Error::io("read", path, e));
+    // Files are read a piece at a time: a test's input may be far larger than what the judge should hold.
+    let file = |key: &mut CacheKey, path: &Path| {
+        key.part_file(path).map_err(|e| Error::io("read", path, e))
+    };
     key.part(problem.name.as_bytes());
     for solution in &problem.solutions {
         if Role::of(&solution.expected) != Some(Role::Reference) {
             continue;
         }
         key.part(solution.name.as_bytes());
-        for file in std::iter::once(&solution.path).chain(&solution.others) {
-            key.part(&read(file)?);
+        for path in std::iter::once(&solution.path).chain(&solution.others) {
+            file(&mut key, path)?;
         }
     }
     for test in tests {
         key.part(test.name.as_bytes());
-        key.part(&read(&test.input)?);
+        file(&mut key, &test.input)?;
     }
     Ok(cache
         .join("timelimit")

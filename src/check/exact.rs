@@ -44,7 +44,8 @@ fn compare_streams(output: impl BufRead, answer: impl BufRead) -> io::Result<Che
     let (mut line, mut column) = (1, 1);
     loop {
         let (found, expected) = (output.next().transpose()?, answer.next().transpose()?);
-        let at = format!("line {line}, column {column}");
+        // Made only for a message: a string for every byte compared would cost more than the comparison.
+        let at = || format!("line {line}, column {column}");
         match (found, expected) {
             (None, None) => return Ok(CheckOutcome::accepted()),
             (Some(a), Some(b)) if a == b => {
@@ -61,7 +62,8 @@ fn compare_streams(output: impl BufRead, answer: impl BufRead) -> io::Result<Che
             }
             (None, Some(b)) => {
                 return Ok(CheckOutcome::wrong(format!(
-                    "the output ends early, at {at}; expected {} next",
+                    "the output ends early, at {}; expected {} next",
+                    at(),
                     rest_of_line(b, &mut answer)?
                 )));
             }
@@ -73,7 +75,8 @@ fn compare_streams(output: impl BufRead, answer: impl BufRead) -> io::Result<Che
                     ""
                 };
                 return Ok(CheckOutcome::wrong(format!(
-                    "extra output from {at} on: {extra}{hint}"
+                    "extra output from {} on: {extra}{hint}",
+                    at()
                 )));
             }
             (Some(a), Some(b)) => {
@@ -83,7 +86,8 @@ fn compare_streams(output: impl BufRead, answer: impl BufRead) -> io::Result<Che
                     _ => "",
                 };
                 return Ok(CheckOutcome::wrong(format!(
-                    "{at}: expected {}, found {}{hint}",
+                    "{}: expected {}, found {}{hint}",
+                    at(),
                     rest_of_line(b, &mut answer)?,
                     rest_of_line(a, &mut output)?
                 )));

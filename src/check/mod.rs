@@ -5,6 +5,7 @@ mod checker;
 mod diff;
 mod exact;
 pub mod package_default;
+mod scan;
 mod tokens;
 
 pub use checker::Checker;

@@ -1,52 +1,17 @@
-//! Whitespace-separated tokens, compared exactly or as numbers within a tolerance.
+//! Whitespace-separated tokens, compared exactly or as numbers within a tolerance. Both files are read as
+//! streams: a token longer than [`scan::HELD`] bytes is no number, and is compared a piece at a time.
 
+use super::scan::{self, Scanner};
 use super::{CheckOutcome, excerpt};
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
 use std::path::Path;
 
-/// Reads tokens one at a time, keeping at most a given number of bytes of each.
-struct Tokens<R> {
-    reader: R,
-}
-
-impl<R: BufRead> Tokens<R> {
-    /// The next token's length, with its first `keep` bytes in `token`; `None` at the end.
-    fn next(&mut self, token: &mut Vec<u8>, keep: usize) -> io::Result<Option<usize>> {
-        token.clear();
-        // Skip whitespace.
-        loop {
-            let buf = self.reader.fill_buf()?;
-            if buf.is_empty() {
-                return Ok(None);
-            }
-            let skip = buf.iter().take_while(|b| b.is_ascii_whitespace()).count();
-            let found = skip < buf.len();
-            self.reader.consume(skip);
-            if found {
-                break;
-            }
-        }
-        let mut len = 0;
-        loop {
-            let buf = self.reader.fill_buf()?;
-            let take = buf.iter().take_while(|b| !b.is_ascii_whitespace()).count();
-            let room = keep.saturating_sub(token.len()).min(take);
-            token.extend_from_slice(&buf[..room]);
-            len += take;
-            let ended = take < buf.len() || buf.is_empty();
-            self.reader.consume(take);
-            if ended {
-                return Ok(Some(len));
-            }
-        }
-    }
-}
-
-fn open(path: &Path) -> io::Result<Tokens<BufReader<File>>> {
-    Ok(Tokens {
-        reader: BufReader::with_capacity(64 * 1024, File::open(path)?),
-    })
+fn open(path: &Path) -> io::Result<Scanner<BufReader<File>>> {
+    Ok(Scanner::new(BufReader::with_capacity(
+        64 * 1024,
+        File::open(path)?,
+    )))
 }
 
 /// Compares token by token; with a tolerance, tokens that both read as numbers may differ by that much,
@@ -60,35 +25,40 @@ pub(super) fn compare(
 }
 
 fn compare_streams<A: BufRead, B: BufRead>(
-    mut output: Tokens<A>,
-    mut answer: Tokens<B>,
+    mut output: Scanner<A>,
+    mut answer: Scanner<B>,
     tolerance: Option<f64>,
 ) -> io::Result<CheckOutcome> {
     let (mut expected, mut found) = (Vec::new(), Vec::new());
     for index in 1.. {
-        let want = answer.next(&mut expected, usize::MAX)?;
-        // One byte more than the expected token is enough to see a difference, and bounds what a huge output
-        // token can cost.
-        let got = output.next(&mut found, expected.len().max(64) + 1)?;
+        let want = answer.token(&mut expected)?;
+        let got = output.token(&mut found)?;
         match (want, got) {
-            (None, None) => return Ok(CheckOutcome::accepted()),
-            (Some(_), None) => {
+            (false, false) => return Ok(CheckOutcome::accepted()),
+            (true, false) => {
                 return Ok(CheckOutcome::wrong(format!(
                     "output ends after {} tokens; expected {} next",
                     index - 1,
                     excerpt(&expected)
                 )));
             }
-            (None, Some(_)) => {
+            (false, true) => {
                 return Ok(CheckOutcome::wrong(format!(
                     "extra output after the answer's {} tokens: {}",
                     index - 1,
                     excerpt(&found)
                 )));
             }
-            (Some(want_len), Some(got_len)) => {
-                let same = (want_len == got_len && expected == found)
-                    || tolerance.is_some_and(|t| numbers_close(&found, &expected, t));
+            (true, true) => {
+                let close = tolerance.is_some_and(|t| {
+                    expected.len() <= scan::HELD
+                        && found.len() <= scan::HELD
+                        && numbers_close(&found, &expected, t)
+                });
+                let same = close
+                    || scan::same_runs((&mut output, &found), (&mut answer, &expected), |a, b| {
+                        a == b
+                    })?;
                 if !same {
                     return Ok(CheckOutcome::wrong(format!(
                         "token {index}: expected {}, found {}",
@@ -124,10 +94,25 @@ mod tests {
     use super::*;
 
     fn check(output: &[u8], answer: &[u8], tolerance: Option<f64>) -> CheckOutcome {
-        let tokens = |b| Tokens {
-            reader: io::BufReader::with_capacity(4, b),
-        };
-        compare_streams(tokens(output), tokens(answer), tolerance).unwrap()
+        check_through(4, output, answer, tolerance)
+    }
+
+    /// As `check`, reading both through buffers of `capacity` bytes, so that tokens are split across them.
+    fn check_through(
+        capacity: usize,
+        output: &[u8],
+        answer: &[u8],
+        tolerance: Option<f64>,
+    ) -> CheckOutcome {
+        let tokens = |b| Scanner::new(io::BufReader::with_capacity(capacity, b));
+        let outcome = compare_streams(tokens(output), tokens(answer), tolerance).unwrap();
+        // Buffers of other sizes split tokens elsewhere, and judge alike.
+        let other = Scanner::new(io::BufReader::with_capacity(capacity + 5, output));
+        assert_eq!(
+            compare_streams(other, tokens(answer), tolerance).unwrap(),
+            outcome
+        );
+        outcome
     }
 
     #[test]
@@ -206,5 +191,84 @@ mod tests {
             got.message
         );
         assert!(got.message.len() < 200);
+    }
+
+    #[test]
+    fn tokens_split_across_buffers_are_whole_tokens() {
+        for capacity in [1, 2, 3, 8, 64 * 1024] {
+            let accepted = |output: &[u8], answer: &[u8]| {
+                check_through(capacity, output, answer, None)
+                    .verdict
+                    .is_accepted()
+            };
+            assert!(accepted(b"123 4567\n89", b"123\n4567 89\n"));
+            assert!(!accepted(b"123 4567\n89", b"123 456 7 89"));
+            assert!(!accepted(b"12 34", b"1234"));
+            assert!(
+                check_through(capacity, b"0.50000001 7", b"0.5 7", Some(1e-6))
+                    .verdict
+                    .is_accepted()
+            );
+        }
+    }
+
+    #[test]
+    fn long_tokens_are_compared_to_their_ends() {
+        let long = |last: &[u8]| {
+            let mut text = b"1 ".to_vec();
+            text.extend(std::iter::repeat_n(b'x', 10 * scan::HELD));
+            text.extend_from_slice(last);
+            text.extend_from_slice(b" 2\n");
+            text
+        };
+        let answer = long(b"y");
+        for capacity in [3, 4096, 64 * 1024] {
+            assert_eq!(
+                check_through(capacity, &long(b"y"), &answer, None),
+                CheckOutcome::accepted()
+            );
+            let shown = format!("\"{}...\"", "x".repeat(40));
+            for wrong in [&b"z"[..], b"yy", b""] {
+                assert_eq!(
+                    check_through(capacity, &long(wrong), &answer, None),
+                    CheckOutcome::wrong(format!("token 2: expected {shown}, found {shown}")),
+                    "{wrong:?}"
+                );
+            }
+            // The token after a long one is read as one.
+            let mut further = long(b"y");
+            further.extend_from_slice(b"3\n");
+            assert_eq!(
+                check_through(capacity, &further, &answer, None).message,
+                "extra output after the answer's 3 tokens: \"3\""
+            );
+        }
+    }
+
+    #[test]
+    fn a_token_too_long_to_hold_is_no_number() {
+        let number = |zeros: usize| format!("1.{}1", "0".repeat(zeros)).into_bytes();
+        // Within what is held, a long spelling of 1 is 1.
+        assert!(
+            check(&number(scan::HELD - 3), b"1", Some(1e-6))
+                .verdict
+                .is_accepted()
+        );
+        assert!(
+            check(b"1", &number(scan::HELD - 3), Some(1e-6))
+                .verdict
+                .is_accepted()
+        );
+        // Longer, it is compared as text.
+        assert!(
+            !check(&number(scan::HELD), b"1", Some(1e-6))
+                .verdict
+                .is_accepted()
+        );
+        assert!(
+            check(&number(scan::HELD), &number(scan::HELD), Some(1e-6))
+                .verdict
+                .is_accepted()
+        );
     }
 }

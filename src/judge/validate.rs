@@ -1,7 +1,7 @@
 //! Running the problem's validator: on one input, and on every test input before judging, remembering inputs
 //! already found valid.
 
-use crate::compile::{Compiler, Program, cache_key};
+use crate::compile::{CacheKey, Compiler, Program, cache_key};
 use crate::error::{Error, Result};
 use crate::problem::{InputValidator, Protocol, Test};
 use crate::runs::{self, TOOL_LIMITS};
@@ -119,13 +119,7 @@ pub(crate) fn validate(
 ) -> Result<()> {
     std::fs::create_dir_all(memo).map_err(|e| Error::io("create", memo, e))?;
     for test in tests {
-        let input = std::fs::read(&test.input).map_err(|e| Error::io("read", &test.input, e))?;
-        let flags = test.flags.input.join("\0");
-        let marker = memo.join(cache_key(&[
-            validator.identity.as_bytes(),
-            flags.as_bytes(),
-            &input,
-        ]));
+        let marker = memo.join(memo_key(validator, test)?);
         if marker.exists() {
             continue;
         }
@@ -140,4 +134,52 @@ pub(crate) fn validate(
         std::fs::write(&marker, b"").map_err(|e| Error::io("write", &marker, e))?;
     }
     Ok(())
+}
+
+/// The name of `test`'s memo: the validator build, the flags and the input, which is read a piece at a time, since
+/// it may be far larger than what the judge should hold.
+fn memo_key(validator: &Validator, test: &Test) -> Result<String> {
+    let mut key = CacheKey::default();
+    key.part(validator.identity.as_bytes());
+    key.part(test.flags.input.join("\0").as_bytes());
+    key.part_file(&test.input)
+        .map_err(|e| Error::io("read", &test.input, e))?;
+    Ok(key.finish())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::TestFlags;
+
+    #[test]
+    fn the_memo_key_is_the_one_the_whole_input_gave() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("1.in");
+        let contents: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&input, &contents).unwrap();
+        let validator = Validator {
+            program: Program {
+                argv: Vec::new(),
+                dir: dir.path().to_owned(),
+                cap_address_space: true,
+            },
+            identity: "build".to_owned(),
+            protocol: Protocol::Cpjudge,
+        };
+        let test = Test {
+            name: "1".to_owned(),
+            input: input.clone(),
+            answer: input.with_extension("ans"),
+            flags: TestFlags {
+                input: vec!["--n".to_owned(), "5".to_owned()],
+                output: Vec::new(),
+            },
+        };
+        // Memos written before inputs were streamed stay valid.
+        assert_eq!(
+            memo_key(&validator, &test).unwrap(),
+            cache_key(&[b"build", b"--n\x005", &contents])
+        );
+    }
 }

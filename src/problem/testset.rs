@@ -1,8 +1,14 @@
 //! A problem's tests: `NAME.in` / `NAME.ans` pairs anywhere under a folder, samples first, then in natural order.
 
 use crate::error::{Error, Result};
+use crate::units::Bytes;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
+
+/// The largest a test's input or answer may be. The judge streams both, but every run of a solution is given a
+/// copy of its input in memory, and a test this large is a mistake sooner than a test: a sparse file of terabytes
+/// costs nothing on disk.
+pub const TEST_FILE_LIMIT: Bytes = Bytes(Bytes::GIB);
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Test {
@@ -34,7 +40,7 @@ pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
             answer: answer.clone(),
         });
     }
-    let mut tests = inputs(dir, &files);
+    let mut tests = inputs(dir, &files)?;
     for test in &mut tests {
         test.answer = ["ans", "out"]
             .map(|extension| test.input.with_extension(extension))
@@ -43,6 +49,7 @@ pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
             .ok_or_else(|| Error::MissingAnswer {
                 input: test.input.clone(),
             })?;
+        check_size(&test.answer)?;
     }
     if tests.is_empty() {
         return Err(Error::NoTests {
@@ -55,7 +62,22 @@ pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
 /// Every test input under `dir` (`NAME.in`), answered or not, in the order of [`find_tests`]; the answer is where
 /// it would be. For the commands that look at inputs alone (validating them, rebuilding them).
 pub fn find_inputs(dir: &Path) -> Result<Vec<Test>> {
-    Ok(inputs(dir, &files(dir)?))
+    inputs(dir, &files(dir)?)
+}
+
+/// Refuses a test file larger than [`TEST_FILE_LIMIT`], by the length the file system gives it: never by reading it.
+pub(crate) fn check_size(path: &Path) -> Result<()> {
+    let size = std::fs::metadata(path)
+        .map_err(|e| Error::io("read", path, e))?
+        .len();
+    if size > TEST_FILE_LIMIT.0 {
+        return Err(Error::TestTooLarge {
+            path: path.to_owned(),
+            size: Bytes(size),
+            limit: TEST_FILE_LIMIT,
+        });
+    }
+    Ok(())
 }
 
 /// Every file under `dir`, following links.
@@ -76,8 +98,9 @@ fn files(dir: &Path) -> Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// The `.in` files among `files`, as tests answered by `NAME.ans`, samples first, then in natural order.
-fn inputs(dir: &Path, files: &[PathBuf]) -> Vec<Test> {
+/// The `.in` files among `files`, as tests answered by `NAME.ans`, samples first, then in natural order; an input
+/// over the size limit is an error.
+fn inputs(dir: &Path, files: &[PathBuf]) -> Result<Vec<Test>> {
     let mut tests: Vec<Test> = files
         .iter()
         .filter(|path| path.extension().is_some_and(|e| e == "in"))
@@ -98,7 +121,10 @@ fn inputs(dir: &Path, files: &[PathBuf]) -> Vec<Test> {
             .cmp(&a.is_sample())
             .then_with(|| natord::compare(&a.name, &b.name))
     });
-    tests
+    for test in &tests {
+        check_size(&test.input)?;
+    }
+    Ok(tests)
 }
 
 impl Test {
@@ -225,6 +251,36 @@ mod tests {
             .map(|t| t.name)
             .collect();
         assert_eq!(names, ["sample", "2", "10"]);
+    }
+
+    #[test]
+    fn a_test_file_over_the_limit_is_refused_by_its_size() {
+        for (name, other) in [("1.in", "1.ans"), ("1.ans", "1.in")] {
+            let dir = tempfile::tempdir().unwrap();
+            touch(dir.path(), &[other]);
+            // Sparse: the limit is found out without reading, or storing, the file.
+            let big = std::fs::File::create(dir.path().join(name)).unwrap();
+            big.set_len(TEST_FILE_LIMIT.0 + 1).unwrap();
+            let error = find_tests(dir.path()).unwrap_err();
+            assert!(matches!(error, Error::TestTooLarge { .. }), "{error}");
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "{}: a test file of 1073741825 bytes (1.0GiB), over the limit of 1GiB for a test's input or \
+                     answer",
+                    dir.path().join(name).display()
+                )
+            );
+            assert_eq!(error.exit_code(), 2);
+            if name == "1.in" {
+                assert!(matches!(
+                    find_inputs(dir.path()),
+                    Err(Error::TestTooLarge { .. })
+                ));
+            }
+            big.set_len(TEST_FILE_LIMIT.0).unwrap();
+            assert_eq!(find_tests(dir.path()).unwrap().len(), 1);
+        }
     }
 
     #[test]

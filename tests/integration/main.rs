@@ -6,6 +6,7 @@ mod escapes;
 mod harness;
 mod hostile;
 mod html;
+mod huge_tests;
 mod interactive;
 mod java;
 mod judging;
