@@ -171,8 +171,13 @@ pub(crate) fn usage(dir: &Path, stop: u64) -> (u64, u64) {
     (bytes, entries)
 }
 
-fn describe(kind: &std::fs::FileType) -> &'static str {
-    if kind.is_fifo() {
+/// What something that is not a regular file is, for a message: "a FIFO", "a device".
+pub(crate) fn describe(kind: &std::fs::FileType) -> &'static str {
+    if kind.is_dir() {
+        "a folder"
+    } else if kind.is_symlink() {
+        "a symbolic link"
+    } else if kind.is_fifo() {
         "a FIFO"
     } else if kind.is_socket() {
         "a socket"

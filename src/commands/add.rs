@@ -85,7 +85,7 @@ fn read_input(path: &Path) -> Result<Vec<u8>> {
         return Ok(input);
     }
     // A test the judge would refuse is not added, nor read to find out.
-    crate::problem::check_size(path)?;
+    crate::problem::check_test_file(path)?;
     std::fs::read(path).map_err(|e| Error::io("read", path, e))
 }
 

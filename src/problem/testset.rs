@@ -34,7 +34,8 @@ pub struct TestFlags {
 pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
     let files = files(dir)?;
     if let Some(answer) = files.iter().find(|path| {
-        path.extension().is_some_and(|e| e == "ans") && !path.with_extension("in").is_file()
+        // Whatever is there is looked at below: one that is not a file is refused as such.
+        path.extension().is_some_and(|e| e == "ans") && !path.with_extension("in").exists()
     }) {
         return Err(Error::MissingInput {
             answer: answer.clone(),
@@ -45,11 +46,11 @@ pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
         test.answer = ["ans", "out"]
             .map(|extension| test.input.with_extension(extension))
             .into_iter()
-            .find(|answer| answer.is_file())
+            .find(|answer| answer.exists())
             .ok_or_else(|| Error::MissingAnswer {
                 input: test.input.clone(),
             })?;
-        check_size(&test.answer)?;
+        check_test_file(&test.answer)?;
     }
     if tests.is_empty() {
         return Err(Error::NoTests {
@@ -65,11 +66,19 @@ pub fn find_inputs(dir: &Path) -> Result<Vec<Test>> {
     inputs(dir, &files(dir)?)
 }
 
-/// Refuses a test file larger than [`TEST_FILE_LIMIT`], by the length the file system gives it: never by reading it.
-pub(crate) fn check_size(path: &Path) -> Result<()> {
-    let size = std::fs::metadata(path)
-        .map_err(|e| Error::io("read", path, e))?
-        .len();
+/// Refuses a test file that is not a regular file (once links are followed: a FIFO would make whoever reads it
+/// wait for ever, a device such as /dev/zero never end), or larger than [`TEST_FILE_LIMIT`], by what the file
+/// system says of it: never by reading it.
+pub(crate) fn check_test_file(path: &Path) -> Result<()> {
+    let metadata = std::fs::metadata(path).map_err(|e| Error::io("read", path, e))?;
+    if !metadata.is_file() {
+        return Err(Error::Usage(format!(
+            "{}: a test's input or answer must be a regular file, and this is {}",
+            path.display(),
+            crate::untrusted::describe(&metadata.file_type())
+        )));
+    }
+    let size = metadata.len();
     if size > TEST_FILE_LIMIT.0 {
         return Err(Error::TestTooLarge {
             path: path.to_owned(),
@@ -122,7 +131,7 @@ fn inputs(dir: &Path, files: &[PathBuf]) -> Result<Vec<Test>> {
             .then_with(|| natord::compare(&a.name, &b.name))
     });
     for test in &tests {
-        check_size(&test.input)?;
+        check_test_file(&test.input)?;
     }
     Ok(tests)
 }
@@ -280,6 +289,26 @@ mod tests {
             }
             big.set_len(TEST_FILE_LIMIT.0).unwrap();
             assert_eq!(find_tests(dir.path()).unwrap().len(), 1);
+        }
+    }
+
+    #[test]
+    fn a_test_file_must_be_a_regular_file() {
+        for (name, other) in [("1.in", "1.ans"), ("1.ans", "1.in")] {
+            for target in ["/dev/zero", "fifo"] {
+                let dir = tempfile::tempdir().unwrap();
+                touch(dir.path(), &[other]);
+                let fifo = dir.path().join("fifo");
+                let path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+                // SAFETY: mkfifo takes a C string and a mode.
+                assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+                std::os::unix::fs::symlink(dir.path().join(target), dir.path().join(name)).unwrap();
+                let error = find_tests(dir.path()).unwrap_err().to_string();
+                assert!(
+                    error.contains(name) && error.contains("must be a regular file"),
+                    "{error}"
+                );
+            }
         }
     }
 

@@ -317,6 +317,7 @@ mod tests {
                     wall: Duration::from_secs(3),
                     memory: Bytes::mib(64),
                     output: Bytes::mib(1),
+                    disk: Bytes::mib(64),
                     stack: Bytes::mib(56),
                     cap_address_space: true,
                 },
@@ -326,6 +327,10 @@ mod tests {
                 scratch: None,
             },
             hidden: vec![odd(b"/t\xff"), "/plain".into()],
+            reach: Reach {
+                kept: vec![odd(b"/b\xff")],
+                own: vec![odd(b"/w\xfe")],
+            },
         };
         let sent = serde_json::to_vec(&request).unwrap();
         let got: Request = serde_json::from_slice(&sent).unwrap();
@@ -335,5 +340,7 @@ mod tests {
         assert_eq!(got.spec.trust, request.spec.trust);
         assert_eq!(got.hidden, request.hidden);
         assert_eq!(got.spec.argv, request.spec.argv);
+        assert_eq!(got.reach.kept, request.reach.kept);
+        assert_eq!(got.reach.own, request.reach.own);
     }
 }
