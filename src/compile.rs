@@ -359,7 +359,10 @@ impl Source {
 /// extension (which tells a compiler its language) stays.
 fn file_name(path: &Path) -> String {
     path.file_name()
-        .map(|n| n.to_string_lossy().replace(char::REPLACEMENT_CHARACTER, "_"))
+        .map(|n| {
+            n.to_string_lossy()
+                .replace(char::REPLACEMENT_CHARACTER, "_")
+        })
         .unwrap_or_else(|| "main".to_owned())
 }
 

@@ -20,9 +20,9 @@ pub mod runs;
 pub mod sandbox;
 mod scratch;
 mod text;
-mod untrusted;
 mod toolchain;
 pub mod units;
+mod untrusted;
 pub mod verdict;
 
 use cli::{Cli, Command};

@@ -88,11 +88,8 @@ pub(crate) fn clean_up() {
 }
 
 fn empty_but_marker(path: &Path) -> bool {
-    std::fs::read_dir(path).is_ok_and(|entries| {
-        entries
-            .flatten()
-            .all(|entry| entry.file_name() == MARKER)
-    })
+    std::fs::read_dir(path)
+        .is_ok_and(|entries| entries.flatten().all(|entry| entry.file_name() == MARKER))
 }
 
 /// Removes the folders in `tmp` that a judge of this user made and that no live judge holds.
@@ -148,7 +145,10 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let own = make_own(tmp.path()).unwrap();
         let name = own.path.file_name().unwrap().to_str().unwrap().to_owned();
-        assert!(name.starts_with(PREFIX) && name.len() == PREFIX.len() + 12, "{name}");
+        assert!(
+            name.starts_with(PREFIX) && name.len() == PREFIX.len() + 12,
+            "{name}"
+        );
         let mode = std::fs::metadata(&own.path).unwrap().mode();
         assert_eq!(mode & 0o777, 0o700);
         assert!(held(&own.path));

@@ -28,9 +28,9 @@ pub(crate) fn open(base: &Path, relative: &Path) -> io::Result<File> {
             }
         }
     }
-    let last = names.pop().ok_or_else(|| {
-        io::Error::new(io::ErrorKind::InvalidInput, "no file name to open")
-    })?;
+    let last = names
+        .pop()
+        .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "no file name to open"))?;
     let mut folder = open_folder(base)?;
     for name in &names {
         folder = open_at(
@@ -58,7 +58,8 @@ pub(crate) fn open(base: &Path, relative: &Path) -> io::Result<File> {
     let file = File::from(file);
     let after = file.metadata()?;
     use std::os::unix::fs::MetadataExt;
-    if !after.file_type().is_file() || after.ino() != before.st_ino || after.dev() != before.st_dev {
+    if !after.file_type().is_file() || after.ino() != before.st_ino || after.dev() != before.st_dev
+    {
         return Err(io::Error::other(format!(
             "{} changed while it was opened",
             relative.display()
@@ -296,7 +297,10 @@ mod tests {
         std::fs::write(dir.path().join("big"), vec![b'x'; 1000]).unwrap();
         let error = read(dir.path(), Path::new("big"), 999).unwrap_err();
         assert_eq!(error.kind(), io::ErrorKind::FileTooLarge);
-        assert_eq!(read(dir.path(), Path::new("big"), 1000).unwrap().len(), 1000);
+        assert_eq!(
+            read(dir.path(), Path::new("big"), 1000).unwrap().len(),
+            1000
+        );
         assert_eq!(read_head(dir.path(), Path::new("big"), 10).len(), 10);
     }
 

@@ -208,7 +208,11 @@ fn link_targets(dir: &Path) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = Vec::new();
     let mut pending = vec![dir.to_owned()];
     while let Some(dir) = pending.pop() {
-        for entry in walkdir::WalkDir::new(&dir).follow_links(false).into_iter().flatten() {
+        for entry in walkdir::WalkDir::new(&dir)
+            .follow_links(false)
+            .into_iter()
+            .flatten()
+        {
             if !entry.path_is_symlink() {
                 continue;
             }

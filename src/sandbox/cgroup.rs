@@ -467,7 +467,9 @@ impl RunCgroup {
         // A process killed a moment ago leaves its cgroup, and its memory is given back, a moment after it is
         // reaped.
         for _ in 0..LEFTOVER_CHECKS {
-            if self.members().is_empty() && self.memory_counter(Kernel::Left).unwrap_or_default() < residue {
+            if self.members().is_empty()
+                && self.memory_counter(Kernel::Left).unwrap_or_default() < residue
+            {
                 return None;
             }
             std::thread::sleep(Duration::from_millis(1));
