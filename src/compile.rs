@@ -4,6 +4,7 @@
 //! and kept in the cache folder under that key, compile errors included: a second judge of the same problem
 //! compiles nothing.
 
+use crate::cache::Cache;
 use crate::error::{Error, Result};
 use crate::language::{Language, Tool};
 use crate::runs::{self, COMPILE_LIMITS};
@@ -62,6 +63,7 @@ pub struct Compiled {
 }
 
 pub struct Compiler<'a> {
+    /// The cache's builds folder.
     cache: PathBuf,
     runner: &'a dyn Runner,
     toolchain: Toolchain,
@@ -75,18 +77,19 @@ impl Compiled {
 }
 
 impl<'a> Compiler<'a> {
-    pub fn new(cache: PathBuf, runner: &'a dyn Runner) -> Self {
+    /// A compiler keeping its builds in `cache`.
+    pub fn new(cache: &Cache, runner: &'a dyn Runner) -> Self {
         Self::with_toolchain(cache, runner, Toolchain::default())
     }
 
     /// A compiler that finds its compilers through `toolchain` (a fixed one, in tests).
     pub(crate) fn with_toolchain(
-        cache: PathBuf,
+        cache: &Cache,
         runner: &'a dyn Runner,
         toolchain: Toolchain,
     ) -> Self {
         Compiler {
-            cache,
+            cache: cache.builds(),
             runner,
             toolchain,
         }
@@ -497,7 +500,7 @@ mod tests {
 
     fn compiler<'a>(runner: &'a dyn Runner, cache: &Path) -> Compiler<'a> {
         let toolchain = Toolchain::fixed(&[(Language::C, "/usr/bin/gcc", "gcc 12")]);
-        Compiler::with_toolchain(cache.to_owned(), runner, toolchain)
+        Compiler::with_toolchain(&Cache::new(cache.to_owned()), runner, toolchain)
     }
 
     #[test]

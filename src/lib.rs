@@ -3,6 +3,7 @@
 
 mod atomic;
 pub mod authoring;
+pub mod cache;
 pub mod calibrate;
 pub mod check;
 pub mod cli;
@@ -25,6 +26,7 @@ pub mod units;
 mod untrusted;
 pub mod verdict;
 
+use cache::Cache;
 use cli::{Cli, Command};
 use error::{Error, Result};
 use problem::Catalog;
@@ -74,11 +76,11 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Some(root) => Some(absolute(root)?),
         None => problem::find_root(&cwd),
     };
-    let cache = match (&cli.cache_dir, &root) {
+    let cache = Cache::new(match (&cli.cache_dir, &root) {
         (Some(dir), _) => absolute(dir)?,
         (None, Some(root)) => root.join("target").join("cpjudge"),
         (None, None) => user_cache(),
-    };
+    });
     let project = || {
         root.as_deref()
             .map(Catalog::new)

@@ -312,7 +312,8 @@ pub fn processes_under(dir: &Path) -> Vec<String> {
 /// command line.
 pub fn build_tool(path: &Path) -> Vec<std::ffi::OsString> {
     let sandbox = cpjudge::sandbox::Sandbox::with_supervisor(env!("CARGO_BIN_EXE_cpjudge").into());
-    let compiler = cpjudge::compile::Compiler::new(shared_cache().join("build"), &sandbox);
+    let cache = cpjudge::cache::Cache::new(shared_cache());
+    let compiler = cpjudge::compile::Compiler::new(&cache, &sandbox);
     let built = compiler.compile(path).unwrap();
     assert!(
         built.outcome.ok,
