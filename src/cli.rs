@@ -28,6 +28,18 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR", env = "CPJUDGE_CACHE_DIR")]
     pub cache_dir: Option<PathBuf>,
 
+    /// How much the cached builds may take together ("500MiB", "4GiB"); past it, each new build removes the
+    /// builds used least recently, never one a judge is using.
+    #[arg(
+        long,
+        global = true,
+        value_name = "SIZE",
+        env = "CPJUDGE_CACHE_SIZE",
+        default_value_t = crate::cache::DEFAULT_SIZE_BOUND,
+        value_parser = units::parse_bytes
+    )]
+    pub cache_size: Bytes,
+
     /// The optional isolation layers to use where the machine allows: `all`, `none`, or a comma list of
     /// cgroup, namespaces, landlock, seccomp. `cpjudge doctor` shows what each one guards against.
     #[arg(

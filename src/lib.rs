@@ -76,11 +76,14 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Some(root) => Some(absolute(root)?),
         None => problem::find_root(&cwd),
     };
-    let cache = Cache::new(match (&cli.cache_dir, &root) {
-        (Some(dir), _) => absolute(dir)?,
-        (None, Some(root)) => root.join("target").join("cpjudge"),
-        (None, None) => user_cache(),
-    });
+    let cache = Cache {
+        dir: match (&cli.cache_dir, &root) {
+            (Some(dir), _) => absolute(dir)?,
+            (None, Some(root)) => root.join("target").join("cpjudge"),
+            (None, None) => user_cache(),
+        },
+        size_bound: cli.cache_size,
+    };
     let project = || {
         root.as_deref()
             .map(Catalog::new)
