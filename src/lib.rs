@@ -117,6 +117,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Doctor(args) => {
             commands::doctor(&cli.layers, cli.color, args).map(|()| Outcome::AsExpected)
         }
+        Command::Cache(args) => commands::cache(&cache, args).map(|()| Outcome::AsExpected),
     };
     sandbox::kill_orphans();
     scratch::clean_up();
