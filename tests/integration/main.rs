@@ -2,6 +2,7 @@
 
 mod authoring;
 mod bundled;
+mod cache;
 mod harness;
 mod hostile;
 mod html;
