@@ -28,6 +28,18 @@ pub struct Cli {
     #[arg(long, global = true, value_name = "DIR", env = "CPJUDGE_CACHE_DIR")]
     pub cache_dir: Option<PathBuf>,
 
+    /// How much the cached builds may take together ("500MiB", "4GiB"); past it, each new build removes the
+    /// builds used least recently, never one a judge is using.
+    #[arg(
+        long,
+        global = true,
+        value_name = "SIZE",
+        env = "CPJUDGE_CACHE_SIZE",
+        default_value_t = crate::cache::DEFAULT_SIZE_BOUND,
+        value_parser = units::parse_bytes
+    )]
+    pub cache_size: Bytes,
+
     /// The optional isolation layers to use where the machine allows: `all`, `none`, or a comma list of
     /// cgroup, namespaces, landlock, seccomp. `cpjudge doctor` shows what each one guards against.
     #[arg(
@@ -90,7 +102,24 @@ pub enum Command {
     /// Show a saved JSON report again: as the table, or as HTML, JSON or JUnit.
     #[command(after_help = REPORT_HELP)]
     Report(ReportArgs),
+    /// Show where the cache is and what it holds, or clear it.
+    #[command(after_help = CACHE_HELP)]
+    Cache(CacheArgs),
 }
+
+const CACHE_HELP: &str = "\
+The cache holds the builds (kept within --cache-size together, 2GiB unless given, the least recently used
+removed first), a memo of each input a validator accepted, and the time limits `timelimit` suggested. A build
+another judge is using is never removed, by trimming or by --clear.
+
+Examples:
+  cpjudge cache
+  cpjudge cache --json
+  cpjudge cache --clear
+  cpjudge --cache-size 500MiB judge knight-pawns
+
+Exit codes: 0 shown, or cleared (builds in use are kept, and counted), 2 the cache could not be read, or
+something in it could not be removed.";
 
 const REPORT_HELP: &str = "\
 Examples:
@@ -544,6 +573,17 @@ pub struct DoctorArgs {
 }
 
 #[derive(Debug, clap::Args)]
+pub struct CacheArgs {
+    /// Remove every build no judge is using, every validation memo and every kept time-limit suggestion.
+    #[arg(long)]
+    pub clear: bool,
+
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
 pub struct ListArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
@@ -570,6 +610,12 @@ mod tests {
         ] {
             assert!(parse_seeds(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn the_help_of_cache_states_the_real_default_size() {
+        let default = format!("{} unless given", crate::cache::DEFAULT_SIZE_BOUND);
+        assert!(CACHE_HELP.contains(&default), "{CACHE_HELP}\n{default}");
     }
 
     #[test]

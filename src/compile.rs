@@ -2,8 +2,10 @@
 //!
 //! Every build is keyed by a hash of the source, the language, the compile command and the compiler's version,
 //! and kept in the cache folder under that key, compile errors included: a second judge of the same problem
-//! compiles nothing.
+//! compiles nothing. Every build a compiler takes or makes is held until the compiler is dropped (see `crate::cache`),
+//! so that no judge sharing the cache removes a program this one may still run.
 
+use crate::cache::{self, Cache, Holdings};
 use crate::error::{Error, Result};
 use crate::language::{Language, Tool};
 use crate::runs::{self, COMPILE_LIMITS};
@@ -63,7 +65,8 @@ pub struct Compiled {
 }
 
 pub struct Compiler<'a> {
-    cache: PathBuf,
+    /// The builds this compiler took or made: no judge removes them from the cache while it lives.
+    holdings: Holdings,
     runner: &'a dyn Runner,
     toolchain: Toolchain,
 }
@@ -76,18 +79,19 @@ impl Compiled {
 }
 
 impl<'a> Compiler<'a> {
-    pub fn new(cache: PathBuf, runner: &'a dyn Runner) -> Self {
+    /// A compiler keeping its builds in `cache`, within its size bound.
+    pub fn new(cache: &Cache, runner: &'a dyn Runner) -> Self {
         Self::with_toolchain(cache, runner, Toolchain::default())
     }
 
     /// A compiler that finds its compilers through `toolchain` (a fixed one, in tests).
     pub(crate) fn with_toolchain(
-        cache: PathBuf,
+        cache: &Cache,
         runner: &'a dyn Runner,
         toolchain: Toolchain,
     ) -> Self {
         Compiler {
-            cache,
+            holdings: Holdings::new(cache),
             runner,
             toolchain,
         }
@@ -102,10 +106,10 @@ impl<'a> Compiler<'a> {
 
     /// Compiles a program of one or more files, or takes it from the cache.
     ///
-    /// A cache entry is a folder named by its key, holding `status.json` (how the compile went) and `box/` (the
-    /// compiler's working folder: the copied sources and what it made). The compiler, which runs the source's
-    /// compile-time code, can write in `box/` alone; what it left there is checked before the entry is kept, and the
-    /// judge reads nothing back from it.
+    /// A cache entry is a folder named by its key, holding `status.json` (how the compile went, and what the build
+    /// takes on disk) and `box/` (the compiler's working folder: the copied sources and what it made). The compiler,
+    /// which runs the source's compile-time code, can write in `box/` alone; what it left there is checked before
+    /// the entry is kept, and the judge reads nothing back from it.
     pub fn compile_source(&self, source: &Source) -> Result<Compiled> {
         let language = source.language;
         let spec = language.spec();
@@ -136,10 +140,9 @@ impl<'a> Compiler<'a> {
         let limits = limits_key(&COMPILE_LIMITS);
         parts.push(limits.as_bytes());
         let key = cache_key(&parts);
-        let entry = self.cache.join(&key);
-        let compiled = |status: Status, cached: bool| Compiled {
+        let compiled = |status: Status, folder: PathBuf, cached: bool| Compiled {
             language,
-            dir: entry.join(BOX),
+            dir: folder.join(BOX),
             key: key.clone(),
             source_name: source_name.clone(),
             main_class: status.main_class,
@@ -148,20 +151,14 @@ impl<'a> Compiler<'a> {
                 ..status.outcome
             },
         };
-        if let Some(mut status) = read_status(&entry) {
+        if let Some((mut status, folder)) = self.holdings.take(&key, read_status) {
             // Nothing was compiled this time.
             status.outcome.time = Duration::ZERO;
-            return Ok(compiled(status, true));
+            return Ok(compiled(status, folder, true));
         }
 
-        std::fs::create_dir_all(&self.cache).map_err(|e| Error::io("create", &self.cache, e))?;
-        // Open to every user, as the cache around it is: a root judge's runs are made as another user, who must
-        // reach the program (what solutions may read is decided by the sandbox, not by these modes).
-        let build = tempfile::Builder::new()
-            .prefix(".build-")
-            .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o755))
-            .tempdir_in(&self.cache)
-            .map_err(|e| Error::io("create a build folder in", &self.cache, e))?;
+        // The status goes beside the compiler's folder, where the compiler cannot write.
+        let build = self.holdings.start()?;
         let workdir = build.path().join(BOX);
         std::fs::create_dir(&workdir).map_err(|e| Error::io("create", &workdir, e))?;
         for (name, bytes) in others.iter().chain([&(source_name.clone(), text.clone())]) {
@@ -176,7 +173,7 @@ impl<'a> Compiler<'a> {
                     && Language::of(Path::new(name)).ok() == Some(language)
             })
             .collect();
-        let mut outcome = self.build(&compiler, language, &source_name, &units, &workdir)?;
+        let mut outcome = self.build(&compiler, language, &source_name, &units, build.path())?;
         // A build folder holding a link, a FIFO or a device, or too much, is never kept: the compile failed.
         if let Err(why) = crate::untrusted::check_tree(&workdir, BUILD_TREE) {
             outcome.ok = false;
@@ -199,30 +196,29 @@ impl<'a> Compiler<'a> {
         let status = Status {
             outcome,
             main_class,
+            // Recorded, so that trimming the cache need not measure every entry each time.
+            size: Some(cache::measure(build.path())),
         };
-        // Beside the build folder, where the compiler could not write.
-        let status_path = build.path().join(STATUS_FILE);
-        write_new(
-            &status_path,
-            &serde_json::to_vec(&status).expect("a status serialises"),
-        )?;
-        // Publish the finished build under its key in one step; if another judge got there first, theirs stands.
-        if std::fs::rename(build.path(), &entry).is_ok() {
-            let _ = build.keep();
-        }
-        Ok(compiled(status, false))
+        build.write_status(&serde_json::to_vec(&status).expect("a status serialises"))?;
+        let folder = self
+            .holdings
+            .publish(&key, build, |theirs| read_status(theirs).is_some());
+        Ok(compiled(status, folder, false))
     }
 
+    /// Runs the compiler in `folder`'s `box/`, its output going to a log beside it.
     fn build(
         &self,
         compiler: &Path,
         language: Language,
         source_name: &str,
         other_units: &[&str],
-        dir: &Path,
+        folder: &Path,
     ) -> Result<CompileOutcome> {
-        let log = tempfile::NamedTempFile::new_in(&self.cache)
-            .map_err(|e| Error::io("create a file in", &self.cache, e))?;
+        let dir = folder.join(BOX);
+        let dir = dir.as_path();
+        let log = tempfile::NamedTempFile::new_in(folder)
+            .map_err(|e| Error::io("create a file in", folder, e))?;
         let mut argv = vec![compiler.as_os_str().to_owned()];
         argv.extend(expand(language.spec().compile.args, dir, source_name, None));
         argv.extend(other_units.iter().map(OsString::from));
@@ -323,8 +319,6 @@ impl<'a> Compiler<'a> {
     }
 }
 
-const STATUS_FILE: &str = "status.json";
-
 /// The compiler's working folder in a cache entry, and the built program's folder.
 const BOX: &str = "box";
 
@@ -382,10 +376,14 @@ struct Status {
     outcome: CompileOutcome,
     /// The class to start (see [`Language::entry_point`]); empty for every language but Java.
     main_class: String,
+    /// Bytes the build takes on disk, as the cache's trimming reads them (see `cache::entry::recorded`); missing
+    /// in entries made before it was recorded.
+    #[serde(default)]
+    size: Option<u64>,
 }
 
-fn read_status(entry: &Path) -> Option<Status> {
-    serde_json::from_slice(&std::fs::read(entry.join(STATUS_FILE)).ok()?).ok()
+fn read_status(bytes: &[u8]) -> Option<Status> {
+    serde_json::from_slice(bytes).ok()
 }
 
 /// Writes a new file, never through anything already at `path`.
@@ -537,7 +535,7 @@ mod tests {
 
     fn compiler<'a>(runner: &'a dyn Runner, cache: &Path) -> Compiler<'a> {
         let toolchain = Toolchain::fixed(&[(Language::C, "/usr/bin/gcc", "gcc 12")]);
-        Compiler::with_toolchain(cache.to_owned(), runner, toolchain)
+        Compiler::with_toolchain(&Cache::new(cache.to_owned()), runner, toolchain)
     }
 
     #[test]

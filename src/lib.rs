@@ -3,6 +3,7 @@
 
 mod atomic;
 pub mod authoring;
+pub mod cache;
 pub mod calibrate;
 pub mod check;
 pub mod cli;
@@ -25,6 +26,7 @@ pub mod units;
 mod untrusted;
 pub mod verdict;
 
+use cache::Cache;
 use cli::{Cli, Command};
 use error::{Error, Result};
 use problem::Catalog;
@@ -74,10 +76,13 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Some(root) => Some(absolute(root)?),
         None => problem::find_root(&cwd),
     };
-    let cache = match (&cli.cache_dir, &root) {
-        (Some(dir), _) => absolute(dir)?,
-        (None, Some(root)) => root.join("target").join("cpjudge"),
-        (None, None) => user_cache(),
+    let cache = Cache {
+        dir: match (&cli.cache_dir, &root) {
+            (Some(dir), _) => absolute(dir)?,
+            (None, Some(root)) => root.join("target").join("cpjudge"),
+            (None, None) => user_cache(),
+        },
+        size_bound: cli.cache_size,
     };
     let project = || {
         root.as_deref()
@@ -112,6 +117,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Command::Doctor(args) => {
             commands::doctor(&cli.layers, cli.color, args).map(|()| Outcome::AsExpected)
         }
+        Command::Cache(args) => commands::cache(&cache, args).map(|()| Outcome::AsExpected),
     };
     sandbox::kill_orphans();
     scratch::clean_up();

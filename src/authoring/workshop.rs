@@ -1,6 +1,7 @@
 //! The problem's programs, compiled and ready for the authoring commands: the generator makes inputs, the
 //! validator checks them, the references answer them, and a submission is judged on them as `judge` would.
 
+use crate::cache::Cache;
 use crate::check::Checker;
 use crate::compile::{Compiler, Program};
 use crate::error::{Error, Result};
@@ -27,8 +28,8 @@ pub enum Answer {
 
 impl<'a> Workshop<'a> {
     /// Builds lazily: only what a command asks for is compiled, except the checker, which every judging needs.
-    pub fn new(runner: &'a dyn Runner, cache: &Path, problem: &'a Problem) -> Result<Self> {
-        let compiler = Compiler::new(cache.join("build"), runner);
+    pub fn new(runner: &'a dyn Runner, cache: &Cache, problem: &'a Problem) -> Result<Self> {
+        let compiler = Compiler::new(cache, runner);
         let checker = Checker::build(&compiler, &problem.comparison)?;
         Ok(Workshop {
             runner,

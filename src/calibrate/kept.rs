@@ -2,6 +2,7 @@
 //! problem's own limit. It is kept under a digest of the references' sources and the tests' inputs: once either
 //! changes, the suggestion is not found, since it no longer says anything about them.
 
+use crate::cache::Cache;
 use crate::compile::CacheKey;
 use crate::error::{Error, Result};
 use crate::judge::SuggestedLimit;
@@ -11,7 +12,7 @@ use std::path::{Path, PathBuf};
 use super::Role;
 
 /// Where the suggestion for `problem`'s references on `tests` is kept in `cache`.
-pub fn place(cache: &Path, problem: &Problem, tests: &[Test]) -> Result<PathBuf> {
+pub fn place(cache: &Cache, problem: &Problem, tests: &[Test]) -> Result<PathBuf> {
     let mut key = CacheKey::default();
     // Files are read a piece at a time: a test's input may be far larger than what the judge should hold.
     let file = |key: &mut CacheKey, path: &Path| {
@@ -31,9 +32,7 @@ pub fn place(cache: &Path, problem: &Problem, tests: &[Test]) -> Result<PathBuf>
         key.part(test.name.as_bytes());
         file(&mut key, &test.input)?;
     }
-    Ok(cache
-        .join("timelimit")
-        .join(format!("{}.json", key.finish())))
+    Ok(cache.suggestions().join(format!("{}.json", key.finish())))
 }
 
 /// Keeps `suggestion` at `place`.

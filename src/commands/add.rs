@@ -4,18 +4,19 @@ use super::session::prepare_sandbox;
 use super::target::Target;
 use crate::Outcome;
 use crate::authoring::{self, Candidate, Name, Source, Workshop};
+use crate::cache::Cache;
 use crate::cli::AddArgs;
 use crate::error::{Error, Result};
 use crate::problem::Catalog;
 use crate::report::{self, ColorChoice, Detail, Steps, Style};
 use crate::sandbox::Layers;
 use std::io::Read;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub fn add(
     project: Result<Catalog>,
     cwd: &Path,
-    cache: PathBuf,
+    cache: Cache,
     layers: &Layers,
     color: ColorChoice,
     args: &AddArgs,
@@ -29,7 +30,7 @@ pub fn add(
         false,
         target.private_dirs.clone(),
         &target.tests_dir,
-        &cache,
+        &cache.dir,
     )?;
     let workshop = Workshop::new(&sandbox, &cache, &target.problem)?;
     let candidates = match &args.input {

@@ -3,19 +3,20 @@
 use super::session::{self, Session};
 use super::target::Target;
 use crate::Outcome;
+use crate::cache::Cache;
 use crate::cli::JudgeArgs;
 use crate::error::Result;
 use crate::problem::{Catalog, Problem, Solution, submissions};
 use crate::report::ColorChoice;
 use crate::sandbox::Layers;
 use crate::verdict::Verdict;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Judges and reports; returns whether every solution got its expected verdict.
 pub fn judge(
     catalog: Result<Catalog>,
     cwd: &Path,
-    cache: PathBuf,
+    cache: Cache,
     layers: &Layers,
     color: ColorChoice,
     args: &JudgeArgs,

@@ -1,6 +1,7 @@
 //! The subcommands: each turns parsed arguments into work for the library and output for the reporter.
 
 mod add;
+mod cache;
 mod doctor;
 mod export;
 mod judge;
@@ -16,6 +17,7 @@ mod timelimit;
 mod validate;
 
 pub use add::add;
+pub use cache::cache;
 pub use doctor::doctor;
 pub use export::export;
 pub use judge::judge;

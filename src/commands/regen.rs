@@ -4,17 +4,18 @@ use super::session::prepare_sandbox;
 use super::target::Target;
 use crate::Outcome;
 use crate::authoring::{self, Workshop};
+use crate::cache::Cache;
 use crate::cli::RegenArgs;
 use crate::error::{Error, Result};
 use crate::problem::Catalog;
 use crate::report::{self, ColorChoice, Detail, Steps, Style};
 use crate::sandbox::Layers;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 pub fn regen(
     project: Result<Catalog>,
     cwd: &Path,
-    cache: PathBuf,
+    cache: Cache,
     layers: &Layers,
     color: ColorChoice,
     args: &RegenArgs,
@@ -25,7 +26,7 @@ pub fn regen(
         false,
         target.private_dirs.clone(),
         &target.tests_dir,
-        &cache,
+        &cache.dir,
     )?;
     let workshop = Workshop::new(&sandbox, &cache, &target.problem)?;
     let steps = Steps::new("rebuilding", 0);

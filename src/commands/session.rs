@@ -2,6 +2,7 @@
 //! the command line, setting up the sandbox, running the engine and reporting.
 
 use crate::Outcome;
+use crate::cache::Cache;
 use crate::calibrate::kept;
 use crate::cli::RunArgs;
 use crate::error::{Error, Result};
@@ -24,7 +25,7 @@ pub(super) struct Session {
 /// Judges and reports; returns whether every solution got its expected verdict, or whether the user stopped it.
 pub(super) fn run(
     mut session: Session,
-    cache: PathBuf,
+    cache: Cache,
     layers: &Layers,
     color: ColorChoice,
     args: &RunArgs,
@@ -78,14 +79,13 @@ pub(super) fn run(
     let mut hidden = session.private_dirs;
     hidden.push(session.tests_dir.clone());
     let (sandbox, isolation) =
-        prepare_sandbox(layers, args.strict, hidden, &session.tests_dir, &cache)?;
+        prepare_sandbox(layers, args.strict, hidden, &session.tests_dir, &cache.dir)?;
     let options = JudgeOptions {
         all_tests: args.all,
         jobs: usize::from(args.jobs),
         partition: args.partition,
     };
-    let cache_dir = cache.clone();
-    let judge = Judge::new(&sandbox, cache, options);
+    let judge = Judge::new(&sandbox, cache.clone(), options);
     let mut progress = Progress::new(args.json || args.quiet);
     let outcome = judge.judge(&session.problem, &session.solutions, &tests, &mut |event| {
         progress.on_event(&event)
@@ -95,7 +95,7 @@ pub(super) fn run(
     report.time_limit_overridden = args.time_limit.is_some();
     report.memory_limit_overridden = args.memory_limit.is_some();
     // A test or reference that cannot be read now (one that vanished since) only means no suggestion is found.
-    report.suggested_time_limit = kept::place(&cache_dir, &session.problem, &tests)
+    report.suggested_time_limit = kept::place(&cache, &session.problem, &tests)
         .ok()
         .and_then(|place| kept::find(&place));
 

@@ -5,13 +5,14 @@ use super::session::prepare_sandbox;
 use super::target::Target;
 use crate::Outcome;
 use crate::authoring::{self, Plan, Stress, StressEvent, Workshop};
+use crate::cache::Cache;
 use crate::cli::StressArgs;
 use crate::error::{Error, Result};
 use crate::problem::{Catalog, submissions};
 use crate::report::{self, ColorChoice, Detail, Steps, Style};
 use crate::sandbox::Layers;
 use crate::verdict::Verdict;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Inputs tried when neither a count, seeds nor a time is given.
 const DEFAULT_COUNT: u64 = 1000;
@@ -19,7 +20,7 @@ const DEFAULT_COUNT: u64 = 1000;
 pub fn stress(
     project: Result<Catalog>,
     cwd: &Path,
-    cache: PathBuf,
+    cache: Cache,
     layers: &Layers,
     color: ColorChoice,
     args: &StressArgs,
@@ -65,7 +66,7 @@ pub fn stress(
         None => target
             .project_root
             .as_ref()
-            .map_or_else(|| cache.clone(), |root| root.join("target"))
+            .map_or_else(|| cache.dir.clone(), |root| root.join("target"))
             .join("stress")
             .join(&problem.name)
             .join(&submission.name),
@@ -76,7 +77,7 @@ pub fn stress(
         false,
         target.private_dirs.clone(),
         &target.tests_dir,
-        &cache,
+        &cache.dir,
     )?;
     let workshop = Workshop::new(&sandbox, &cache, problem)?;
     let stress = Stress::new(&workshop, workshop.submission(&submission)?, plan.jobs)?;

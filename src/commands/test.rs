@@ -2,18 +2,19 @@
 
 use super::session::{self, Session};
 use crate::Outcome;
+use crate::cache::Cache;
 use crate::cli::TestArgs;
 use crate::error::{Error, Result};
 use crate::problem::{Catalog, Problem, default_tests_dir, submissions};
 use crate::report::ColorChoice;
 use crate::sandbox::Layers;
 use crate::verdict::Verdict;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Judges the file and reports; returns whether it passed every test.
 pub fn test(
     root: Option<&Path>,
-    cache: PathBuf,
+    cache: Cache,
     layers: &Layers,
     color: ColorChoice,
     args: &TestArgs,

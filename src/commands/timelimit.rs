@@ -3,6 +3,7 @@
 use super::session::prepare_sandbox;
 use super::target::Target;
 use crate::Outcome;
+use crate::cache::Cache;
 use crate::calibrate::{Calibrator, kept, suggest};
 use crate::cli::TimelimitArgs;
 use crate::error::{Error, Result};
@@ -12,13 +13,13 @@ use crate::report::{self, CalibrationProgress, ColorChoice, Detail, Origin, Styl
 use crate::sandbox::Layers;
 use crate::units::millis;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Calibrates and reports; returns whether nothing called for a warning, or whether the user stopped it.
 pub fn timelimit(
     project: Result<Catalog>,
     cwd: &Path,
-    cache: PathBuf,
+    cache: Cache,
     layers: &Layers,
     color: ColorChoice,
     args: &TimelimitArgs,
@@ -31,7 +32,7 @@ pub fn timelimit(
         args.strict,
         target.private_dirs,
         &target.tests_dir,
-        &cache,
+        &cache.dir,
     )?;
     let kept_at = kept::place(&cache, &problem, &tests)?;
     let options = JudgeOptions {

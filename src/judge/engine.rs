@@ -5,6 +5,7 @@ use super::outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResul
 use super::partition::Partition;
 use super::run_test::TestRunner;
 use super::validate::{Validator, validate};
+use crate::cache::Cache;
 use crate::check::Checker;
 use crate::compile::{Compiled, Compiler, Program};
 use crate::error::{Error, Result};
@@ -13,7 +14,6 @@ use crate::sandbox::Runner;
 use crate::toolchain::Toolchain;
 use crate::units::format_time;
 use crate::verdict::Verdict;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -44,26 +44,26 @@ impl Default for JudgeOptions {
 pub struct Judge<'a> {
     runner: &'a dyn Runner,
     compiler: Compiler<'a>,
-    cache: PathBuf,
+    cache: Cache,
     options: JudgeOptions,
 }
 
 impl<'a> Judge<'a> {
     /// A judge whose builds and memos live under `cache`.
-    pub fn new(runner: &'a dyn Runner, cache: PathBuf, options: JudgeOptions) -> Self {
+    pub fn new(runner: &'a dyn Runner, cache: Cache, options: JudgeOptions) -> Self {
         Self::with_toolchain(runner, cache, options, Toolchain::default())
     }
 
     /// A judge whose compilers are found through `toolchain` (a fixed one, in tests).
     pub(crate) fn with_toolchain(
         runner: &'a dyn Runner,
-        cache: PathBuf,
+        cache: Cache,
         options: JudgeOptions,
         toolchain: Toolchain,
     ) -> Self {
         Judge {
             runner,
-            compiler: Compiler::with_toolchain(cache.join("build"), runner, toolchain),
+            compiler: Compiler::with_toolchain(&cache, runner, toolchain),
             cache,
             options,
         }
@@ -146,12 +146,7 @@ impl<'a> Judge<'a> {
             let validator = Validator::build(&self.compiler, source, protocol)?;
             *during = "validating the tests".to_owned();
             on_event(Event::Validating { tests: tests.len() });
-            validate(
-                self.runner,
-                &validator,
-                &self.cache.join("validated"),
-                tests,
-            )?;
+            validate(self.runner, &validator, &self.cache.validated(), tests)?;
         }
 
         let mut compiled = Vec::new();
@@ -509,8 +504,8 @@ mod tests {
 
     fn judge(runner: &FakeRunner, fixture: &Fixture, options: JudgeOptions) -> Result<JudgeReport> {
         let toolchain = Toolchain::fixed(&[(Language::C, "/nowhere/gcc", "gcc (fake) 1.0")]);
-        let judge =
-            Judge::with_toolchain(runner, fixture.dir.path().join("cache"), options, toolchain);
+        let cache = Cache::new(fixture.dir.path().join("cache"));
+        let judge = Judge::with_toolchain(runner, cache, options, toolchain);
         judge.judge(
             &fixture.problem,
             std::slice::from_ref(&fixture.solution),

@@ -1,6 +1,7 @@
 //! Everything the user sees of a judge: the progress bar, the table, JSON and JUnit. Only this module prints.
 
 mod added;
+mod cache;
 mod calibration_progress;
 mod constraints;
 mod doctor;
@@ -24,6 +25,7 @@ mod timelimit;
 mod validation;
 
 pub use added::{write_added, write_refusal};
+pub use cache::{write_cache, write_cache_json, write_cleared, write_cleared_json};
 pub use calibration_progress::CalibrationProgress;
 pub use constraints::write_constraints;
 pub use doctor::{

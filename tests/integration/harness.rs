@@ -312,7 +312,10 @@ pub fn processes_under(dir: &Path) -> Vec<String> {
 /// command line.
 pub fn build_tool(path: &Path) -> Vec<std::ffi::OsString> {
     let sandbox = cpjudge::sandbox::Sandbox::with_supervisor(env!("CARGO_BIN_EXE_cpjudge").into());
-    let compiler = cpjudge::compile::Compiler::new(shared_cache().join("build"), &sandbox);
+    // The build is held only while the compiler lives; the suite's cache stays far below its default bound, so no
+    // judge trims it away afterwards.
+    let cache = cpjudge::cache::Cache::new(shared_cache());
+    let compiler = cpjudge::compile::Compiler::new(&cache, &sandbox);
     let built = compiler.compile(path).unwrap();
     assert!(
         built.outcome.ok,

@@ -2,6 +2,7 @@
 
 mod authoring;
 mod bundled;
+mod cache;
 mod escapes;
 mod harness;
 mod hostile;
