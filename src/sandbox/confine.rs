@@ -127,8 +127,8 @@ pub(crate) struct Reused {
     mounts: Option<MountWatch>,
     pids: Option<Pids>,
     syscalls: Option<SyscallFilter>,
-    /// The hidden folders, and the folders readable around them.
-    readable: Option<(Vec<PathBuf>, Vec<PathBuf>)>,
+    /// The hidden folders, and the folders readable around them, opened (each rule is made from its descriptor).
+    readable: Option<(Vec<PathBuf>, Vec<landlock::PathFd>)>,
     /// For a judge run as root: the user its solutions and compilers run as, in the namespaces, and what they can
     /// reach by name.
     run_user: Option<libc::uid_t>,
@@ -173,20 +173,30 @@ impl Reused {
         }
     }
 
-    /// Makes what a run made as [`Reused::run_user`] reaches by name reachable.
-    pub fn expose(&mut self, reach: &super::spec::Reach) -> Result<(), String> {
-        for path in reach.kept.iter().chain(&reach.own) {
-            self.view.expose(path).map_err(|e| {
-                format!("cannot make {} reachable for the run: {e}", path.display())
-            })?;
+    /// Makes what a run made as [`Reused::run_user`] reaches by name reachable. Its working directory needs only a
+    /// place to be mounted at where the worker mounts scratch space there (`in_memory`), and the real one bound
+    /// otherwise.
+    pub fn expose(&mut self, reach: &super::spec::Reach, in_memory: bool) -> Result<(), String> {
+        let fail = |path: &std::path::Path, e: io::Error| {
+            format!("cannot make {} reachable for the run: {e}", path.display())
+        };
+        for path in &reach.kept {
+            self.view.expose(path).map_err(|e| fail(path, e))?;
+        }
+        if let Some(workdir) = &reach.workdir {
+            match in_memory {
+                true => self.view.place(workdir),
+                false => self.view.expose(workdir),
+            }
+            .map_err(|e| fail(workdir, e))?;
         }
         Ok(())
     }
 
-    /// Takes back what was exposed for one run alone (`Reach::own`).
-    pub fn withdraw(&mut self, paths: &[PathBuf]) {
-        for path in paths {
-            self.view.withdraw(path);
+    /// Takes back what was exposed for one run alone: its working directory.
+    pub fn withdraw(&mut self, reach: &super::spec::Reach) {
+        if let Some(workdir) = &reach.workdir {
+            self.view.withdraw(workdir);
         }
     }
 
@@ -220,13 +230,13 @@ impl Reused {
         Ok(())
     }
 
-    fn readable_outside(&mut self, hidden: &[PathBuf]) -> &[PathBuf] {
+    fn readable_outside(&mut self, hidden: &[PathBuf]) -> &[landlock::PathFd] {
         if self
             .readable
             .as_ref()
             .is_none_or(|(known, _)| known != hidden)
         {
-            let around = filesystem::readable_outside(hidden);
+            let around = filesystem::open_all(&filesystem::readable_outside(hidden));
             self.readable = Some((hidden.to_vec(), around));
         }
         &self.readable.as_ref().expect("found above").1
@@ -236,7 +246,11 @@ impl Reused {
 /// Prepares the worker's layers for `request`, once its working directory is in place. Any failure is an error of
 /// the run: the harness only asks for layers that its probe found working, so one that fails now must not be
 /// skipped quietly.
-pub(crate) fn prepare(request: &Request, reused: &mut Reused) -> Result<Confinement, String> {
+pub(crate) fn prepare(
+    request: &Request,
+    reused: &mut Reused,
+    stdout: std::os::fd::BorrowedFd<'_>,
+) -> Result<Confinement, String> {
     let spec = &request.spec;
     let cgroup_fds = match &mut reused.cgroup {
         Some(cgroup) => {
@@ -253,7 +267,7 @@ pub(crate) fn prepare(request: &Request, reused: &mut Reused) -> Result<Confinem
             Trust::Solution { readable } => (&request.hidden, readable),
         };
         let around = reused.readable_outside(hidden);
-        Some(FsRules::new(&spec.workdir, around, readable, &spec.stdout)?)
+        Some(FsRules::new(&spec.workdir, around, readable, stdout)?)
     } else {
         None
     };

@@ -22,16 +22,15 @@ pub(crate) struct FsRules {
 
 impl FsRules {
     /// Rules for a program working in `workdir` that may read `around` (what [`readable_outside`] found for the
-    /// hidden folders) and `readable`, with its standard output in the file `stdout`. (Its standard input needs no
-    /// rule: a solution's is a copy in memory, and the problem's own tools may read anything.)
+    /// hidden folders) and `readable`, with its standard output on `stdout`. (Its standard input needs no rule: a
+    /// solution's is a copy in memory, and the problem's own tools may read anything.)
     ///
-    /// Each path is opened only while its rule is added: however many entries the folders on the way to a hidden
-    /// one hold, the rules cost the program a single descriptor, the ruleset's.
+    /// `around` is opened once per worker (see [`open_all`]); `readable` is opened only while its rule is added.
     pub fn new(
         workdir: &Path,
-        around: &[PathBuf],
+        around: &[PathFd],
         readable: &[PathBuf],
-        stdout: &Path,
+        stdout: std::os::fd::BorrowedFd<'_>,
     ) -> Result<FsRules, String> {
         let fail = |e: landlock::RulesetError| format!("cannot build the Landlock rules: {e}");
         let read = AccessFs::from_read(ABI_WANTED);
@@ -41,7 +40,10 @@ impl FsRules {
             .and_then(|r| r.scope(Scope::Signal | Scope::AbstractUnixSocket))
             .and_then(|r| r.create())
             .map_err(fail)?;
-        for path in around.iter().chain(readable) {
+        for fd in around {
+            ruleset = ruleset.add_rule(PathBeneath::new(fd, read)).map_err(fail)?;
+        }
+        for path in readable {
             // Something may vanish between listing and opening; it is then simply not readable.
             if let Ok(fd) = PathFd::new(path) {
                 ruleset = ruleset.add_rule(PathBeneath::new(fd, read)).map_err(fail)?;
@@ -52,11 +54,16 @@ impl FsRules {
         ruleset = ruleset
             .add_rule(PathBeneath::new(workdir, own_folder()))
             .map_err(fail)?;
-        // Its own output stays reachable by name (/dev/stdout leads there), though it lies in a hidden folder.
-        if let Ok(fd) = PathFd::new(stdout) {
+        // Its own output stays reachable by name (/dev/stdout leads there), though it lies in a hidden folder. The
+        // rule is made from the descriptor itself: the file's path may not even be in a root judge's run's view. (A
+        // dialogue's output is a pipe, which takes no rule.)
+        if std::fs::File::from(stdout.try_clone_to_owned().map_err(|e| e.to_string())?)
+            .metadata()
+            .is_ok_and(|m| m.is_file())
+        {
             let access = make_bitflags!(AccessFs::{WriteFile | Truncate});
             ruleset = ruleset
-                .add_rule(PathBeneath::new(fd, access))
+                .add_rule(PathBeneath::new(stdout, access))
                 .map_err(fail)?;
         }
         for (device, access) in DEVICES {
@@ -119,6 +126,14 @@ const DEVICES: &[(&str, BitFlags<AccessFs>)] = &[
     ("/dev/random", make_bitflags!(AccessFs::{ReadFile})),
     ("/dev/urandom", make_bitflags!(AccessFs::{ReadFile})),
 ];
+
+/// Opens each path to name it in a rule, leaving out any that has vanished since it was listed: it is then simply
+/// not readable. A worker keeps them open for all its runs, however many (it raises its own limit on open files
+/// as far as it may, see `process::raise_open_files`); each run's child inherits them until exec, and takes its own
+/// limit on open files only once its rules are in force.
+pub(crate) fn open_all(paths: &[PathBuf]) -> Vec<PathFd> {
+    paths.iter().filter_map(|p| PathFd::new(p).ok()).collect()
+}
 
 /// The largest folders and files of the whole file system that neither are hidden nor hold anything hidden, nor
 /// are /dev (out of reach for every run but for the few harmless devices above): what a solution may read.
@@ -198,8 +213,9 @@ pub(crate) fn probe() -> Result<String, String> {
         );
     }
     let dir = std::env::temp_dir();
-    let around = readable_outside(&[]);
-    let mut rules = FsRules::new(&dir, &around, &[], Path::new("/dev/null"))?;
+    let around = open_all(&readable_outside(&[]));
+    let null = std::fs::File::open("/dev/null").map_err(|e| e.to_string())?;
+    let mut rules = FsRules::new(&dir, &around, &[], std::os::fd::AsFd::as_fd(&null))?;
     super::namespace::in_child(|| rules.restrict(false))
         .map_err(|e| format!("cannot enforce Landlock rules: {e}"))?;
     let mut detail = format!(

@@ -39,6 +39,19 @@ pub(crate) fn close_inherited_on_exec() {
     }
 }
 
+/// Raises this process's limit on open files to the hard limit: a worker keeps a descriptor for each folder its
+/// runs may read around the hidden ones, which may be thousands.
+pub(crate) fn raise_open_files() {
+    // SAFETY: a zeroed rlimit is valid; getrlimit writes to it and setrlimit reads it.
+    unsafe {
+        let mut limit: libc::rlimit = std::mem::zeroed();
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max {
+            limit.rlim_cur = limit.rlim_max;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
+    }
+}
+
 fn check(ret: libc::c_int) -> io::Result<()> {
     if ret == -1 {
         Err(io::Error::last_os_error())

@@ -109,7 +109,7 @@ impl Runner for Sandbox {
 
     fn run_attached(&self, spec: &RunSpec, stdin: File, stdout: File) -> Result<RunResult> {
         let streams = [stdin, stdout];
-        let reach = reach(spec);
+        let reach = reach(spec, &self.workers.real_paths);
         // A worker whose runs are a user of their own covers closed folders in its view (see `view`): the
         // problem's own tools, which read the tests wherever they are, never run in one.
         let kind = usize::from(!reach.is_empty());
@@ -156,10 +156,11 @@ impl Runner for Sandbox {
 }
 
 /// What a solution or compiler must reach by name, for a worker that makes it a user of its own (only a judge run
-/// as root does): the folders it may read (its program's), its working directory and its output (which it may
-/// open again as /dev/stdout), and the toolchain its first argument belongs to (the folder above the `bin` folder
-/// of the real executable: a Python's prefix, a Rust toolchain's sysroot), all as real paths.
-fn reach(spec: &RunSpec) -> Reach {
+/// as root does): the folders it may read (its program's), its working directory, and the toolchain its first
+/// argument belongs to (the folder above the `bin` folder of the real executable: a Python's prefix, a Rust
+/// toolchain's sysroot), all as real paths.
+/// Real paths are remembered: the same programs and folders come back run after run.
+fn reach(spec: &RunSpec, known: &RealPaths) -> Reach {
     let Trust::Solution { readable } = &spec.trust else {
         return Reach::default();
     };
@@ -167,29 +168,44 @@ fn reach(spec: &RunSpec) -> Reach {
     if unsafe { libc::geteuid() } != 0 {
         return Reach::default();
     }
-    let toolchain = spec
-        .argv
-        .first()
-        .and_then(|program| std::fs::canonicalize(program).ok())
-        .and_then(|real| {
-            let folder = real.parent()?;
-            Some(match folder.file_name() {
-                Some(name) if name == "bin" => folder.parent()?.to_owned(),
-                _ => folder.to_owned(),
-            })
-        });
+    let toolchain = spec.argv.first().and_then(|program| {
+        let real = known.of(Path::new(program));
+        let folder = real.parent()?;
+        Some(match folder.file_name() {
+            Some(name) if name == "bin" => folder.parent()?.to_owned(),
+            _ => folder.to_owned(),
+        })
+    });
+    // A run's folder is new each time, made by the judge in a folder of its own: that folder's real path is
+    // looked up once.
+    let workdir = match (spec.workdir.parent(), spec.workdir.file_name()) {
+        (Some(run), Some(name)) => match (run.parent(), run.file_name()) {
+            (Some(own), Some(run)) => known.of(own).join(run).join(name),
+            _ => known.of(&spec.workdir),
+        },
+        _ => known.of(&spec.workdir),
+    };
     Reach {
         kept: readable
             .iter()
-            .map(|p| real_path(p))
+            .map(|p| known.of(p))
             .chain(toolchain)
             .collect(),
-        // A run attached to pipes (one side of a dialogue) has no output file.
-        own: [&spec.workdir, &spec.stdout]
-            .into_iter()
-            .filter(|p| p.exists())
-            .map(|p| real_path(p))
-            .collect(),
+        workdir: Some(workdir),
+    }
+}
+
+/// Paths whose real path has been looked up, with it.
+#[derive(Debug, Default)]
+struct RealPaths(Mutex<std::collections::HashMap<PathBuf, PathBuf>>);
+
+impl RealPaths {
+    fn of(&self, path: &Path) -> PathBuf {
+        let mut known = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        known
+            .entry(path.to_owned())
+            .or_insert_with(|| real_path(path))
+            .clone()
     }
 }
 
@@ -244,6 +260,7 @@ struct Workers {
     idle: Mutex<[Vec<Worker>; 2]>,
     started: AtomicUsize,
     next_request: AtomicU64,
+    real_paths: RealPaths,
 }
 
 impl Workers {

@@ -118,14 +118,14 @@ pub struct Reach {
     /// Its program's folder and its toolchain, which later runs need too.
     #[serde(with = "path_bytes::list")]
     pub kept: Vec<PathBuf>,
-    /// Its working directory and its output, its own.
-    #[serde(with = "path_bytes::list")]
-    pub own: Vec<PathBuf>,
+    /// Its working directory, its own (its output it reaches through its descriptor).
+    #[serde(with = "path_bytes::option")]
+    pub workdir: Option<PathBuf>,
 }
 
 impl Reach {
     pub fn is_empty(&self) -> bool {
-        self.kept.is_empty() && self.own.is_empty()
+        self.kept.is_empty() && self.workdir.is_none()
     }
 }
 
@@ -329,7 +329,7 @@ mod tests {
             hidden: vec![odd(b"/t\xff"), "/plain".into()],
             reach: Reach {
                 kept: vec![odd(b"/b\xff")],
-                own: vec![odd(b"/w\xfe")],
+                workdir: Some(odd(b"/w\xfe")),
             },
         };
         let sent = serde_json::to_vec(&request).unwrap();
@@ -341,6 +341,6 @@ mod tests {
         assert_eq!(got.hidden, request.hidden);
         assert_eq!(got.spec.argv, request.spec.argv);
         assert_eq!(got.reach.kept, request.reach.kept);
-        assert_eq!(got.reach.own, request.reach.own);
+        assert_eq!(got.reach.workdir, request.reach.workdir);
     }
 }

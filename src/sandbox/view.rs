@@ -26,6 +26,8 @@ pub(crate) struct View {
     covered: HashMap<PathBuf, OwnedFd>,
     /// Each path bound into a skeleton.
     bound: HashSet<PathBuf>,
+    /// Each empty folder made in a skeleton for a mount of the worker's own.
+    placed: HashSet<PathBuf>,
     /// Paths a run needs that have been seen to, one way or another.
     exposed: HashSet<PathBuf>,
 }
@@ -33,6 +35,16 @@ pub(crate) struct View {
 impl View {
     /// Makes `path` (absolute, with no link on the way) reachable by name for an unprivileged run, as the real one.
     pub fn expose(&mut self, path: &Path) -> io::Result<()> {
+        self.reach(path, Make::Bind)
+    }
+
+    /// Makes `path` a place the worker can mount a run's folder at, reachable by name for an unprivileged run: the
+    /// real folder where others may reach it, an empty one in a skeleton otherwise (the mount covers it anyway).
+    pub fn place(&mut self, path: &Path) -> io::Result<()> {
+        self.reach(path, Make::Place)
+    }
+
+    fn reach(&mut self, path: &Path, make: Make) -> io::Result<()> {
         if self.exposed.contains(path) {
             return Ok(());
         }
@@ -62,10 +74,13 @@ impl View {
                 if self.bound.contains(&next) {
                     // The real one is there already: below it, the real file system again.
                     skeleton = None;
-                } else if last {
+                } else if last && make == Make::Bind {
                     let top = top.clone();
                     let within = within.clone();
                     self.bind(&top, &within, &next)?;
+                } else if last {
+                    make_dir(&next)?;
+                    self.placed.insert(next.clone());
                 } else if std::fs::symlink_metadata(&next).is_err() {
                     make_dir(&next)?;
                 }
@@ -79,12 +94,16 @@ impl View {
     /// Takes back what [`View::expose`] did for `path` alone (a run's working directory or output, which no later
     /// run needs), once the run is over: its binding, and the skeleton's folders that led only to it.
     pub fn withdraw(&mut self, path: &Path) {
-        if !self.exposed.remove(path) || !self.bound.remove(path) {
+        if !self.exposed.remove(path) {
             return;
         }
-        if let Ok(name) = CString::new(path.as_os_str().as_bytes()) {
-            // SAFETY: umount2 takes a C string and flags.
-            unsafe { libc::umount2(name.as_ptr(), libc::MNT_DETACH) };
+        if self.bound.remove(path) {
+            if let Ok(name) = CString::new(path.as_os_str().as_bytes()) {
+                // SAFETY: umount2 takes a C string and flags.
+                unsafe { libc::umount2(name.as_ptr(), libc::MNT_DETACH) };
+            }
+        } else if !self.placed.remove(path) {
+            return;
         }
         // The place it was bound at, and the skeleton's folders above it, as long as they are empty and not a
         // covered folder itself.
@@ -162,6 +181,15 @@ impl View {
         self.bound.insert(place.to_owned());
         Ok(())
     }
+}
+
+/// What [`View`] makes at the end of a path in a skeleton.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Make {
+    /// The real file or folder, bound there.
+    Bind,
+    /// An empty folder, for a mount.
+    Place,
 }
 
 /// Whether any user may pass through `folder` (it is a folder others may enter), as the view shows it now.

@@ -49,6 +49,7 @@ pub fn serve(args: &[String]) -> i32 {
         libc::setpgid(0, 0);
     }
     process::close_inherited_on_exec();
+    process::raise_open_files();
     let subreaper = process::become_subreaper()
         .map_err(|e| format!("the worker cannot become a subreaper: {e}"));
     let reused = subreaper.and_then(|()| Reused::make(layers));
@@ -176,7 +177,7 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
     let result = (|| {
         // What the run reaches by name, where it runs as a user of its own.
         if run_as.is_some() {
-            reused.expose(&request.reach)?;
+            reused.expose(&request.reach, spec.scratch.is_some())?;
         }
         // Unmounted when the run is over.
         let workdir = match reused.namespaces() {
@@ -188,7 +189,11 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
         };
         // Our own mounts are no change.
         reused.mounts_changed();
-        let confinement = confine::prepare(request, reused)?;
+        let confinement = confine::prepare(
+            request,
+            reused,
+            std::os::fd::AsFd::as_fd(&streams.stdout),
+        )?;
         let place = Place {
             cgroup: reused.cgroup.as_ref(),
             namespaces: reused.namespaces(),
@@ -205,7 +210,7 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
         result
     })();
     if run_as.is_some() {
-        reused.withdraw(&request.reach.own);
+        reused.withdraw(&request.reach);
     }
     let result = match result {
         Ok(Some(result)) => Ok(result),
