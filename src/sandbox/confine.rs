@@ -180,6 +180,7 @@ impl Reused {
         let fail = |path: &std::path::Path, e: io::Error| {
             format!("cannot make {} reachable for the run: {e}", path.display())
         };
+        let covers = self.view.covers();
         for path in &reach.kept {
             self.view.expose(path).map_err(|e| fail(path, e))?;
         }
@@ -189,6 +190,11 @@ impl Reused {
                 false => self.view.expose(workdir),
             }
             .map_err(|e| fail(workdir, e))?;
+        }
+        // The folders readable around the hidden ones were opened in the view as it was: a covered folder is
+        // another one now, and the rules must name it.
+        if self.view.covers() != covers {
+            self.readable = None;
         }
         Ok(())
     }

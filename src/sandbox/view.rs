@@ -28,6 +28,9 @@ pub(crate) struct View {
     bound: HashSet<PathBuf>,
     /// Each empty folder made in a skeleton for a mount of the worker's own.
     placed: HashSet<PathBuf>,
+    /// How many folders have been covered so far: what a Landlock rule made from a descriptor of a folder names
+    /// changes when a folder is covered.
+    covers: usize,
     /// Paths a run needs that have been seen to, one way or another.
     exposed: HashSet<PathBuf>,
 }
@@ -91,6 +94,11 @@ impl View {
         Ok(())
     }
 
+    /// A number that changes whenever a folder is covered.
+    pub fn covers(&self) -> usize {
+        self.covers
+    }
+
     /// Takes back what [`View::expose`] did for `path` alone (a run's working directory or output, which no later
     /// run needs), once the run is over: its binding, and the skeleton's folders that led only to it.
     pub fn withdraw(&mut self, path: &Path) {
@@ -138,6 +146,7 @@ impl View {
             )?;
         }
         self.covered.insert(folder.to_owned(), real);
+        self.covers += 1;
         Ok(())
     }
 
