@@ -534,10 +534,11 @@ pub(crate) fn probe() -> Result<String, String> {
     let fail = |e: io::Error| format!("cannot create user, PID, network and mount namespaces: {e}");
     let dir = std::env::temp_dir();
     in_child(|| {
-        enter()?;
+        // The runs' own user, where there is one (a root judge's), owns their folder.
+        let run_user = enter()?;
         in_child(|| {
             become_init()?.rewind()?;
-            let _workdir = Workdir::mount(&dir, Some(Bytes::mib(1)), Some(RUN_USER))?;
+            let _workdir = Workdir::mount(&dir, Some(Bytes::mib(1)), run_user)?;
             in_child(enter_cgroup_namespace)
         })
     })
