@@ -113,12 +113,17 @@ impl<'a> Compiler<'a> {
     pub fn compile_source(&self, source: &Source) -> Result<Compiled> {
         let language = source.language;
         let spec = language.spec();
-        let text = std::fs::read(&source.main).map_err(|e| Error::io("read", &source.main, e))?;
+        let text = read_source(&source.main)?;
         let source_name =
             language.build_file_name(&String::from_utf8_lossy(&text), &file_name(&source.main));
+        // A name in the build folder, never a path out of it.
+        let source_name = match Path::new(&source_name).components().collect::<Vec<_>>()[..] {
+            [std::path::Component::Normal(_)] => source_name,
+            _ => file_name(&source.main),
+        };
         let mut others = Vec::new();
         for other in &source.others {
-            let bytes = std::fs::read(other).map_err(|e| Error::io("read", other, e))?;
+            let bytes = read_source(other)?;
             others.push((file_name(other), bytes));
         }
         let compiler = self.toolchain.resolve(spec.compile.tool, language)?;
@@ -139,6 +144,11 @@ impl<'a> Compiler<'a> {
         // The limits too: a build that failed under other limits may succeed under these.
         let limits = limits_key(&COMPILE_LIMITS);
         parts.push(limits.as_bytes());
+        // A build script starts whatever it finds on PATH: another PATH may build another program.
+        let path = std::env::var_os("PATH").unwrap_or_default();
+        if language == Language::Scripts {
+            parts.push(std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()));
+        }
         let key = cache_key(&parts);
         let compiled = |status: Status, folder: PathBuf, cached: bool| Compiled {
             language,
@@ -174,8 +184,13 @@ impl<'a> Compiler<'a> {
             })
             .collect();
         let mut outcome = self.build(&compiler, language, &source_name, &units, build.path())?;
-        // A build folder holding a link, a FIFO or a device, or too much, is never kept: the compile failed.
-        if let Err(why) = crate::untrusted::check_tree(&workdir, BUILD_TREE) {
+        // A build folder holding a link, a FIFO or a device, or too much, is never kept: the compile failed. One
+        // that is kept is sealed, so that nobody but its owner changes it.
+        let checked = crate::untrusted::check_tree(&workdir, BUILD_TREE).and_then(|()| {
+            crate::untrusted::seal_tree(&workdir)
+                .map_err(|e| format!("cannot seal the build folder: {e}"))
+        });
+        if let Err(why) = checked {
             outcome.ok = false;
             outcome.message = format!("{}\n{why}", outcome.message).trim().to_owned();
             std::fs::remove_dir_all(&workdir)
@@ -384,6 +399,42 @@ struct Status {
 
 fn read_status(bytes: &[u8]) -> Option<Status> {
     serde_json::from_slice(bytes).ok()
+}
+
+/// The most of one source file read: far more than any program's source, or the data a package's program keeps
+/// beside it.
+const SOURCE_LIMIT: u64 = 64 << 20;
+
+/// A source file, to copy into a build folder: a regular file (never a FIFO or a device, which would keep the
+/// judge waiting or reading for ever), of at most [`SOURCE_LIMIT`] bytes.
+fn read_source(path: &Path) -> Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .map_err(|e| Error::io("read", path, e))?;
+    let metadata = file.metadata().map_err(|e| Error::io("read", path, e))?;
+    if !metadata.is_file() {
+        return Err(Error::Usage(format!(
+            "{}: a source must be a regular file, and this is {}",
+            path.display(),
+            crate::untrusted::describe(&metadata.file_type())
+        )));
+    }
+    let mut bytes = Vec::new();
+    file.take(SOURCE_LIMIT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io("read", path, e))?;
+    if bytes.len() as u64 > SOURCE_LIMIT {
+        return Err(Error::Usage(format!(
+            "{}: a source of more than {} is not read",
+            path.display(),
+            Bytes(SOURCE_LIMIT)
+        )));
+    }
+    Ok(bytes)
 }
 
 /// Writes a new file, never through anything already at `path`.

@@ -119,7 +119,11 @@ pub(crate) fn source_file_name(source: &str, original: &str) -> String {
             "}" => depth = depth.saturating_sub(1),
             word if depth == 0 && TYPE_WORDS.contains(&word) => {
                 let public = tokens[..i].iter().rev().take(4).any(|t| t == "public");
-                if public && let Some(name) = tokens.get(i + 1) {
+                // Only a name javac would take: a word of letters, digits, `_` and `$` (never a path).
+                if public
+                    && let Some(name) = tokens.get(i + 1)
+                    && is_identifier(name)
+                {
                     return format!("{name}.java");
                 }
             }
@@ -129,9 +133,33 @@ pub(crate) fn source_file_name(source: &str, original: &str) -> String {
     original.to_owned()
 }
 
+/// Whether `word` can name a Java class.
+fn is_identifier(word: &str) -> bool {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_public_class_that_is_no_name_leaves_the_file_its_name() {
+        for source in [
+            "public class / {}",
+            "public class ../x {}",
+            "public class . {}",
+        ] {
+            assert_eq!(source_file_name(source, "Sol.java"), "Sol.java", "{source}");
+        }
+        assert_eq!(
+            source_file_name("public class $Ok_1 {}", "Sol.java"),
+            "$Ok_1.java"
+        );
+    }
 
     #[test]
     fn the_class_with_main() {

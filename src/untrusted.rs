@@ -152,14 +152,48 @@ pub(crate) fn check_tree(dir: &Path, limits: TreeLimits) -> Result<(), String> {
     Ok(())
 }
 
+/// Takes from what a build left (already found by [`check_tree`] to be files and folders alone) what it could
+/// leave to others: write access for the group and others, and the set-user-ID, set-group-ID and sticky bits. A
+/// build kept in a cache that others may reach must not be changed by them for the next judge to run.
+pub(crate) fn seal_tree(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    for entry in walkdir::WalkDir::new(dir).follow_links(false) {
+        let entry = entry.map_err(io::Error::from)?;
+        if entry.path_is_symlink() {
+            continue;
+        }
+        let mode = entry
+            .metadata()
+            .map_err(io::Error::from)?
+            .permissions()
+            .mode();
+        let sealed = mode & 0o755;
+        if sealed != mode & 0o7777 {
+            std::fs::set_permissions(entry.path(), std::fs::Permissions::from_mode(sealed))?;
+        }
+    }
+    Ok(())
+}
+
 /// What a folder's tree holds, without following links: its files' sizes (by the disk blocks they take, so that a
-/// sparse file costs what it costs) and how many entries it has, counted up to `stop` entries.
+/// sparse file costs what it costs) and how many entries it has, counted up to `stop` entries. A part of the tree
+/// that cannot be looked at (a path too long to name) counts as unbounded: what it holds could be anything.
 pub(crate) fn usage(dir: &Path, stop: u64) -> (u64, u64) {
     use std::os::unix::fs::MetadataExt;
     let mut bytes = 0u64;
     let mut entries = 0u64;
     for entry in walkdir::WalkDir::new(dir).follow_links(false).min_depth(1) {
-        let Ok(entry) = entry else { continue };
+        let entry = match entry {
+            Ok(entry) => entry,
+            // Gone since it was listed: nothing to count.
+            Err(e)
+                if e.io_error()
+                    .is_some_and(|e| e.kind() == io::ErrorKind::NotFound) =>
+            {
+                continue;
+            }
+            Err(_) => return (u64::MAX, entries),
+        };
         entries += 1;
         if entries >= stop {
             break;
@@ -338,5 +372,20 @@ mod tests {
         }
         let error = check_tree(dir.path(), limits).unwrap_err();
         assert!(error.contains("more than 5 files"), "{error}");
+    }
+
+    #[test]
+    fn a_sealed_build_is_writable_by_its_owner_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let (folder, file) = (dir.path().join("box"), dir.path().join("box/main"));
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(&file, "").unwrap();
+        std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o3777)).unwrap();
+        std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o6777)).unwrap();
+        seal_tree(dir.path()).unwrap();
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode(&folder), 0o755);
+        assert_eq!(mode(&file), 0o755);
     }
 }

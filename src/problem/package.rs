@@ -410,19 +410,59 @@ fn find_input_validators(dir: &Path) -> Result<Vec<InputValidator>> {
 }
 
 /// A program given as a file, or as a folder of files (build/run scripts, or sources in one language).
+///
+/// The judge reads these files itself, outside any sandbox, to copy them into a build folder: a link in the folder
+/// is followed only to a file of the package (a shared `testlib.h`, say), never out of it (to `/etc/shadow` or
+/// `/proc/kmsg`), and the files are copied side by side, so two of the same name are refused.
 pub(crate) fn program(path: &Path) -> Result<Source> {
     let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
     if !path.is_dir() {
         return Source::file(&path);
     }
-    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(&path)
-        .follow_links(true)
-        .into_iter()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_file() && !hidden(e.path()))
-        .map(|e| e.into_path())
-        .collect();
+    let package = path
+        .ancestors()
+        .find(|dir| is_package(dir))
+        .unwrap_or(&path)
+        .to_owned();
+    let mut files: Vec<PathBuf> = Vec::new();
+    for entry in walkdir::WalkDir::new(&path).follow_links(false) {
+        let entry = entry.map_err(|e| Error::io("read", &path, e.into()))?;
+        if hidden(entry.path()) || entry.file_type().is_dir() {
+            continue;
+        }
+        let kind = std::fs::metadata(entry.path()).map(|m| m.file_type());
+        let real = std::fs::canonicalize(entry.path());
+        match (kind, real) {
+            (Ok(kind), Ok(real)) if kind.is_file() && real.starts_with(&package) => {
+                files.push(entry.into_path());
+            }
+            (Ok(kind), _) if kind.is_dir() => {}
+            _ => {
+                return Err(Error::Usage(format!(
+                    "{}: a program's files must be files of its package, and this is {}",
+                    entry.path().display(),
+                    if entry.path_is_symlink() {
+                        "a link out of the package, or a link to something other than a file"
+                    } else {
+                        crate::untrusted::describe(&entry.file_type())
+                    }
+                )));
+            }
+        }
+    }
     files.sort();
+    for (i, file) in files.iter().enumerate() {
+        if let Some(other) = files[..i]
+            .iter()
+            .find(|f| f.file_name() == file.file_name())
+        {
+            return Err(Error::Usage(format!(
+                "{} and {} have the same name: a program folder's files are copied side by side to be built",
+                other.display(),
+                file.display()
+            )));
+        }
+    }
     let named = |name: &str| {
         files
             .iter()
