@@ -272,8 +272,15 @@ pub(crate) fn prepare(
             Trust::Tool => (&[], &[]),
             Trust::Solution { readable } => (&request.hidden, readable),
         };
+        // A folder it may read that holds a hidden one (a folder of PATH above the project) would open the hidden
+        // one too: it is left out.
+        let readable: Vec<PathBuf> = readable
+            .iter()
+            .filter(|r| !hidden.iter().any(|h| h.starts_with(r)))
+            .cloned()
+            .collect();
         let around = reused.readable_outside(hidden);
-        Some(FsRules::new(&spec.workdir, around, readable, stdout)?)
+        Some(FsRules::new(&spec.workdir, around, &readable, stdout)?)
     } else {
         None
     };

@@ -26,7 +26,9 @@ mod worker;
 
 pub use isolation::{Enforcement, Isolation, Layer, LayerStatus, Layers};
 pub use process::own_peak_memory;
-pub(crate) use process::{become_subreaper, close_inherited_on_exec, kill_orphans, signal_name};
+pub(crate) use process::{
+    become_subreaper, close_inherited_on_exec, kill_orphans, not_dumpable, signal_name,
+};
 pub use runner::{Runner, SUPERVISE_ARG, Sandbox};
 pub use spec::{
     LimitKind, Limits, Reply, Request, RunResult, RunSpec, Termination, Trust, small_env,

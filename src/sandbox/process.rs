@@ -39,13 +39,21 @@ pub(crate) fn close_inherited_on_exec() {
     }
 }
 
+/// Makes this process not dumpable: processes of the same user may then neither trace it nor open its memory or
+/// its descriptors through /proc.
+pub(crate) fn not_dumpable() {
+    // SAFETY: prctl takes plain integers.
+    unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
+}
+
 /// Raises this process's limit on open files to the hard limit: a worker keeps a descriptor for each folder its
 /// runs may read around the hidden ones, which may be thousands.
 pub(crate) fn raise_open_files() {
     // SAFETY: a zeroed rlimit is valid; getrlimit writes to it and setrlimit reads it.
     unsafe {
         let mut limit: libc::rlimit = std::mem::zeroed();
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < limit.rlim_max
+        {
             limit.rlim_cur = limit.rlim_max;
             libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
         }
@@ -258,6 +266,46 @@ pub(crate) fn descendants_resident() -> Bytes {
         pending.extend(children_of(pid));
     }
     Bytes(total)
+}
+
+/// The disk taken by files that processes below this one hold open after removing them from `device` (files no
+/// walk of a folder finds, which keep their blocks until closed): each counted once.
+pub(crate) fn deleted_files_held(device: u64) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let mut seen = std::collections::HashSet::new();
+    let mut total = 0u64;
+    let mut pending = children();
+    let mut looked = 0;
+    while let Some(pid) = pending.pop() {
+        looked += 1;
+        if looked > 4096 {
+            break;
+        }
+        pending.extend(children_of(pid));
+        let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+            continue;
+        };
+        for fd in fds.flatten() {
+            let deleted = std::fs::read_link(fd.path()).is_ok_and(|target| {
+                target
+                    .as_os_str()
+                    .as_encoded_bytes()
+                    .ends_with(b" (deleted)")
+            });
+            // The descriptor's link leads to the file itself, removed or not.
+            let Ok(file) = (if deleted {
+                std::fs::metadata(fd.path())
+            } else {
+                continue;
+            }) else {
+                continue;
+            };
+            if file.is_file() && file.dev() == device && seen.insert(file.ino()) {
+                total = total.saturating_add(file.blocks().saturating_mul(512));
+            }
+        }
+    }
+    total
 }
 
 /// The pages a process has resident now, from /proc/<pid>/statm (0 once it is gone).

@@ -85,7 +85,14 @@ pub(super) fn run(
     let leader = child.id() as libc::pid_t;
     let mut stderr = Stderr::new(child.stderr.take());
 
-    let mut meter = Meter::new(leader, cgroup);
+    // In the namespaces, a solution's folder is a file system in memory, and so is /dev/shm: what it keeps there is
+    // memory it holds.
+    let in_memory = match (place.namespaces, spec.scratch) {
+        (true, Some(_)) => vec![spec.workdir.as_path(), std::path::Path::new("/dev/shm")],
+        (true, None) => vec![std::path::Path::new("/dev/shm")],
+        (false, _) => Vec::new(),
+    };
+    let mut meter = Meter::new(leader, cgroup, in_memory);
     // A folder of the run's own in memory has its size set by the kernel; one on disk is looked at as it goes.
     let disk = (spec.scratch.is_none() || !place.namespaces).then_some(spec.workdir.as_path());
     let verdict = watch(leader, spec, start, &mut meter, disk, &mut stderr);
@@ -208,9 +215,18 @@ fn watch(
         if let Some(workdir) = disk
             && now >= next_disk
         {
+            // What its folder holds, and what its processes removed from it but hold open.
             let (bytes, files) = crate::untrusted::usage(workdir, Limits::FILES + 1);
-            if bytes > limits.disk.0 || files > Limits::FILES {
+            let held = std::fs::metadata(workdir)
+                .map(|m| process::deleted_files_held(std::os::unix::fs::MetadataExt::dev(&m)))
+                .unwrap_or(0);
+            let kept = bytes.saturating_add(held);
+            if kept > limits.disk.0 || files > Limits::FILES {
                 return Watch::Killed(LimitKind::Disk);
+            }
+            // A solution's files count as its memory, as they do where its folder is in memory.
+            if spec.scratch.is_some() {
+                meter.files = Bytes(kept);
             }
             next_disk = now + DISK_TICK;
         }
@@ -226,6 +242,10 @@ fn watch(
 struct Meter<'a> {
     cgroup: Option<&'a RunCgroup>,
     program: libc::pid_t,
+    /// The file systems in memory the run writes in (its folder, its /dev/shm), where no cgroup counts them.
+    in_memory: Vec<&'a std::path::Path>,
+    /// What a solution keeps in its folder on disk, as last added up: memory too.
+    files: Bytes,
     /// The highest memory seen so far.
     peak: Bytes,
     /// The most CPU time seen so far.
@@ -233,10 +253,16 @@ struct Meter<'a> {
 }
 
 impl<'a> Meter<'a> {
-    fn new(program: libc::pid_t, cgroup: Option<&'a RunCgroup>) -> Self {
+    fn new(
+        program: libc::pid_t,
+        cgroup: Option<&'a RunCgroup>,
+        in_memory: Vec<&'a std::path::Path>,
+    ) -> Self {
         Meter {
             cgroup,
             program,
+            in_memory,
+            files: Bytes(0),
             peak: Bytes(0),
             cpu_seen: Duration::ZERO,
         }
@@ -249,10 +275,17 @@ impl<'a> Meter<'a> {
             .or_else(|| ProcStat::read(self.program).map(|s| s.cpu));
         // Every process of the run is a descendant of the worker: it is their subreaper (or, in its namespaces,
         // their init).
+        // Without a cgroup, the files the run keeps in memory count too, as the cgroup counts them.
         let tree = match self.cgroup {
             Some(cgroup) => cgroup.memory().unwrap_or_default(),
-            None => process::descendants_resident(),
+            None => Bytes(
+                self.in_memory
+                    .iter()
+                    .map(|fs| used_space(fs))
+                    .fold(process::descendants_resident().0, u64::saturating_add),
+            ),
         };
+        let tree = Bytes(tree.0.saturating_add(self.files.0));
         let program = process::peak_rss(self.program).unwrap_or_default();
         self.peak = self.peak.max(tree).max(program);
         self.cpu_seen = self.cpu_seen.max(cpu.unwrap_or_default());
@@ -264,6 +297,21 @@ impl<'a> Meter<'a> {
         let counted = self.cgroup.and_then(RunCgroup::cpu).unwrap_or_default();
         self.cpu_seen.max(counted)
     }
+}
+
+/// What a file system holds now, by statfs (its used blocks): 0 if it cannot be asked.
+fn used_space(path: &std::path::Path) -> u64 {
+    use std::os::unix::ffi::OsStrExt;
+    let Ok(name) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return 0;
+    };
+    // SAFETY: a zeroed statfs is valid, and statfs writes only to it.
+    let mut stat: libc::statfs = unsafe { std::mem::zeroed() };
+    // SAFETY: as above, with a C string.
+    if unsafe { libc::statfs(name.as_ptr(), &mut stat) } == -1 {
+        return 0;
+    }
+    (stat.f_blocks.saturating_sub(stat.f_bfree) as u64).saturating_mul(stat.f_bsize as u64)
 }
 
 #[derive(PartialEq)]

@@ -66,8 +66,10 @@ const DENIED: &[(&str, libc::c_long)] = &[
     ("vhangup", libc::SYS_vhangup),
     ("fanotify_init", libc::SYS_fanotify_init),
     // Which pages of a file are in the page cache: one bit per page that another run (of this judge or another)
-    // left there, a channel between runs; no program needs it to work.
+    // left there, a channel between runs; no program needs it to work. (So is a read that must not wait, below.)
     ("mincore", libc::SYS_mincore),
+    // cachestat (Linux 6.5), which the C library does not name yet: the same, for a range at once.
+    ("cachestat", 451),
     #[cfg(target_arch = "x86_64")]
     ("iopl", libc::SYS_iopl),
     #[cfg(target_arch = "x86_64")]
@@ -173,6 +175,44 @@ fn conditional() -> Vec<(&'static str, libc::c_long, Vec<Rule>)> {
         ),
         // Device nodes.
         ("mknodat", libc::SYS_mknodat, device(2)),
+        // A read or write that must not wait (RWF_NOWAIT) fails exactly where a file's pages are not in the page
+        // cache: denied, as mincore is. The flags are the sixth argument (after the offset's two halves).
+        (
+            "preadv2",
+            libc::SYS_preadv2,
+            vec![vec![when(
+                5,
+                MaskedEq(libc::RWF_NOWAIT as u64),
+                libc::RWF_NOWAIT as u64,
+            )]],
+        ),
+        (
+            "pwritev2",
+            libc::SYS_pwritev2,
+            vec![vec![when(
+                5,
+                MaskedEq(libc::RWF_NOWAIT as u64),
+                libc::RWF_NOWAIT as u64,
+            )]],
+        ),
+        // Socket buffers larger than the kernel's default: memory no process's resident memory shows.
+        (
+            "setsockopt",
+            libc::SYS_setsockopt,
+            [
+                libc::SO_SNDBUF,
+                libc::SO_RCVBUF,
+                libc::SO_SNDBUFFORCE,
+                libc::SO_RCVBUFFORCE,
+            ]
+            .map(|option| {
+                vec![
+                    when(1, Eq, libc::SOL_SOCKET as u64),
+                    when(2, Eq, option as u64),
+                ]
+            })
+            .to_vec(),
+        ),
         // Enlarging a pipe: its buffer is memory that no cgroup-less count sees, so each pipe keeps the kernel's
         // default of 64 KiB.
         (
@@ -324,7 +364,7 @@ pub(crate) fn probe() -> Result<String, String> {
     Ok(format!(
         "denylist of {} system calls ({}, ...; clone with namespace flags, sockets but internet ones, \
          datagram socket pairs, other processes' limits and priorities, device nodes, typing into terminals, \
-         enlarging pipes, mincore)",
+         enlarging pipes and socket buffers, reads that tell what is in the page cache)",
         SyscallFilter::denied_count(),
         DENIED[..4]
             .iter()

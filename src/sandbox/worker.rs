@@ -43,11 +43,9 @@ pub fn serve(args: &[String]) -> i32 {
     };
     // Not dumpable: processes of the same user (a run without namespaces, say) can then neither trace this one
     // nor open its descriptors through /proc to forge a reply.
-    // SAFETY: prctl and setpgid take plain integers.
-    unsafe {
-        libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0);
-        libc::setpgid(0, 0);
-    }
+    process::not_dumpable();
+    // SAFETY: setpgid takes plain integers.
+    unsafe { libc::setpgid(0, 0) };
     process::close_inherited_on_exec();
     process::raise_open_files();
     let subreaper = process::become_subreaper()
@@ -189,11 +187,8 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
         };
         // Our own mounts are no change.
         reused.mounts_changed();
-        let confinement = confine::prepare(
-            request,
-            reused,
-            std::os::fd::AsFd::as_fd(&streams.stdout),
-        )?;
+        let confinement =
+            confine::prepare(request, reused, std::os::fd::AsFd::as_fd(&streams.stdout))?;
         let place = Place {
             cgroup: reused.cgroup.as_ref(),
             namespaces: reused.namespaces(),
