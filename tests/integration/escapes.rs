@@ -93,10 +93,12 @@ fn size_of(dir: &Path) -> u64 {
 fn build_scripts_can_neither_redirect_hang_nor_fill_the_judge() {
     let expected = [
         ("honest", None),
+        ("open_box", None),
         ("links", Some("symbolic link")),
         ("fifo", Some("FIFO")),
         ("dev_zero", Some("symbolic link to /dev/zero")),
         ("disk", Some("disk limit")),
+        ("unlinked_disk", Some("disk limit")),
         ("child_memory", Some("memory limit")),
     ];
     for layers in MODES {
@@ -136,6 +138,18 @@ fn build_scripts_can_neither_redirect_hang_nor_fill_the_judge() {
             "{mode}: the cache keeps {} MiB",
             kept >> 20
         );
+        // What the cache keeps is its owner's alone to change.
+        for entry in walkdir::WalkDir::new(cache.path()) {
+            let entry = entry.unwrap();
+            let bits =
+                std::os::unix::fs::PermissionsExt::mode(&entry.metadata().unwrap().permissions());
+            assert_eq!(
+                bits & 0o7022,
+                0,
+                "{mode}: {} is open to others ({bits:o})",
+                entry.path().display()
+            );
+        }
     }
 }
 
@@ -455,4 +469,78 @@ fn a_root_judges_compiler_reads_no_secret() {
         );
     }
     assert!(message.contains("Permission denied"), "{message}");
+}
+
+/// A program folder of a package holding a link out of the package (to /etc/shadow, to /proc/kmsg, whose read
+/// never ends): the judge, which copies the folder's files itself, refuses it, naming the link, and ends.
+#[test]
+fn a_program_folder_cannot_link_out_of_its_package() {
+    for target in ["/etc/shadow", "/proc/kmsg"] {
+        let bait = Bait::new();
+        let package = package("path-search", &bait);
+        let folder = package.path().join("submissions/accepted/path_search");
+        std::os::unix::fs::symlink(target, folder.join("notes.txt")).unwrap();
+        let cache = tempfile::tempdir().unwrap();
+        let output = cpjudge(package.path(), cache.path(), None, &["judge", "."]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{target}: {stderr}");
+        assert!(
+            stderr.contains("notes.txt") && stderr.contains("link out of the package"),
+            "{target}: {stderr}"
+        );
+    }
+}
+
+/// A folder on PATH that holds the package (a build script may start anything on PATH, so it may read PATH's
+/// folders) does not open the package to a build script looking for its answers.
+#[test]
+fn a_folder_of_path_above_the_package_does_not_open_it() {
+    if !crate::harness::layer_works("landlock", "PATH above the package") {
+        return;
+    }
+    let bait = Bait::new();
+    let package = package("path-search", &bait);
+    let cache = tempfile::tempdir().unwrap();
+    let path = format!(
+        "{}:{}",
+        package.path().parent().unwrap().display(),
+        std::env::var("PATH").unwrap()
+    );
+    let output = assert_cmd::Command::cargo_bin("cpjudge")
+        .unwrap()
+        .current_dir(package.path())
+        .env("PATH", path)
+        .env_remove("CPJUDGE_LAYERS")
+        .arg("--cache-dir")
+        .arg(cache.path())
+        .args(["judge", ".", "--json"])
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap();
+    let report = json(&output, "PATH above the package");
+    let submission = solution(&report, "path_search");
+    assert_eq!(submission["verdict"], "AC", "{submission:#}");
+}
+
+/// A Java source whose public class is named like a path: a compile error, with nothing written outside the build
+/// folder, and the other submissions of the same judge judged as ever.
+#[test]
+fn a_class_named_like_a_path_stays_in_its_build_folder() {
+    let slash = fixtures().join("escapes/programs/slash_class.java");
+    let written = Path::new("/.java");
+    let before = written.exists();
+    let report = Judge::fixture("hostile")
+        .private_cache()
+        .args(&["judge", "hostile", "--json", "--submission"])
+        .args(&[slash.to_str().unwrap()])
+        .args(&["--submission", "problems/hostile/solutions/ac.c"])
+        .run()
+        .json();
+    assert_eq!(
+        solution(&report, "slash_class.java")["verdict"],
+        "CE",
+        "{report:#}"
+    );
+    assert_eq!(solution(&report, "ac.c")["verdict"], "AC", "{report:#}");
+    assert_eq!(written.exists(), before, "a source was written at /.java");
 }

@@ -100,9 +100,15 @@ hostile! {
     exception: "exception.py" => [RE];
     exit3: "exit3.rs" => [RE];
 
-    // Memory no single process shows: children's, and pipe buffers'.
+    // Memory no single process shows: children's, pipe and socket buffers', files kept beside a heap.
     children_memory: "children_memory.c" => [MLE];
     many_pipes: "many_pipes.c" => [AC, MLE] needs [cgroup | seccomp];
+    socket_hoard: "socket_hoard.c" => [AC, MLE] needs [cgroup | seccomp];
+    tmpfs_plus_heap: "tmpfs_plus_heap.c" => [MLE];
+    unlinked_disk: "unlinked_disk.c" => [AC, MLE];
+
+    // The judge's own memory, through /proc.
+    judge_memory: "judge_memory.c" => [AC];
 
     // Compile-time code that plants links where the judge writes its build status.
     token: "token.py" => [AC];
@@ -112,6 +118,7 @@ hostile! {
 
     // A channel between runs through the page cache.
     mincore_probe: "mincore_probe.c" => [AC] needs [seccomp];
+    cache_oracle: "cache_oracle.c" => [AC] needs [seccomp];
 
     // Output that is not what it seems.
     ac_on_stderr: "ac_on_stderr.py" => [WA];
