@@ -382,6 +382,12 @@ fn tests_linked_from_elsewhere_stay_hidden() {
     let real_tests = real.path().join("testdata/hostile");
     std::fs::create_dir_all(&real_tests).unwrap();
     let tests = project.root().join("testdata/hostile");
+    // Inputs of this test alone: another test's search for the answers must find nothing here.
+    let (a, b) = (std::process::id() as i64, 1_000_003);
+    std::fs::write(tests.join("1.in"), format!("{a} {b}\n")).unwrap();
+    std::fs::write(tests.join("1.ans"), format!("{}\n", a + b)).unwrap();
+    std::fs::remove_file(tests.join("2.in")).unwrap();
+    std::fs::remove_file(tests.join("2.ans")).unwrap();
     for entry in std::fs::read_dir(&tests).unwrap() {
         let path = entry.unwrap().path();
         let target = real_tests.join(path.file_name().unwrap());

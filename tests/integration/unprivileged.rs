@@ -233,6 +233,7 @@ fn an_ordinary_user_judges_hostile_programs() {
     setup.add_solution("children_memory.c", "\"MLE\"");
     if active(isolation, "cgroup") || active(isolation, "seccomp") {
         setup.add_solution("many_pipes.c", "[\"AC\", \"MLE\"]");
+        setup.add_solution("socket_hoard.c", "[\"AC\", \"MLE\"]");
     } else {
         skip(
             "memory in pipe buffers as an ordinary user: neither the cgroup nor the seccomp layer is on",
@@ -273,6 +274,16 @@ fn an_ordinary_user_judges_hostile_programs() {
 fn the_search_for_answers_works_unhidden() {
     let Some(setup) = Setup::new() else { return };
     setup.add_to_problem("answers_via_scan.c", "\"AC\"");
+    let (code, report) = setup.cpjudge_json(&["--layers", "none", "judge", "aplusb", "--json"]);
+    assert_eq!(code, 0, "{report:#}");
+}
+
+/// With no layer at all, a run is the judge's own user, yet it can open neither the judge's memory nor its
+/// descriptors through /proc: the judge is not dumpable, as its workers are not.
+#[test]
+fn a_run_of_the_same_user_cannot_open_the_judges_memory() {
+    let Some(setup) = Setup::new() else { return };
+    setup.add_solution("judge_memory.c", "\"AC\"");
     let (code, report) = setup.cpjudge_json(&["--layers", "none", "judge", "aplusb", "--json"]);
     assert_eq!(code, 0, "{report:#}");
 }
