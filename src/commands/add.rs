@@ -1,6 +1,5 @@
 //! `cpjudge add`: new tests from an input of the user's or from the generator.
 
-use super::session::prepare_sandbox;
 use super::target::Target;
 use crate::Outcome;
 use crate::authoring::{self, Candidate, Name, Source, Workshop};
@@ -25,13 +24,7 @@ pub fn add(
         authoring::check_name(name)?;
     }
     let target = Target::find(project, cwd, &args.problem)?;
-    let (sandbox, _) = prepare_sandbox(
-        layers,
-        false,
-        target.private_dirs.clone(),
-        &target.tests_dir,
-        &cache.dir,
-    )?;
+    let (sandbox, _) = target.sandbox(layers, false, &cache.dir)?;
     let workshop = Workshop::new(&sandbox, &cache, &target.problem)?;
     let candidates = match &args.input {
         Some(path) => vec![Candidate {

@@ -1,6 +1,5 @@
 //! `cpjudge regen`: rebuild every test from its recipe.
 
-use super::session::prepare_sandbox;
 use super::target::Target;
 use crate::Outcome;
 use crate::authoring::{self, Workshop};
@@ -21,13 +20,7 @@ pub fn regen(
     args: &RegenArgs,
 ) -> Result<Outcome> {
     let target = Target::find(project, cwd, &args.problem)?;
-    let (sandbox, _) = prepare_sandbox(
-        layers,
-        false,
-        target.private_dirs.clone(),
-        &target.tests_dir,
-        &cache.dir,
-    )?;
+    let (sandbox, _) = target.sandbox(layers, false, &cache.dir)?;
     let workshop = Workshop::new(&sandbox, &cache, &target.problem)?;
     let steps = Steps::new("rebuilding", 0);
     let outcome = authoring::regen(

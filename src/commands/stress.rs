@@ -1,7 +1,6 @@
 //! `cpjudge stress`: a submission against the main reference on generated inputs, until one fails; then the
 //! failure shrunk and saved.
 
-use super::session::prepare_sandbox;
 use super::target::Target;
 use crate::Outcome;
 use crate::authoring::{self, Plan, Stress, StressEvent, Workshop};
@@ -72,13 +71,7 @@ pub fn stress(
             .join(&submission.name),
     };
 
-    let (sandbox, _) = prepare_sandbox(
-        layers,
-        false,
-        target.private_dirs.clone(),
-        &target.tests_dir,
-        &cache.dir,
-    )?;
+    let (sandbox, _) = target.sandbox(layers, false, &cache.dir)?;
     let workshop = Workshop::new(&sandbox, &cache, problem)?;
     let stress = Stress::new(&workshop, workshop.submission(&submission)?, plan.jobs)?;
     let main = workshop.main_solution()?.name.clone();

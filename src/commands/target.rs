@@ -3,6 +3,7 @@
 
 use crate::error::Result;
 use crate::problem::{Catalog, Problem, Test, find_inputs, find_tests, is_package};
+use crate::sandbox::{Isolation, Layers, Sandbox};
 use std::path::{Path, PathBuf};
 
 pub(super) struct Target {
@@ -42,6 +43,23 @@ impl Target {
             project_root: Some(catalog.root().to_owned()),
             problem,
         })
+    }
+
+    /// The sandbox for this problem's runs (see [`super::session::prepare_sandbox`]): its private folders and
+    /// its tests hidden from solutions.
+    pub fn sandbox(
+        &self,
+        layers: &Layers,
+        strict: bool,
+        cache: &Path,
+    ) -> Result<(Sandbox, Isolation)> {
+        super::session::prepare_sandbox(
+            layers,
+            strict,
+            self.private_dirs.clone(),
+            &self.tests_dir,
+            cache,
+        )
     }
 
     /// The tests of `dir`, or of the problem's tests folder.

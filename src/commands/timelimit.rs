@@ -1,6 +1,5 @@
 //! `cpjudge timelimit`: time a problem's references and its solutions expected TLE, and suggest a time limit.
 
-use super::session::prepare_sandbox;
 use super::target::Target;
 use crate::Outcome;
 use crate::cache::Cache;
@@ -27,13 +26,7 @@ pub fn timelimit(
     let target = Target::find(project, cwd, &args.problem)?;
     let problem = target.problem.clone();
     let tests = TestSelection::new(&args.test_patterns, false)?.apply(target.tests(None)?)?;
-    let (sandbox, isolation) = prepare_sandbox(
-        layers,
-        args.strict,
-        target.private_dirs,
-        &target.tests_dir,
-        &cache.dir,
-    )?;
+    let (sandbox, isolation) = target.sandbox(layers, args.strict, &cache.dir)?;
     let kept_at = kept::place(&cache, &problem, &tests)?;
     let options = JudgeOptions {
         // Every test, whatever the verdict: a reference's slowest test may come after a failing one.

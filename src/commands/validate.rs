@@ -1,6 +1,5 @@
 //! `cpjudge validate`: the tests against the validator, and the validator against the kept invalid inputs.
 
-use super::session::prepare_sandbox;
 use super::target::Target;
 use crate::Outcome;
 use crate::authoring::{self, Workshop};
@@ -22,13 +21,7 @@ pub fn validate(
 ) -> Result<Outcome> {
     let target = Target::find(project, cwd, &args.problem)?;
     let tests = target.inputs(args.tests.as_deref())?;
-    let (sandbox, _) = prepare_sandbox(
-        layers,
-        false,
-        target.private_dirs.clone(),
-        &target.tests_dir,
-        &cache.dir,
-    )?;
+    let (sandbox, _) = target.sandbox(layers, false, &cache.dir)?;
     let workshop = Workshop::new(&sandbox, &cache, &target.problem)?;
     let steps = Steps::new("validating", 0);
     let outcome = authoring::validate(&workshop, tests, args.constraints, &mut |done, total| {

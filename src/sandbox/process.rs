@@ -248,24 +248,28 @@ impl ProcStat {
     }
 }
 
-/// The resident memory of every process below this one (its children, theirs, and so on), summed: what a run
-/// holds where no cgroup counts it. Pages two processes share (their libraries, memory a child inherited) count
-/// for each, which only errs on the safe side.
+/// Every process below this one (its children, theirs, and so on), as they are found; at most a number far above
+/// the processes a run may have, which bounds the work of one look.
+fn descendants() -> impl Iterator<Item = libc::pid_t> {
+    let mut pending = children();
+    std::iter::from_fn(move || {
+        let pid = pending.pop()?;
+        pending.extend(children_of(pid));
+        Some(pid)
+    })
+    .take(4096)
+}
+
+/// The resident memory of every process below this one, summed: what a run holds where no cgroup counts it. Pages
+/// two processes share (their libraries, memory a child inherited) count for each, which only errs on the safe
+/// side.
 pub(crate) fn descendants_resident() -> Bytes {
     let page = page_size();
-    let mut total = 0u64;
-    let mut pending = children();
-    let mut looked = 0;
-    while let Some(pid) = pending.pop() {
-        looked += 1;
-        // A bound on the work of one look, far above the processes a run may have.
-        if looked > 4096 {
-            break;
-        }
-        total = total.saturating_add(resident_pages(pid).saturating_mul(page));
-        pending.extend(children_of(pid));
-    }
-    Bytes(total)
+    Bytes(
+        descendants()
+            .map(|pid| resident_pages(pid).saturating_mul(page))
+            .fold(0, u64::saturating_add),
+    )
 }
 
 /// The disk taken by files that processes below this one hold open after removing them from `device` (files no
@@ -274,14 +278,7 @@ pub(crate) fn deleted_files_held(device: u64) -> u64 {
     use std::os::unix::fs::MetadataExt;
     let mut seen = std::collections::HashSet::new();
     let mut total = 0u64;
-    let mut pending = children();
-    let mut looked = 0;
-    while let Some(pid) = pending.pop() {
-        looked += 1;
-        if looked > 4096 {
-            break;
-        }
-        pending.extend(children_of(pid));
+    for pid in descendants() {
         let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
             continue;
         };
@@ -292,12 +289,11 @@ pub(crate) fn deleted_files_held(device: u64) -> u64 {
                     .as_encoded_bytes()
                     .ends_with(b" (deleted)")
             });
-            // The descriptor's link leads to the file itself, removed or not.
-            let Ok(file) = (if deleted {
-                std::fs::metadata(fd.path())
-            } else {
+            if !deleted {
                 continue;
-            }) else {
+            }
+            // The descriptor's link leads to the file itself, removed or not.
+            let Ok(file) = std::fs::metadata(fd.path()) else {
                 continue;
             };
             if file.is_file() && file.dev() == device && seen.insert(file.ino()) {
