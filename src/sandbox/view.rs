@@ -99,8 +99,9 @@ impl View {
         self.covers
     }
 
-    /// Takes back what [`View::expose`] did for `path` alone (a run's working directory or output, which no later
-    /// run needs), once the run is over: its binding, and the skeleton's folders that led only to it.
+    /// Takes back what [`View::expose`] or [`View::place`] did for `path` alone (a run's working directory, which no
+    /// later run needs), once the run is over: its binding or its place, and the skeleton's folders that led only
+    /// to it.
     pub fn withdraw(&mut self, path: &Path) {
         if !self.exposed.remove(path) {
             return;
