@@ -550,3 +550,26 @@ fn a_class_named_like_a_path_stays_in_its_build_folder() {
     assert_eq!(solution(&report, "ac.c")["verdict"], "AC", "{report:#}");
     assert_eq!(written.exists(), before, "a source was written at /.java");
 }
+
+/// A layer the kernel offers that then fails its trial run (here because the temporary folder is missing, which
+/// every layer's trial needs) stops the judge, naming the layer and the cause: it never judges on with less.
+#[test]
+fn a_layer_that_fails_its_trial_stops_the_judge() {
+    let output = assert_cmd::Command::cargo_bin("cpjudge")
+        .unwrap()
+        .current_dir(Judge::fixture("hostile").root())
+        .env("TMPDIR", "/nonexistent-cpjudge-tmp")
+        .env_remove("CPJUDGE_LAYERS")
+        .args(["judge", "hostile"])
+        .timeout(TIMEOUT)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(3), "{stderr}");
+    assert!(
+        stderr.contains("layer passes the kernel's own check, but a trial run with it failed")
+            && stderr.contains("/nonexistent-cpjudge-tmp")
+            && stderr.contains("judging stops"),
+        "{stderr}"
+    );
+}
