@@ -57,10 +57,7 @@ impl FsRules {
         // Its own output stays reachable by name (/dev/stdout leads there), though it lies in a hidden folder. The
         // rule is made from the descriptor itself: the file's path may not even be in a root judge's run's view. (A
         // dialogue's output is a pipe, which takes no rule.)
-        if std::fs::File::from(stdout.try_clone_to_owned().map_err(|e| e.to_string())?)
-            .metadata()
-            .is_ok_and(|m| m.is_file())
-        {
+        if is_regular_file(stdout) {
             let access = make_bitflags!(AccessFs::{WriteFile | Truncate});
             ruleset = ruleset
                 .add_rule(PathBeneath::new(stdout, access))
@@ -105,6 +102,16 @@ impl FsRules {
         }
         Ok(())
     }
+}
+
+/// Whether a descriptor is of a regular file.
+fn is_regular_file(fd: std::os::fd::BorrowedFd<'_>) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: a zeroed stat is valid, and fstat writes only to it.
+    let mut stat: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: as above, on a descriptor we borrow.
+    let done = unsafe { libc::fstat(fd.as_raw_fd(), &mut stat) } == 0;
+    done && stat.st_mode & libc::S_IFMT == libc::S_IFREG
 }
 
 /// What a run may do in its own folder: anything but making device nodes.

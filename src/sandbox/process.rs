@@ -107,10 +107,11 @@ fn listed_children(parent: libc::pid_t) -> Option<Vec<libc::pid_t>> {
     let tasks = std::fs::read_dir(format!("/proc/{parent}/task")).ok()?;
     let mut children = Vec::new();
     for task in tasks.flatten() {
-        let list = match std::fs::read_to_string(task.path().join("children")) {
-            Ok(list) => list,
-            Err(e) if e.kind() == io::ErrorKind::NotFound && children.is_empty() => return None,
-            Err(_) => continue,
+        let path = task.path().join("children");
+        let list = match read_small(&path.to_string_lossy()) {
+            Some(list) => list,
+            None if children.is_empty() && !path.exists() => return None,
+            None => continue,
         };
         children.extend(
             list.split_whitespace()
@@ -235,7 +236,7 @@ pub(crate) struct ProcStat {
 
 impl ProcStat {
     pub fn read(pid: libc::pid_t) -> Option<ProcStat> {
-        let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let text = read_small(&format!("/proc/{pid}/stat"))?;
         // The command name may hold spaces and parentheses: the fields start after the last ')'.
         let fields: Vec<&str> = text[text.rfind(')')? + 2..].split(' ').collect();
         let ticks = |i: usize| fields.get(i)?.parse::<u64>().ok();
@@ -306,10 +307,27 @@ pub(crate) fn deleted_files_held(device: u64) -> u64 {
 
 /// The pages a process has resident now, from /proc/<pid>/statm (0 once it is gone).
 fn resident_pages(pid: libc::pid_t) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/statm"))
-        .ok()
+    read_small(&format!("/proc/{pid}/statm"))
         .and_then(|text| text.split_whitespace().nth(1)?.parse().ok())
         .unwrap_or(0)
+}
+
+/// A small file of /proc, read as it is looked at many times a second: in one read where it fits, with none of
+/// the look at its size that reading a whole file starts with (a /proc file's size says nothing).
+fn read_small(path: &str) -> Option<String> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut text = Vec::with_capacity(256);
+    let mut buf = [0u8; 512];
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => text.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    String::from_utf8(text).ok()
 }
 
 fn page_size() -> u64 {
@@ -325,7 +343,7 @@ pub fn own_peak_memory() -> Bytes {
 
 /// The peak resident memory of a live process so far (VmHWM).
 pub(crate) fn peak_rss(pid: libc::pid_t) -> Option<Bytes> {
-    let text = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let text = read_small(&format!("/proc/{pid}/status"))?;
     let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(Bytes(kib * Bytes::KIB))

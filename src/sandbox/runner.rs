@@ -109,7 +109,11 @@ impl Runner for Sandbox {
 
     fn run_attached(&self, spec: &RunSpec, stdin: File, stdout: File) -> Result<RunResult> {
         let streams = [stdin, stdout];
-        let reach = reach(spec, &self.workers.real_paths);
+        // Only a worker in its namespaces makes a run a user of its own.
+        let reach = match self.layers.contains(super::isolation::Layer::Namespaces) {
+            true => reach(spec, &self.workers.real_paths),
+            false => Reach::default(),
+        };
         // A worker whose runs are a user of their own covers closed folders in its view (see `view`): the
         // problem's own tools, which read the tests wherever they are, never run in one.
         let kind = usize::from(!reach.is_empty());
@@ -164,8 +168,9 @@ fn reach(spec: &RunSpec, known: &RealPaths) -> Reach {
     let Trust::Solution { readable } = &spec.trust else {
         return Reach::default();
     };
+    static ROOT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } != 0 {
+    if !*ROOT.get_or_init(|| unsafe { libc::geteuid() } == 0) {
         return Reach::default();
     }
     let toolchain = spec.argv.first().and_then(|program| {

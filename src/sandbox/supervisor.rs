@@ -191,7 +191,9 @@ fn watch(
 ) -> Watch {
     let limits = &spec.limits;
     let pidfd = pidfd_open(leader);
-    let mut next_sample = start;
+    // The first look a tick after the start: a program that has ended by then is measured by what the kernel kept
+    // of it when it was reaped, and looking at one that has just started tells nothing.
+    let mut next_sample = start + TICK;
     let mut next_disk = start + DISK_TICK;
     loop {
         if process::peek_exit(leader).is_some() {
@@ -348,7 +350,12 @@ fn wait_for_events(pidfd: Option<&OwnedFd>, stderr: &mut Stderr, timeout: Durati
         libc::poll(
             fds.as_mut_ptr(),
             fds.len() as libc::nfds_t,
-            timeout.as_millis().try_into().unwrap_or(i32::MAX),
+            // Rounded up: a wait of a fraction of a millisecond must not return at once and spin.
+            timeout
+                .as_micros()
+                .div_ceil(1000)
+                .try_into()
+                .unwrap_or(i32::MAX),
         )
     };
     if ready > 0 && stderr.pipe.is_some() && fds[1].revents != 0 {

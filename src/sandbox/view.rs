@@ -33,6 +33,9 @@ pub(crate) struct View {
     covers: usize,
     /// Paths a run needs that have been seen to, one way or another.
     exposed: HashSet<PathBuf>,
+    /// Real folders found passable, on the way to paths exposed before (`/`, `/tmp`): each run's new folder lies
+    /// below the same ones.
+    passable: HashSet<PathBuf>,
 }
 
 impl View {
@@ -66,9 +69,13 @@ impl View {
             if skeleton.is_none() {
                 if self.covered.contains_key(&here) {
                     skeleton = Some((here.clone(), PathBuf::new()));
-                } else if !passable(&here)? {
-                    self.cover(&here)?;
-                    skeleton = Some((here.clone(), PathBuf::new()));
+                } else if !self.passable.contains(&here) {
+                    if passable(&here)? {
+                        self.passable.insert(here.clone());
+                    } else {
+                        self.cover(&here)?;
+                        skeleton = Some((here.clone(), PathBuf::new()));
+                    }
                 }
             }
             let next = here.join(name);
@@ -84,7 +91,7 @@ impl View {
                 } else if last {
                     make_dir(&next)?;
                     self.placed.insert(next.clone());
-                } else if std::fs::symlink_metadata(&next).is_err() {
+                } else {
                     make_dir(&next)?;
                 }
             }
