@@ -16,12 +16,14 @@ mod isolation;
 mod limits;
 mod namespace;
 mod process;
+mod reach;
 mod runner;
 mod spec;
 mod supervisor;
 mod syscalls;
 mod trial;
 mod view;
+mod wire;
 mod worker;
 
 pub use isolation::{Enforcement, Isolation, Layer, LayerStatus, Layers};

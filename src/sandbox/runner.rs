@@ -61,7 +61,7 @@ impl Sandbox {
         self.layers = layers;
         // Landlock works on the real file hierarchy, so links are resolved; a folder that does not exist yet stays
         // hidden when it is made.
-        self.hidden = hidden.iter().map(|p| real_path(p)).collect();
+        self.hidden = hidden.iter().map(|p| super::reach::real_path(p)).collect();
         self
     }
 
@@ -83,24 +83,6 @@ impl Sandbox {
     }
 }
 
-/// The path with every link resolved, as far as it exists: the rest is appended as it is.
-fn real_path(path: &Path) -> PathBuf {
-    let mut existing = path;
-    let mut rest = Vec::new();
-    loop {
-        if let Ok(real) = std::fs::canonicalize(existing) {
-            return rest.iter().rev().fold(real, |p, name| p.join(name));
-        }
-        match (existing.parent(), existing.file_name()) {
-            (Some(parent), Some(name)) => {
-                rest.push(name.to_owned());
-                existing = parent;
-            }
-            _ => return path.to_owned(),
-        }
-    }
-}
-
 impl Runner for Sandbox {
     fn run(&self, spec: &RunSpec) -> Result<RunResult> {
         let [stdin, stdout] = open_streams(spec)?;
@@ -111,7 +93,7 @@ impl Runner for Sandbox {
         let streams = [stdin, stdout];
         // Only a worker in its namespaces makes a run a user of its own.
         let reach = match self.layers.contains(super::isolation::Layer::Namespaces) {
-            true => reach(spec, &self.workers.real_paths),
+            true => super::reach::reach(spec, &self.workers.real_paths),
             false => Reach::default(),
         };
         // A worker whose runs are a user of their own covers closed folders in its view (see `view`): the
@@ -156,61 +138,6 @@ impl Runner for Sandbox {
             self.workers.put_back(kind, worker);
         }
         reply.result.map_err(Error::Sandbox)
-    }
-}
-
-/// What a solution or compiler must reach by name, for a worker that makes it a user of its own (only a judge run
-/// as root does): the folders it may read (its program's), its working directory, and the toolchain its first
-/// argument belongs to (the folder above the `bin` folder of the real executable: a Python's prefix, a Rust
-/// toolchain's sysroot), all as real paths.
-/// Real paths are remembered: the same programs and folders come back run after run.
-fn reach(spec: &RunSpec, known: &RealPaths) -> Reach {
-    let Trust::Solution { readable } = &spec.trust else {
-        return Reach::default();
-    };
-    static ROOT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    // SAFETY: geteuid has no preconditions.
-    if !*ROOT.get_or_init(|| unsafe { libc::geteuid() } == 0) {
-        return Reach::default();
-    }
-    let toolchain = spec.argv.first().and_then(|program| {
-        let real = known.of(Path::new(program));
-        let folder = real.parent()?;
-        Some(match folder.file_name() {
-            Some(name) if name == "bin" => folder.parent()?.to_owned(),
-            _ => folder.to_owned(),
-        })
-    });
-    // A run's folder is new each time, made by the judge in a folder of its own: that folder's real path is
-    // looked up once.
-    let workdir = match (spec.workdir.parent(), spec.workdir.file_name()) {
-        (Some(run), Some(name)) => match (run.parent(), run.file_name()) {
-            (Some(own), Some(run)) => known.of(own).join(run).join(name),
-            _ => known.of(&spec.workdir),
-        },
-        _ => known.of(&spec.workdir),
-    };
-    Reach {
-        kept: readable
-            .iter()
-            .map(|p| known.of(p))
-            .chain(toolchain)
-            .collect(),
-        workdir: Some(workdir),
-    }
-}
-
-/// Paths whose real path has been looked up, with it.
-#[derive(Debug, Default)]
-struct RealPaths(Mutex<std::collections::HashMap<PathBuf, PathBuf>>);
-
-impl RealPaths {
-    fn of(&self, path: &Path) -> PathBuf {
-        let mut known = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        known
-            .entry(path.to_owned())
-            .or_insert_with(|| real_path(path))
-            .clone()
     }
 }
 
@@ -265,7 +192,7 @@ struct Workers {
     idle: Mutex<[Vec<Worker>; 2]>,
     started: AtomicUsize,
     next_request: AtomicU64,
-    real_paths: RealPaths,
+    real_paths: super::reach::RealPaths,
 }
 
 impl Workers {

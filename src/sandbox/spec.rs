@@ -3,7 +3,6 @@
 use crate::units::Bytes;
 use serde::{Deserialize, Serialize};
 use std::ffi::OsString;
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -63,19 +62,19 @@ impl Limits {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct RunSpec {
     /// The program and its arguments; the program is an absolute path.
-    #[serde(with = "wire::args")]
+    #[serde(with = "super::wire::args")]
     pub argv: Vec<OsString>,
     /// The whole environment of the program.
-    #[serde(with = "wire::env")]
+    #[serde(with = "super::wire::env")]
     pub env: Vec<(OsString, OsString)>,
     /// The working directory.
-    #[serde(with = "wire::path")]
+    #[serde(with = "super::wire::path")]
     pub workdir: PathBuf,
     /// Standard input, or nothing (`/dev/null`).
-    #[serde(with = "wire::option")]
+    #[serde(with = "super::wire::option")]
     pub stdin: Option<PathBuf>,
     /// Where standard output goes (created or truncated).
-    #[serde(with = "wire::path")]
+    #[serde(with = "super::wire::path")]
     pub stdout: PathBuf,
     pub limits: Limits,
     /// What the program may read, where Landlock is on.
@@ -95,7 +94,7 @@ pub enum Trust {
     /// A solution, or the compiler building one: it may not read the judge's hidden folders (tests, answers,
     /// problems, builds, other runs), except these paths.
     Solution {
-        #[serde(with = "wire::paths")]
+        #[serde(with = "super::wire::paths")]
         readable: Vec<PathBuf>,
     },
 }
@@ -108,7 +107,7 @@ pub struct Request {
     pub id: u64,
     pub spec: RunSpec,
     /// Folders a solution must not read: with [`Trust::Solution`], everything else is readable.
-    #[serde(with = "wire::paths")]
+    #[serde(with = "super::wire::paths")]
     pub hidden: Vec<PathBuf>,
     /// What a solution or compiler must reach by name, where it runs as a user of its own: see `view`.
     pub reach: Reach,
@@ -118,151 +117,16 @@ pub struct Request {
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Reach {
     /// Its program's folder and its toolchain, which later runs need too.
-    #[serde(with = "wire::paths")]
+    #[serde(with = "super::wire::paths")]
     pub kept: Vec<PathBuf>,
     /// Its working directory, its own (its output it reaches through its descriptor).
-    #[serde(with = "wire::option")]
+    #[serde(with = "super::wire::option")]
     pub workdir: Option<PathBuf>,
 }
 
 impl Reach {
     pub fn is_empty(&self) -> bool {
         self.kept.is_empty() && self.workdir.is_none()
-    }
-}
-
-/// Paths, arguments and the environment cross the pipe as text where they are UTF-8 (as nearly all are: short,
-/// and quick to read) and as their bytes otherwise: serde writes a `Path` only as text, which a path that is not
-/// UTF-8 (a test or submission named in another encoding) cannot be, and an `OsString` always as a list of
-/// numbers.
-mod wire {
-    use super::*;
-    use serde::de::{self, SeqAccess, Visitor};
-    use serde::{Deserializer, Serializer};
-
-    pub fn serialize<S: Serializer>(text: &std::ffi::OsStr, s: S) -> Result<S::Ok, S::Error> {
-        match text.to_str() {
-            Some(text) => s.serialize_str(text),
-            None => s.serialize_bytes(text.as_bytes()),
-        }
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<OsString, D::Error> {
-        d.deserialize_any(OsVisitor)
-    }
-
-    struct OsVisitor;
-
-    impl<'de> Visitor<'de> for OsVisitor {
-        type Value = OsString;
-
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("text, or its bytes")
-        }
-
-        fn visit_str<E: de::Error>(self, text: &str) -> Result<OsString, E> {
-            Ok(text.into())
-        }
-
-        fn visit_bytes<E: de::Error>(self, bytes: &[u8]) -> Result<OsString, E> {
-            Ok(OsString::from_vec(bytes.to_vec()))
-        }
-
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<OsString, A::Error> {
-            let mut bytes = Vec::new();
-            while let Some(byte) = seq.next_element::<u8>()? {
-                bytes.push(byte);
-            }
-            Ok(OsString::from_vec(bytes))
-        }
-    }
-
-    /// One string in this form, for the lists below.
-    struct Out<'a>(&'a std::ffi::OsStr);
-
-    impl Serialize for Out<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            serialize(self.0, s)
-        }
-    }
-
-    struct In(OsString);
-
-    impl<'de> Deserialize<'de> for In {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            deserialize(d).map(In)
-        }
-    }
-
-    /// A path.
-    pub mod path {
-        use super::*;
-
-        pub fn serialize<S: Serializer>(path: &Path, s: S) -> Result<S::Ok, S::Error> {
-            super::serialize(path.as_os_str(), s)
-        }
-
-        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<PathBuf, D::Error> {
-            super::deserialize(d).map(PathBuf::from)
-        }
-    }
-
-    /// A path that may be absent.
-    pub mod option {
-        use super::*;
-
-        pub fn serialize<S: Serializer>(path: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
-            path.as_ref().map(|p| Out(p.as_os_str())).serialize(s)
-        }
-
-        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<PathBuf>, D::Error> {
-            Option::<In>::deserialize(d).map(|text| text.map(|t| t.0.into()))
-        }
-    }
-
-    /// A list of paths.
-    pub mod paths {
-        use super::*;
-
-        pub fn serialize<S: Serializer>(paths: &[PathBuf], s: S) -> Result<S::Ok, S::Error> {
-            s.collect_seq(paths.iter().map(|p| Out(p.as_os_str())))
-        }
-
-        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<PathBuf>, D::Error> {
-            Vec::<In>::deserialize(d).map(|list| list.into_iter().map(|t| t.0.into()).collect())
-        }
-    }
-
-    /// A command line.
-    pub mod args {
-        use super::*;
-
-        pub fn serialize<S: Serializer>(args: &[OsString], s: S) -> Result<S::Ok, S::Error> {
-            s.collect_seq(args.iter().map(|a| Out(a)))
-        }
-
-        pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<OsString>, D::Error> {
-            Vec::<In>::deserialize(d).map(|list| list.into_iter().map(|t| t.0).collect())
-        }
-    }
-
-    /// An environment.
-    pub mod env {
-        use super::*;
-
-        pub fn serialize<S: Serializer>(
-            env: &[(OsString, OsString)],
-            s: S,
-        ) -> Result<S::Ok, S::Error> {
-            s.collect_seq(env.iter().map(|(k, v)| (Out(k), Out(v))))
-        }
-
-        pub fn deserialize<'de, D: Deserializer<'de>>(
-            d: D,
-        ) -> Result<Vec<(OsString, OsString)>, D::Error> {
-            Vec::<(In, In)>::deserialize(d)
-                .map(|list| list.into_iter().map(|(k, v)| (k.0, v.0)).collect())
-        }
     }
 }
 
@@ -389,6 +253,7 @@ pub fn small_env(home: &Path) -> Vec<(OsString, OsString)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::ffi::OsStringExt;
 
     #[test]
     fn paths_that_are_not_utf8_cross_the_pipe() {
