@@ -125,6 +125,18 @@ pub(super) fn sweep(builds: &Path, _turn: &Turn) {
     }
 }
 
+/// The names of the builds in `builds`, sorted: what tests look at after trimming.
+#[cfg(test)]
+pub(super) fn names(builds: &Path) -> Vec<String> {
+    let mut names: Vec<String> = entries(builds)
+        .unwrap()
+        .into_iter()
+        .map(|e| e.name.to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

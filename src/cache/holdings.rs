@@ -198,13 +198,7 @@ mod tests {
     }
 
     fn kept(cache: &Cache) -> Vec<String> {
-        let mut names: Vec<String> = super::super::builds::entries(&cache.builds())
-            .unwrap()
-            .into_iter()
-            .map(|e| e.name.to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
+        super::super::builds::names(&cache.builds())
     }
 
     #[test]

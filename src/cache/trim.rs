@@ -60,13 +60,7 @@ mod tests {
     }
 
     fn left(builds: &Path) -> Vec<String> {
-        let mut names: Vec<String> = builds::entries(builds)
-            .unwrap()
-            .into_iter()
-            .map(|e| e.name.to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
+        builds::names(builds)
     }
 
     #[test]
