@@ -65,12 +65,11 @@ pub(crate) fn enter() -> io::Result<Option<libc::uid_t>> {
     let (uid_map, gid_map) = (map(uid), map(gid));
     // SAFETY: plain system calls with C strings.
     unsafe {
-        // A process that is not dumpable has /proc/self handed to root, and a judge that is not root may not write
-        // its own maps then: it is made not dumpable again once they are written.
-        checked(libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0))?;
         if root {
             // Mapping a user other than one's own takes a process that stays outside, with the capability to:
-            // root keeps setgroups, for its runs to drop every supplementary group the judge has.
+            // root keeps setgroups, for its runs to drop every supplementary group the judge has. (Root writes the
+            // maps of a process that is not dumpable, which this one stays throughout: a run as root without
+            // capabilities still owns the new user namespace, and could open a dumpable process in it.)
             let own = std::process::id();
             let maps = [
                 (format!("/proc/{own}/uid_map"), uid_map),
@@ -84,13 +83,16 @@ pub(crate) fn enter() -> io::Result<Option<libc::uid_t>> {
                 Ok(())
             })?;
         } else {
+            // A process that is not dumpable has /proc/self handed to root, and a judge that is not root may not
+            // write its own maps then: it is dumpable only while it writes them.
+            checked(libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0))?;
             checked(libc::unshare(WORKER))?;
             // An ordinary user may map its group only if it gives up setgroups.
             write_file(c"/proc/self/setgroups", c"deny")?;
             write_file(c"/proc/self/uid_map", &uid_map)?;
             write_file(c"/proc/self/gid_map", &gid_map)?;
+            checked(libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0))?;
         }
-        checked(libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0))?;
         // Nothing mounted here may reach the judge's mount namespace.
         mount(None, c"/", None, libc::MS_REC | libc::MS_PRIVATE)?;
         private_dev()?;
