@@ -121,11 +121,7 @@ impl Problem {
             .timeout(Duration::from_secs(120))
             .output()
             .unwrap();
-        Judged {
-            code: output.status.code(),
-            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-        }
+        Judged::from(output)
     }
 }
 

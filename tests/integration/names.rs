@@ -38,11 +38,7 @@ fn cpjudge(cwd: &Path, args: &[&OsStr]) -> Judged {
         .timeout(Duration::from_secs(600))
         .output()
         .unwrap();
-    let judged = Judged {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    };
+    let judged = Judged::from(output);
     assert!(
         judged.code != Some(101) && !judged.stderr.contains("panicked"),
         "{args:?}: {}",

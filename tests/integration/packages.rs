@@ -20,6 +20,16 @@ pub struct Judged {
     pub stderr: String,
 }
 
+impl From<std::process::Output> for Judged {
+    fn from(output: std::process::Output) -> Self {
+        Judged {
+            code: output.status.code(),
+            stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        }
+    }
+}
+
 impl Judged {
     /// Asserts the exit code, and that the output or the errors say `said`; shows both otherwise.
     pub fn expect(&self, code: i32, said: &str) {
@@ -49,11 +59,7 @@ pub fn cpjudge(args: &[&str], cache: &Path) -> Judged {
         .timeout(Duration::from_secs(600))
         .output()
         .unwrap();
-    Judged {
-        code: output.status.code(),
-        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
-    }
+    Judged::from(output)
 }
 
 /// The verdict a submission's folder under submissions/ stands for.
