@@ -51,6 +51,18 @@ pub struct Cli {
     )]
     pub layers: Layers,
 
+    /// Use this language for the programs whose files it shares with another of its family: `pypy3` or
+    /// `python3` for Python 3 (a package's Python runs on PyPy where it is installed, a project's on CPython).
+    /// Repeatable. Keys are those of the language table (`cpjudge doctor` lists them).
+    #[arg(
+        long,
+        global = true,
+        value_name = "LANG",
+        env = "CPJUDGE_PREFER",
+        value_delimiter = ','
+    )]
+    pub prefer: Vec<String>,
+
     /// Colour the output: `auto` (on a terminal, unless NO_COLOR is set; always if CLICOLOR_FORCE is), `always`
     /// or `never`.
     #[arg(long, global = true, value_name = "WHEN", default_value = "auto")]
@@ -310,7 +322,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
 
-    /// Refuse to judge unless every isolation layer is on.
+    /// Refuse to judge unless every isolation layer is on, and count the solutions skipped for want of their
+    /// language's tools as not as expected (exit 1).
     #[arg(long)]
     pub strict: bool,
 

@@ -7,7 +7,7 @@
 
 use crate::cache::{self, Cache, Holdings};
 use crate::error::{Error, Result};
-use crate::language::{Language, Tool};
+use crate::language::{Language, Rules};
 use crate::runs::{self, COMPILE_LIMITS};
 use crate::sandbox::{Limits, Runner, Termination};
 use crate::toolchain::Toolchain;
@@ -114,27 +114,57 @@ impl<'a> Compiler<'a> {
         let language = source.language;
         let spec = language.spec();
         let text = read_source(&source.main)?;
-        let source_name =
-            language.build_file_name(&String::from_utf8_lossy(&text), &file_name(&source.main));
-        // A name in the build folder, never a path out of it.
-        let source_name = match Path::new(&source_name).components().collect::<Vec<_>>()[..] {
-            [std::path::Component::Normal(_)] => source_name,
-            _ => file_name(&source.main),
+        let build_name = |text: &[u8], path: &Path| {
+            let name = language.build_file_name(&String::from_utf8_lossy(text), &file_name(path));
+            // A name in the build folder, never a path out of it.
+            match Path::new(&name).components().collect::<Vec<_>>()[..] {
+                [std::path::Component::Normal(_)] => name,
+                _ => file_name(path),
+            }
         };
+        let source_name = build_name(&text, &source.main);
         let mut others = Vec::new();
         for other in &source.others {
             let bytes = read_source(other)?;
-            others.push((file_name(other), bytes));
+            let name = if language.claims(other) {
+                build_name(&bytes, other)
+            } else {
+                file_name(other)
+            };
+            others.push((name, bytes));
         }
-        let compiler = self.toolchain.resolve(spec.compile.tool, language)?;
+        self.toolchain.check(language)?;
         let version = self.toolchain.version(language)?;
-
-        let command = spec.compile.args.join(" ");
+        // The program's sources, the main one first: what `{files}` stands for.
+        let files: Vec<String> = std::iter::once(source_name.clone())
+            .chain(
+                others
+                    .iter()
+                    .map(|(name, _)| name.clone())
+                    .filter(|name| language.claims(Path::new(name))),
+            )
+            .collect();
+        let standard = self.toolchain.standard(language)?;
+        let words = Words {
+            dir: None,
+            main: &source_name,
+            files: &files,
+            standard: &standard,
+            memory: None,
+            main_class: "",
+        };
+        let command = spec
+            .compile
+            .as_deref()
+            .map(|compile| words.expand_text(compile))
+            .unwrap_or_default();
+        let env: String = spec.env.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
         let mut parts: Vec<&[u8]> = vec![
             LAYOUT.as_bytes(),
-            spec.name.as_bytes(),
+            spec.id.as_bytes(),
             version.as_bytes(),
             command.as_bytes(),
+            env.as_bytes(),
             source_name.as_bytes(),
             &text,
         ];
@@ -146,7 +176,7 @@ impl<'a> Compiler<'a> {
         parts.push(limits.as_bytes());
         // A build script starts whatever it finds on PATH: another PATH may build another program.
         let path = std::env::var_os("PATH").unwrap_or_default();
-        if language == Language::Scripts {
+        if language.is_build_run() {
             parts.push(std::os::unix::ffi::OsStrExt::as_bytes(path.as_os_str()));
         }
         let key = cache_key(&parts);
@@ -175,15 +205,16 @@ impl<'a> Compiler<'a> {
             let copy = workdir.join(name);
             write_new(&copy, bytes)?;
         }
-        let units: Vec<&str> = others
-            .iter()
-            .map(|(name, _)| name.as_str())
-            .filter(|name| {
-                matches!(language, Language::C | Language::Cpp)
-                    && Language::of(Path::new(name)).ok() == Some(language)
-            })
-            .collect();
-        let mut outcome = self.build(&compiler, language, &source_name, &units, build.path())?;
+        let mut outcome = match &spec.compile {
+            Some(compile) => self.build(language, compile, &words, build.path())?,
+            // Nothing to check before the run (an awk program).
+            None => CompileOutcome {
+                ok: true,
+                time: Duration::ZERO,
+                message: String::new(),
+                cached: false,
+            },
+        };
         // A build folder holding a link, a FIFO or a device, or too much, is never kept: the compile failed. One
         // that is kept is sealed, so that nobody but its owner changes it.
         let checked = crate::untrusted::check_tree(&workdir, BUILD_TREE).and_then(|()| {
@@ -221,33 +252,40 @@ impl<'a> Compiler<'a> {
         Ok(compiled(status, folder, false))
     }
 
-    /// Runs the compiler in `folder`'s `box/`, its output going to a log beside it.
+    /// Runs the compile command in `folder`'s `box/`, its output going to a log beside it.
     fn build(
         &self,
-        compiler: &Path,
         language: Language,
-        source_name: &str,
-        other_units: &[&str],
+        compile: &[String],
+        words: &Words,
         folder: &Path,
     ) -> Result<CompileOutcome> {
         let dir = folder.join(BOX);
         let dir = dir.as_path();
+        let words = Words {
+            dir: Some(dir),
+            ..*words
+        };
         let log = tempfile::NamedTempFile::new_in(folder)
             .map_err(|e| Error::io("create a file in", folder, e))?;
-        let mut argv = vec![compiler.as_os_str().to_owned()];
-        argv.extend(expand(language.spec().compile.args, dir, source_name, None));
-        argv.extend(other_units.iter().map(OsString::from));
+        let compiler = self.toolchain.resolve(&compile[0], language)?;
+        let mut argv = vec![compiler.into_os_string()];
+        argv.extend(words.expand(&compile[1..]));
         let mut env: Vec<(OsString, OsString)> = COMPILER_ENV
             .iter()
             .filter_map(|&k| Some((k.into(), std::env::var_os(k)?)))
             .collect();
         // A build script starts whatever it likes from PATH.
-        let tools = match language {
-            Language::Scripts => crate::toolchain::search_path_folders(&env),
-            _ => Vec::new(),
+        let tools = if language.is_build_run() {
+            crate::toolchain::search_path_folders(&env)
+        } else {
+            Vec::new()
         };
         env.push(("TMPDIR".into(), dir.into()));
         env.push(("LANG".into(), "C.UTF-8".into()));
+        for (key, value) in &language.spec().env {
+            env.push((key.into(), words.expand_word(value).into()));
+        }
         let spec = runs::compile(
             argv,
             env,
@@ -310,26 +348,25 @@ impl<'a> Compiler<'a> {
 
     /// How to run a compiled program under the given memory limit.
     pub fn program(&self, compiled: &Compiled, memory: Bytes) -> Result<Program> {
-        let run = &compiled.language.spec().run;
-        let program = match run.tool {
-            Tool::Built => compiled.dir.join("main"),
-            tool => self.toolchain.resolve(tool, compiled.language)?,
+        let spec = compiled.language.spec();
+        let words = Words {
+            dir: Some(&compiled.dir),
+            main: &compiled.source_name,
+            files: std::slice::from_ref(&compiled.source_name),
+            standard: "",
+            memory: Some(memory),
+            main_class: &compiled.main_class,
+        };
+        let program = match spec.interpreter() {
+            Some(tool) => self.toolchain.resolve(tool, compiled.language)?,
+            None => words.expand_word(&spec.run[0]).into(),
         };
         let mut argv = vec![program.into_os_string()];
-        let main_class = &compiled.main_class;
-        argv.extend(
-            expand(run.args, &compiled.dir, &compiled.source_name, Some(memory))
-                .into_iter()
-                .map(|arg| {
-                    arg.to_string_lossy()
-                        .replace("{main_class}", main_class)
-                        .into()
-                }),
-        );
+        argv.extend(words.expand(&spec.run[1..]));
         Ok(Program {
             argv,
             dir: compiled.dir.clone(),
-            cap_address_space: compiled.language.spec().cap_address_space,
+            cap_address_space: spec.cap_address_space,
         })
     }
 }
@@ -358,14 +395,25 @@ pub struct Source {
 }
 
 impl Source {
-    /// A program of one file, in the language of its extension.
+    /// A program of one file, in the language of its name (and first lines).
     pub fn file(path: &Path) -> Result<Source> {
+        Self::file_in(path, Language::of(path)?)
+    }
+
+    /// A program of one file, in `language`.
+    pub fn file_in(path: &Path, language: Language) -> Result<Source> {
         Ok(Source {
             main: path.to_owned(),
             others: Vec::new(),
-            language: Language::of(path)?,
+            language,
             folder: None,
         })
+    }
+
+    /// A program of one file, in the language of its name under `rules`; `None` for a file of no known language.
+    pub fn file_under(path: &Path, rules: Rules) -> Option<Source> {
+        let language = Language::of_program(std::slice::from_ref(&path.to_owned()), rules)?;
+        Self::file_in(path, language).ok()
     }
 
     /// What to name the program by in messages: its folder, or its file.
@@ -508,21 +556,60 @@ impl CacheKey {
     }
 }
 
-fn expand(args: &[&str], dir: &Path, source_name: &str, memory: Option<Bytes>) -> Vec<OsString> {
-    let stem = Path::new(source_name)
-        .file_stem()
-        .and_then(|s| s.to_str())
-        .unwrap_or(source_name);
-    let memory_mib = memory.map_or(0, |m| m.0 / Bytes::MIB).to_string();
-    args.iter()
-        .map(|arg| {
-            arg.replace("{dir}", &dir.to_string_lossy())
-                .replace("{src}", source_name)
-                .replace("{stem}", stem)
-                .replace("{memory_mib}", &memory_mib)
-                .into()
-        })
-        .collect()
+/// What the placeholders of a language's commands stand for (see `languages.toml`).
+#[derive(Clone, Copy)]
+struct Words<'a> {
+    /// The build folder; `None` while the cache key is made, which must not depend on where the build is.
+    dir: Option<&'a Path>,
+    main: &'a str,
+    files: &'a [String],
+    standard: &'a str,
+    memory: Option<Bytes>,
+    main_class: &'a str,
+}
+
+impl Words<'_> {
+    /// The command's words with every placeholder replaced; a word that is `{files}` alone becomes one word per file.
+    fn expand(&self, words: &[String]) -> Vec<OsString> {
+        words
+            .iter()
+            .flat_map(|word| match word.as_str() {
+                "{files}" => self.files.iter().map(OsString::from).collect(),
+                _ => vec![OsString::from(self.expand_word(word))],
+            })
+            .collect()
+    }
+
+    /// The command as one line, for a cache key.
+    fn expand_text(&self, words: &[String]) -> String {
+        self.expand(words)
+            .iter()
+            .map(|w| w.to_string_lossy())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn expand_word(&self, word: &str) -> String {
+        let stem = Path::new(self.main)
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or(self.main);
+        let mut upper = stem.chars();
+        let capital: String = upper
+            .next()
+            .map(|c| c.to_uppercase().chain(upper).collect())
+            .unwrap_or_default();
+        let memory_mib = self.memory.map_or(0, |m| m.0 / Bytes::MIB).to_string();
+        let dir = self.dir.map_or("{dir}".into(), |d| d.to_string_lossy());
+        word.replace("{dir}", &dir)
+            .replace("{main}", self.main)
+            .replace("{stem}", stem)
+            .replace("{Stem}", &capital)
+            .replace("{files}", &self.files.join(" "))
+            .replace("{std}", self.standard)
+            .replace("{memory_mib}", &memory_mib)
+            .replace("{main_class}", self.main_class)
+    }
 }
 
 /// The limits of a compile as part of a cache key: every value, spelt out.
@@ -585,7 +672,7 @@ mod tests {
     }
 
     fn compiler<'a>(runner: &'a dyn Runner, cache: &Path) -> Compiler<'a> {
-        let toolchain = Toolchain::fixed(&[(Language::C, "/usr/bin/gcc", "gcc 12")]);
+        let toolchain = Toolchain::fixed(&[(Language::shipped("c"), "/usr/bin/gcc", "gcc 12")]);
         Compiler::with_toolchain(&Cache::new(cache.to_owned()), runner, toolchain)
     }
 
@@ -617,12 +704,44 @@ mod tests {
 
     #[test]
     fn placeholders() {
-        let argv = expand(
-            &["-Xmx{memory_mib}m", "-cp", "{dir}", "{stem}", "{src}"],
-            Path::new("/c/k"),
-            "Main.java",
-            Some(Bytes::mib(256)),
+        let files = ["main.kt".to_owned(), "util.kt".to_owned()];
+        let words = Words {
+            dir: Some(Path::new("/c/k")),
+            main: "main.kt",
+            files: &files,
+            standard: "gnu++23",
+            memory: Some(Bytes::mib(256)),
+            main_class: "contest.Main",
+        };
+        let given: Vec<String> = [
+            "-Xmx{memory_mib}m",
+            "-cp",
+            "{dir}",
+            "{stem}",
+            "{Stem}Kt",
+            "{main}",
+            "{files}",
+            "-std={std}",
+            "{main_class}",
+            "--eval=({files})",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        assert_eq!(
+            words.expand(&given),
+            [
+                "-Xmx256m",
+                "-cp",
+                "/c/k",
+                "main",
+                "MainKt",
+                "main.kt",
+                "main.kt",
+                "util.kt",
+                "-std=gnu++23",
+                "contest.Main",
+                "--eval=(main.kt util.kt)",
+            ]
         );
-        assert_eq!(argv, ["-Xmx256m", "-cp", "/c/k", "Main", "Main.java"]);
     }
 }

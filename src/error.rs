@@ -45,11 +45,11 @@ pub enum Error {
         extension: String,
         known: String,
     },
-    #[error("{language} needs `{program}`, which was not found on PATH{hint}")]
+    #[error("{language} needs `{program}`, which was not found on PATH ({hint})")]
     MissingCompiler {
-        language: &'static str,
+        language: String,
         program: String,
-        hint: &'static str,
+        hint: String,
     },
     #[error("{what} {} does not compile:\n{message}", path.display())]
     ToolCompile {
@@ -116,7 +116,7 @@ impl Error {
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let before = &text.as_bytes()[..offset.min(text.len())];
     let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
     let line_start = before

@@ -14,7 +14,6 @@
 
 use crate::compile::Source;
 use crate::error::{Error, Result};
-use crate::language::{Language, Tool};
 use crate::problem::{Comparison, Problem, Protocol, Test};
 use crate::verdict::Verdict;
 use std::os::unix::fs::PermissionsExt;
@@ -251,7 +250,7 @@ const VALIDATOR_RUN: &str = r#"if PROGRAM; then exit 42; else exit 43; fi
 /// Writes `source` into `folder` with a `build` script that compiles it as we do and a `run` script, made from
 /// `run`, in which PROGRAM stands for the command that starts it.
 fn wrap(source: &Source, folder: &Path, run: &str) -> Result<()> {
-    if source.language == Language::Scripts {
+    if source.language.is_build_run() {
         return Err(Error::Usage(format!(
             "{}: a program of build/run scripts speaking cpjudge's protocol cannot be wrapped",
             source.shown().display()
@@ -272,28 +271,39 @@ fn wrap(source: &Source, folder: &Path, run: &str) -> Result<()> {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default();
+    let files: Vec<String> = std::iter::once(&source.main)
+        .chain(source.others.iter().filter(|o| language.claims(o)))
+        .filter_map(|f| f.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .collect();
+    let mut capital = stem.chars();
+    let capital: String = capital
+        .next()
+        .map(|c| c.to_uppercase().chain(capital).collect())
+        .unwrap_or_default();
     let fill = |arg: &str| {
-        arg.replace("{src}", &name)
+        arg.replace("{main}", &name)
             .replace("{stem}", &stem)
+            .replace("{Stem}", &capital)
             .replace("{dir}", "$dir")
             .replace("{memory_mib}", "1024")
             .replace("{main_class}", &stem)
+            .replace("{std}", spec.standards.first().map_or("", String::as_str))
     };
-    let tool_name = |tool: Tool| match tool {
-        Tool::Built => "\"$dir/main\"".to_owned(),
-        Tool::OnPath { name, .. } => name.to_owned(),
-    };
-    let words = |tool: Tool, args: &[&str]| {
-        std::iter::once(tool_name(tool))
-            .chain(args.iter().map(|a| shell_word(&fill(a))))
+    let words = |words: &[String]| {
+        words
+            .iter()
+            .flat_map(|word| match word.as_str() {
+                "{files}" => files.iter().map(|f| shell_word(f)).collect(),
+                _ => vec![shell_word(&fill(word))],
+            })
             .collect::<Vec<_>>()
             .join(" ")
     };
     let build = format!(
         "#!/bin/bash\n# Compiles {name} as cpjudge does.\nset -e\ncd \"$(dirname \"$0\")\"\n{}\n",
-        words(spec.compile.tool, spec.compile.args)
+        spec.compile.as_deref().map_or("true".to_owned(), words)
     );
-    let program = words(spec.run.tool, spec.run.args);
+    let program = words(&spec.run);
     let run = format!(
         "#!/bin/bash\n# Runs {name}, which speaks cpjudge's protocol, in the package format's.\n\
          dir=\"$(cd \"$(dirname \"$0\")\" && pwd)\"\n{}",

@@ -79,6 +79,8 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         Some(root) => Some(absolute(root)?),
         None => problem::find_root(&cwd),
     };
+    // The user's and the project's languages, over the shipped table, before any program's language is told.
+    language::configure(&language::table_files(root.as_deref()), &cli.prefer)?;
     let cache = Cache {
         dir: match (&cli.cache_dir, &root) {
             (Some(dir), _) => absolute(dir)?,

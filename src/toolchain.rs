@@ -1,17 +1,20 @@
 //! Finding the compilers and interpreters the language table names, and their versions, once per process.
 
 use crate::error::{Error, Result};
-use crate::language::{Language, Tool};
+use crate::language::Language;
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Stdio};
 use std::sync::Mutex;
 
 #[derive(Debug, Default)]
 pub struct Toolchain {
-    paths: Mutex<HashMap<&'static str, PathBuf>>,
+    /// Each tool's path, by its name on PATH.
+    paths: Mutex<HashMap<String, PathBuf>>,
     versions: Mutex<HashMap<Language, String>>,
+    /// The `{std}` each language's compiler takes.
+    standards: Mutex<HashMap<Language, String>>,
 }
 
 impl Toolchain {
@@ -21,14 +24,15 @@ impl Toolchain {
     pub(crate) fn fixed(compilers: &[(Language, &str, &str)]) -> Self {
         let toolchain = Toolchain::default();
         for &(language, path, version) in compilers {
-            let Tool::OnPath { name, .. } = language.spec().compile.tool else {
-                unreachable!("every language is compiled by a tool on PATH");
-            };
+            let tool = language
+                .spec()
+                .versioned_tool()
+                .expect("a language has a tool");
             toolchain
                 .paths
                 .lock()
                 .expect("lock")
-                .insert(name, path.into());
+                .insert(tool.to_owned(), path.into());
             toolchain
                 .versions
                 .lock()
@@ -38,24 +42,23 @@ impl Toolchain {
         toolchain
     }
 
-    /// The absolute path of a tool found on PATH. `Tool::Built` has no path of its own and is refused.
-    pub fn resolve(&self, tool: Tool, language: Language) -> Result<PathBuf> {
-        let Tool::OnPath { name, locate } = tool else {
-            unreachable!("a built program is found in its build folder, not on PATH");
-        };
-        if let Some(path) = self.paths.lock().expect("lock").get(name) {
+    /// The absolute path of `tool`, a program of `language` found on PATH.
+    pub fn resolve(&self, tool: &str, language: Language) -> Result<PathBuf> {
+        if let Some(path) = self.paths.lock().expect("lock").get(tool) {
             return Ok(path.clone());
         }
+        let spec = language.spec();
         let missing = || Error::MissingCompiler {
-            language: language.name(),
-            program: name.to_owned(),
-            hint: language.spec().install_hint,
+            language: spec.name.clone(),
+            program: tool.to_owned(),
+            hint: spec.install.clone(),
         };
-        let found = which::which(name).map_err(|_| missing())?;
-        let path = match locate {
+        let found = which::which(tool).map_err(|_| missing())?;
+        let path = match &spec.locate {
             Some(args) => {
                 let output = Command::new(&found)
                     .args(args)
+                    .stdin(Stdio::null())
                     .output()
                     .map_err(|_| missing())?;
                 let real = String::from_utf8_lossy(&output.stdout).trim().to_owned();
@@ -65,34 +68,50 @@ impl Toolchain {
                 // A folder is a toolchain's root (`rustc --print sysroot`), with the program in its bin/.
                 let real = PathBuf::from(real);
                 if real.is_dir() {
-                    real.join("bin").join(name)
+                    real.join("bin").join(tool)
                 } else {
                     real
                 }
             }
             None => found,
         };
-        self.paths.lock().expect("lock").insert(name, path.clone());
+        self.paths
+            .lock()
+            .expect("lock")
+            .insert(tool.to_owned(), path.clone());
         Ok(path)
     }
 
-    /// The first line the compiler prints about its version: part of every cache key, so that a new compiler
-    /// rebuilds everything.
+    /// Whether every tool `language` needs is installed; if not, which is missing and how to install it.
+    pub fn check(&self, language: Language) -> Result<()> {
+        let spec = language.spec();
+        for tool in spec.compiler().into_iter().chain(spec.interpreter()) {
+            self.resolve(tool, language)?;
+        }
+        Ok(())
+    }
+
+    /// The first line the compiler (or, with no compile, the interpreter) prints about its version: part of every
+    /// cache key, so that a new compiler rebuilds everything.
     pub fn version(&self, language: Language) -> Result<String> {
         if let Some(version) = self.versions.lock().expect("lock").get(&language) {
             return Ok(version.clone());
         }
         let spec = language.spec();
-        let compiler = self.resolve(spec.compile.tool, language)?;
+        let Some(tool) = spec.versioned_tool() else {
+            return Ok(String::new());
+        };
+        let compiler = self.resolve(tool, language)?;
         let output = Command::new(&compiler)
-            .args(spec.version_args)
+            .args(&spec.version)
+            .stdin(Stdio::null())
             .output()
             .map_err(|e| Error::io("run", &compiler, e))?;
         // javac prints its version on stderr, the others on stdout.
         let text = [output.stdout, output.stderr].concat();
         let version = String::from_utf8_lossy(&text)
             .lines()
-            .next()
+            .find(|line| !line.trim().is_empty())
             .unwrap_or_default()
             .to_owned();
         self.versions
@@ -100,6 +119,43 @@ impl Toolchain {
             .expect("lock")
             .insert(language, version.clone());
         Ok(version)
+    }
+
+    /// What `{std}` stands for in `language`'s commands: the first of its standards its compiler accepts (the last
+    /// when it accepts none, so that the compile says why); empty for a language with none.
+    pub fn standard(&self, language: Language) -> Result<String> {
+        let spec = language.spec();
+        let (Some(last), Some(tool)) = (spec.standards.last(), spec.compiler()) else {
+            return Ok(String::new());
+        };
+        if let Some(standard) = self.standards.lock().expect("lock").get(&language) {
+            return Ok(standard.clone());
+        }
+        let compiler = self.resolve(tool, language)?;
+        let accepts = |standard: &str| {
+            Command::new(&compiler)
+                .args(
+                    spec.standard_probe
+                        .iter()
+                        .map(|a| a.replace("{std}", standard)),
+                )
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|status| status.success())
+        };
+        let chosen = spec
+            .standards
+            .iter()
+            .find(|s| accepts(s))
+            .unwrap_or(last)
+            .clone();
+        self.standards
+            .lock()
+            .expect("lock")
+            .insert(language, chosen.clone());
+        Ok(chosen)
     }
 }
 

@@ -2,7 +2,7 @@
 
 use crate::cli::DoctorArgs;
 use crate::error::{Error, Result};
-use crate::language::TABLE;
+use crate::language::Language;
 use crate::report::{self, ColorChoice, Detail, DoctorReport, Style, ToolchainStatus};
 use crate::sandbox::{Isolation, Layers, Sandbox};
 use crate::toolchain::Toolchain;
@@ -10,18 +10,39 @@ use crate::toolchain::Toolchain;
 pub fn doctor(layers: &Layers, color: ColorChoice, args: &DoctorArgs) -> Result<()> {
     let isolation = Isolation::probe(layers, Sandbox::from_current_exe()?.supervisor());
     let toolchain = Toolchain::default();
-    let toolchains = TABLE
-        .iter()
-        .map(|spec| {
-            let found = toolchain
-                .resolve(spec.compile.tool, spec.language)
-                .and_then(|path| Ok((path, toolchain.version(spec.language)?)));
-            ToolchainStatus {
-                language: spec.name,
-                found: found.map_err(|e| e.to_string()),
-            }
-        })
-        .collect();
+    // Every language's tools, asked for their versions side by side: a JVM's takes most of a second.
+    let languages: Vec<Language> = Language::all().collect();
+    let toolchains = std::thread::scope(|scope| {
+        let asked: Vec<_> = languages
+            .iter()
+            .map(|&language| {
+                let toolchain = &toolchain;
+                scope.spawn(move || {
+                    toolchain
+                        .check(language)
+                        .and_then(|()| {
+                            let tool = language.spec().versioned_tool().unwrap_or_default();
+                            Ok((
+                                toolchain.resolve(tool, language)?,
+                                toolchain.version(language)?,
+                            ))
+                        })
+                        .map_err(|e| e.to_string())
+                })
+            })
+            .collect();
+        languages
+            .iter()
+            .zip(asked)
+            .map(|(language, asked)| ToolchainStatus {
+                language: language.name().to_owned(),
+                key: language.spec().id.clone(),
+                found: asked
+                    .join()
+                    .unwrap_or_else(|_| Err("the check failed".to_owned())),
+            })
+            .collect()
+    });
     let doctor = DoctorReport {
         enforced: isolation.enforcement(),
         isolation,

@@ -28,6 +28,7 @@ pub fn judge(
         problem: target.problem,
         solutions,
         private_dirs: target.private_dirs,
+        own_solutions: args.submissions.is_empty(),
     };
     session::run(session, cache, layers, color, &args.run)
 }

@@ -7,9 +7,10 @@ use crate::calibrate::kept;
 use crate::cli::RunArgs;
 use crate::error::{Error, Result};
 use crate::judge::{Judge, JudgeOptions, JudgeReport};
-use crate::problem::{Problem, Solution, TestSelection};
+use crate::problem::{Problem, Skipped, Solution, TestSelection};
 use crate::report::{self, ColorChoice, Detail, Origin, Progress, Style};
 use crate::sandbox::{Isolation, Layers, Sandbox, own_peak_memory};
+use crate::toolchain::Toolchain;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -20,6 +21,9 @@ pub(super) struct Session {
     pub tests_dir: PathBuf,
     /// Folders hidden from solutions besides the tests, the cache and the temporary folder.
     pub private_dirs: Vec<PathBuf>,
+    /// Whether the solutions are the problem's own, of which those whose language's tools are missing here are
+    /// skipped; a submission the user names is judged or refused, never skipped.
+    pub own_solutions: bool,
 }
 
 /// Judges and reports; returns whether every solution got its expected verdict, or whether the user stopped it.
@@ -76,6 +80,7 @@ pub(super) fn run(
         limits.memory = memory;
     }
 
+    let skipped = set_aside_unavailable(&mut session);
     let mut hidden = session.private_dirs;
     hidden.push(session.tests_dir.clone());
     let (sandbox, isolation) =
@@ -92,6 +97,7 @@ pub(super) fn run(
     });
     progress.finish();
     let mut report = outcome?;
+    report.skipped = skipped;
     report.time_limit_overridden = args.time_limit.is_some();
     report.memory_limit_overridden = args.memory_limit.is_some();
     // A test or reference that cannot be read now (one that vanished since) only means no suggestion is found.
@@ -103,8 +109,46 @@ pub(super) fn run(
     Ok(if report.interrupted.is_some() {
         Outcome::Interrupted
     } else {
-        Outcome::from(report.all_as_expected())
+        // Under --strict, a solution not judged is not as expected.
+        Outcome::from(report.all_as_expected() && (report.skipped.is_empty() || !args.strict))
     })
+}
+
+/// Takes out of `solutions` (and the problem's own) those whose language's tools are not installed, and returns
+/// them with those a package has in no language at all: a submission in Kotlin on a machine without it does not
+/// stop the rest from being judged, as in problemtools and DOMjudge.
+///
+/// The problem's own solutions go too when the user named submissions: a package's accepted ones, which its time
+/// limit may be found from, are then not reported.
+fn set_aside_unavailable(session: &mut Session) -> Vec<Skipped> {
+    let toolchain = Toolchain::default();
+    let problem = &mut session.problem;
+    problem
+        .solutions
+        .retain(|solution| toolchain.check(solution.language).is_ok());
+    if !session.own_solutions {
+        return Vec::new();
+    }
+    let mut skipped: Vec<Skipped> = problem
+        .package
+        .as_ref()
+        .map(|package| package.unknown_language.clone())
+        .unwrap_or_default();
+    session
+        .solutions
+        .retain(|solution| match toolchain.check(solution.language) {
+            Ok(()) => true,
+            Err(why) => {
+                skipped.push(Skipped {
+                    name: solution.name.clone(),
+                    path: solution.path.clone(),
+                    language: Some(solution.language.name().to_owned()),
+                    why: why.to_string(),
+                });
+                false
+            }
+        });
+    skipped
 }
 
 /// The reports a command writes: the table (in `style`) or JSON on standard output, and the files asked for.

@@ -41,6 +41,7 @@ pub fn test(
         problem: Problem::standalone(&args.file),
         solutions,
         tests_dir,
+        own_solutions: false,
         // Inside a project, its tests and answers stay hidden from the file too.
         private_dirs: root
             .map(|r| Catalog::new(r).private_dirs())

@@ -96,6 +96,7 @@ impl<'a> Judge<'a> {
             partition: self.options.partition,
             suggested_time_limit: None,
             solutions: Vec::new(),
+            skipped: Vec::new(),
             interrupted: None,
         };
         let mut during = String::from("compiling the problem's programs");
@@ -488,7 +489,7 @@ mod tests {
         let solution = Solution {
             name: "echo.c".into(),
             path: source,
-            language: Language::C,
+            language: Language::shipped("c"),
             expected: vec![Verdict::Accepted],
             main: false,
             others: Vec::new(),
@@ -503,7 +504,8 @@ mod tests {
     }
 
     fn judge(runner: &FakeRunner, fixture: &Fixture, options: JudgeOptions) -> Result<JudgeReport> {
-        let toolchain = Toolchain::fixed(&[(Language::C, "/nowhere/gcc", "gcc (fake) 1.0")]);
+        let toolchain =
+            Toolchain::fixed(&[(Language::shipped("c"), "/nowhere/gcc", "gcc (fake) 1.0")]);
         let cache = Cache::new(fixture.dir.path().join("cache"));
         let judge = Judge::with_toolchain(runner, cache, options, toolchain);
         judge.judge(
@@ -602,7 +604,7 @@ mod share_tests {
         Solution {
             name: "s.c".into(),
             path: "s.c".into(),
-            language: Language::C,
+            language: Language::shipped("c"),
             expected: expected.to_vec(),
             main: false,
             others: Vec::new(),

@@ -148,6 +148,8 @@ pub struct JudgeReport {
     pub suggested_time_limit: Option<SuggestedLimit>,
     /// The solutions judged completely, in order.
     pub solutions: Vec<SolutionReport>,
+    /// The solutions not judged, for want of their language's tools (or of a language at all).
+    pub skipped: Vec<crate::problem::Skipped>,
     /// Set when the user stopped the judge: the solutions after those above were not (completely) judged.
     pub interrupted: Option<Interruption>,
 }

@@ -172,6 +172,8 @@ pub struct PackageParts {
     pub secret_flags: TestFlags,
     pub input_validators: Vec<InputValidator>,
     pub time_rule: TimeRule,
+    /// Submissions in no language of the table, not judged.
+    pub unknown_language: Vec<super::Skipped>,
 }
 
 /// An input validator of a package.

@@ -18,6 +18,6 @@ pub use config::{
 };
 pub use selection::TestSelection;
 pub use standalone::{STANDALONE_LIMITS, default_tests_dir};
-pub use submission::submissions;
+pub use submission::{Skipped, submissions};
 pub(crate) use testset::check_test_file;
 pub use testset::{TEST_FILE_LIMIT, Test, TestFlags, find_inputs, find_tests};

@@ -14,12 +14,12 @@
 
 use super::config::{InputValidator, PackageParts, Problem, ProblemLimits, Protocol};
 use super::package_limits::{PackageLimits, RawLimits};
-use super::submission::unique_names;
+use super::submission::{Skipped, unique_names};
 use super::testset::{Test, TestFlags, find_tests};
 use super::{Comparison, Solution};
 use crate::compile::Source;
 use crate::error::{Error, Result};
-use crate::language::Language;
+use crate::language::{Language, Rules};
 use crate::verdict::Verdict;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -237,7 +237,7 @@ impl Problem {
             memory,
             output,
         };
-        let solutions = submissions(dir)?;
+        let (solutions, unknown_language) = submissions(dir)?;
         Ok(Problem {
             name,
             dir: dir.to_owned(),
@@ -255,6 +255,7 @@ impl Problem {
                 secret_flags,
                 input_validators,
                 time_rule,
+                unknown_language,
             }),
         })
     }
@@ -417,7 +418,8 @@ fn find_input_validators(dir: &Path) -> Result<Vec<InputValidator>> {
 pub(crate) fn program(path: &Path) -> Result<Source> {
     let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
     if !path.is_dir() {
-        return Source::file(&path);
+        return Source::file_under(&path, Rules::Package)
+            .ok_or_else(|| unknown_language(&path, &[]));
     }
     let package = path
         .ancestors()
@@ -473,31 +475,16 @@ pub(crate) fn program(path: &Path) -> Result<Source> {
         return Ok(Source {
             main,
             others: files,
-            language: Language::Scripts,
+            language: Language::build_run(),
             folder: Some(path),
         });
     }
-    let mut languages: Vec<Language> = files.iter().filter_map(|f| Language::of(f).ok()).collect();
-    languages.sort_by_key(|l| l.name());
-    languages.dedup();
-    let language = match languages.as_slice() {
-        [one] => *one,
-        [] => {
-            return Err(Error::Usage(format!(
-                "{}: no source file of a known language in this folder",
-                path.display()
-            )));
-        }
-        many => {
-            return Err(Error::Usage(format!(
-                "{}: sources in several languages ({}); a program is in one",
-                path.display(),
-                many.iter().map(|l| l.name()).collect::<Vec<_>>().join(", ")
-            )));
-        }
-    };
+    // The language most of its files are of, as problemtools decides; files of no language (a `README`, a
+    // `words.txt` it reads) are there to be found.
+    let language = Language::of_program(&files, Rules::Package)
+        .ok_or_else(|| unknown_language(&path, &files))?;
     let sources: Vec<usize> = (0..files.len())
-        .filter(|&i| Language::of(&files[i]).ok() == Some(language))
+        .filter(|&i| language.claims(&files[i]))
         .collect();
     let folder_name = path.file_name().unwrap_or_default();
     let stem_is = |i: &usize, stem: &OsStr| {
@@ -505,6 +492,8 @@ pub(crate) fn program(path: &Path) -> Result<Source> {
             .file_stem()
             .is_some_and(|s| s.eq_ignore_ascii_case(stem))
     };
+    // The one source, else the one named `main` or after the folder, else the one a class-based language can
+    // start, else the first by name (as problemtools takes it).
     let main = if sources.len() == 1 {
         sources[0]
     } else if let Some(i) = sources.iter().find(|i| stem_is(i, OsStr::new("main"))) {
@@ -512,17 +501,16 @@ pub(crate) fn program(path: &Path) -> Result<Source> {
     } else if let Some(i) = sources.iter().find(|i| stem_is(i, folder_name)) {
         *i
     } else if let Some(i) = sources.iter().find(|&&i| {
-        language == Language::Java
-            && std::fs::read_to_string(&files[i]).is_ok_and(|t| t.contains("static void main"))
+        language
+            .spec()
+            .run
+            .iter()
+            .any(|w| w.contains("{main_class}"))
+            && std::fs::read_to_string(&files[i]).is_ok_and(|t| language.entry_point(&t).is_ok())
     }) {
         *i
     } else {
-        return Err(Error::Usage(format!(
-            "{}: cannot tell which of its {} {} files is the main one (name it main, or after the folder)",
-            path.display(),
-            sources.len(),
-            language.name()
-        )));
+        sources[0]
     };
     let main = files.remove(main);
     Ok(Source {
@@ -533,10 +521,29 @@ pub(crate) fn program(path: &Path) -> Result<Source> {
     })
 }
 
-/// Every submission, accepted first: each file or folder in a verdict's folder of `submissions/`.
-fn submissions(dir: &Path) -> Result<Vec<Solution>> {
+/// The error for a program in no language of the table: its file, or a folder whose files' names say none.
+fn unknown_language(path: &Path, files: &[PathBuf]) -> Error {
+    let mut extensions: Vec<String> = std::iter::once(path)
+        .chain(files.iter().map(PathBuf::as_path))
+        .filter_map(|f| f.extension().map(|e| e.to_string_lossy().into_owned()))
+        .collect();
+    extensions.dedup();
+    Error::UnknownLanguage {
+        path: path.to_owned(),
+        extension: extensions.join(", "),
+        known: Language::all()
+            .flat_map(|l| l.spec().files.iter().cloned())
+            .collect::<Vec<_>>()
+            .join(" "),
+    }
+}
+
+/// Every submission, accepted first: each file or folder in a verdict's folder of `submissions/`; and those in no
+/// language of the table, set aside.
+fn submissions(dir: &Path) -> Result<(Vec<Solution>, Vec<Skipped>)> {
     let root = dir.join("submissions");
     let mut found: Vec<(PathBuf, Source, &[Verdict])> = Vec::new();
+    let mut unknown = Vec::new();
     if root.is_dir() {
         for entry in std::fs::read_dir(&root).map_err(|e| Error::io("read", &root, e))? {
             let entry = entry.map_err(|e| Error::io("read", &root, e))?;
@@ -557,7 +564,20 @@ fn submissions(dir: &Path) -> Result<Vec<Solution>> {
                 )));
             };
             for path in find_programs(&root, &[&name])? {
-                found.push((path.clone(), program(&path)?, expected));
+                match program(&path) {
+                    Ok(source) => found.push((path.clone(), source, expected)),
+                    Err(Error::UnknownLanguage { extension, .. }) => unknown.push(Skipped {
+                        name: path.strip_prefix(&root).unwrap_or(&path).to_string_lossy().into_owned(),
+                        path: path.clone(),
+                        language: None,
+                        why: format!(
+                            "no language of the table has files like this ({}); a project's or the user's \
+                             languages.toml can add one",
+                            if extension.is_empty() { "no extension".to_owned() } else { format!(".{extension}") }
+                        ),
+                    }),
+                    Err(other) => return Err(other),
+                }
             }
         }
     }
@@ -574,7 +594,7 @@ fn submissions(dir: &Path) -> Result<Vec<Solution>> {
     });
     let names = unique_names(&found.iter().map(|(p, _, _)| p.clone()).collect::<Vec<_>>());
     let mut main_taken = false;
-    Ok(found
+    let solutions = found
         .into_iter()
         .zip(names)
         .map(|((_, source, expected), name)| {
@@ -588,7 +608,8 @@ fn submissions(dir: &Path) -> Result<Vec<Solution>> {
                 others: source.others,
             }
         })
-        .collect())
+        .collect();
+    Ok((solutions, unknown))
 }
 
 #[cfg(test)]

@@ -6,6 +6,17 @@ use crate::language::Language;
 use crate::verdict::Verdict;
 use std::path::{Component, Path, PathBuf};
 
+/// A solution left out of judging, and why: its language is not in the table, or its compiler is not installed.
+/// It counts against the judge only under `--strict`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Skipped {
+    pub name: String,
+    pub path: PathBuf,
+    /// Its language's name, when it has one.
+    pub language: Option<String>,
+    pub why: String,
+}
+
 /// The files `paths` as solutions expected to get one of `expected`, each named by the shortest end of its path
 /// that no other has (`a/sol.py` and `b/sol.py`, but `x.cpp` alone), so that every report tells them apart.
 pub fn submissions(paths: &[PathBuf], expected: &[Verdict]) -> Result<Vec<Solution>> {

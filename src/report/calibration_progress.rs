@@ -127,7 +127,7 @@ mod tests {
         let solution = |name: &str| Solution {
             name: name.into(),
             path: name.into(),
-            language: Language::Rust,
+            language: Language::shipped("rust"),
             expected: vec![Verdict::Accepted],
             main: false,
             others: Vec::new(),

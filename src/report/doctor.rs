@@ -17,7 +17,9 @@ pub struct DoctorReport {
 /// Whether a language's compiler (or interpreter) was found: its path and version, or why not.
 #[derive(Debug)]
 pub struct ToolchainStatus {
-    pub language: &'static str,
+    pub language: String,
+    /// Its key in the language table.
+    pub key: String,
     pub found: Result<(PathBuf, String), String>,
 }
 
@@ -26,6 +28,7 @@ impl Serialize for ToolchainStatus {
         #[derive(Serialize)]
         struct Json<'a> {
             language: &'a str,
+            key: &'a str,
             path: Option<&'a PathBuf>,
             version: Option<&'a str>,
             error: Option<&'a str>,
@@ -35,7 +38,8 @@ impl Serialize for ToolchainStatus {
             Err(e) => (None, None, Some(e.as_str())),
         };
         Json {
-            language: self.language,
+            language: &self.language,
+            key: &self.key,
             path,
             version,
             error,
@@ -90,22 +94,32 @@ pub fn write_doctor(doctor: &DoctorReport, style: Style, out: &mut dyn Write) ->
             writeln!(out, "  {line}")?;
         }
     }
-    writeln!(out, "\ntoolchains")?;
-    for tool in &doctor.toolchains {
-        match &tool.found {
-            Ok((path, version)) => writeln!(
-                out,
-                "  {:<11} {version} ({})",
-                tool.language,
-                path.display()
-            )?,
-            Err(e) => writeln!(
-                out,
-                "  {:<11} {}",
-                tool.language,
-                style.paint(e, off.clone())
-            )?,
-        }
+    // Available languages first; each with its key, which `--prefer` and `languages.toml` take.
+    writeln!(out, "\nlanguages (name, key, version)")?;
+    let name_width = doctor
+        .toolchains
+        .iter()
+        .map(|t| t.language.len())
+        .max()
+        .unwrap_or(0);
+    let key_width = doctor
+        .toolchains
+        .iter()
+        .map(|t| t.key.len())
+        .max()
+        .unwrap_or(0);
+    let (found, missing): (Vec<_>, Vec<_>) =
+        doctor.toolchains.iter().partition(|t| t.found.is_ok());
+    for tool in found.iter().chain(&missing) {
+        let said = match &tool.found {
+            Ok((path, version)) => format!("{version} ({})", path.display()),
+            Err(e) => style.paint(e, off.clone()).to_string(),
+        };
+        writeln!(
+            out,
+            "  {:<name_width$} {:<key_width$} {said}",
+            tool.language, tool.key
+        )?;
     }
     let inactive = doctor.isolation.inactive();
     if !inactive.is_empty() {
@@ -162,11 +176,13 @@ mod tests {
             }],
             toolchains: vec![
                 ToolchainStatus {
-                    language: "C",
+                    language: "C".into(),
+                    key: "c".into(),
                     found: Ok(("/usr/bin/gcc".into(), "gcc 12.2.0".into())),
                 },
                 ToolchainStatus {
-                    language: "Java",
+                    language: "Java".into(),
+                    key: "java".into(),
                     found: Err("Java needs `javac`, which was not found on PATH".into()),
                 },
             ],

@@ -7,6 +7,7 @@ use crate::judge::{
     Interruption, JudgeReport, Partition, SolutionReport, SuggestedLimit, TestResult,
 };
 use crate::language::Language;
+use crate::problem::Skipped;
 use crate::sandbox::Isolation;
 use crate::units::{Bytes, millis};
 use crate::verdict::Verdict;
@@ -43,6 +44,9 @@ struct JsonReport {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     suggested_time_limit: Option<SuggestedLimit>,
     solutions: Vec<JsonSolution>,
+    /// The solutions not judged: their language is not in the table, or its tools are not installed here.
+    #[serde(default)]
+    skipped: Vec<JsonSkipped>,
     isolation: Isolation,
     harness: JsonHarness,
     /// The machine the judge ran on, and when (RFC 3339); empty in reports of older versions.
@@ -50,6 +54,16 @@ struct JsonReport {
     host: String,
     #[serde(default)]
     date: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct JsonSkipped {
+    name: String,
+    path: String,
+    /// Absent when no language of the table has files like it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    language: Option<String>,
+    why: String,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -160,6 +174,16 @@ pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write)
         partition: report.partition,
         suggested_time_limit: report.suggested_time_limit.clone(),
         solutions: report.solutions.iter().map(solution).collect(),
+        skipped: report
+            .skipped
+            .iter()
+            .map(|s| JsonSkipped {
+                name: s.name.clone(),
+                path: s.path.display().to_string(),
+                language: s.language.clone(),
+                why: s.why.clone(),
+            })
+            .collect(),
         isolation: about.origin.isolation.clone(),
         harness: JsonHarness {
             peak_memory: about.harness_peak_memory.0,
@@ -249,6 +273,16 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
             partition: json.partition,
             suggested_time_limit: json.suggested_time_limit,
             solutions,
+            skipped: json
+                .skipped
+                .into_iter()
+                .map(|s| Skipped {
+                    name: s.name,
+                    path: s.path.into(),
+                    language: s.language,
+                    why: s.why,
+                })
+                .collect(),
             interrupted: json.interrupted.map(|i| Interruption {
                 during: i.during,
                 not_judged: i.not_judged,
@@ -314,6 +348,7 @@ pub(crate) mod tests {
             time_limit_overridden: false,
             time_limit_origin: None,
             memory_limit_overridden: false,
+            skipped: Vec::new(),
             interrupted: None,
             tests: vec!["1".into(), "2".into()],
             all_tests: false,
@@ -323,7 +358,7 @@ pub(crate) mod tests {
                 SolutionReport {
                     name: "ref".into(),
                     path: "problems/sum/solutions/ref.rs".into(),
-                    language: Language::Rust,
+                    language: Language::shipped("rust"),
                     expected: vec![Verdict::Accepted],
                     verdict: Verdict::Accepted,
                     ok: true,
@@ -336,7 +371,7 @@ pub(crate) mod tests {
                 SolutionReport {
                     name: "off_by_one".into(),
                     path: "problems/sum/solutions/off_by_one.cpp".into(),
-                    language: Language::Cpp,
+                    language: Language::shipped("cpp"),
                     expected: vec![Verdict::Accepted],
                     verdict: Verdict::WrongAnswer,
                     ok: false,
@@ -351,7 +386,7 @@ pub(crate) mod tests {
                 SolutionReport {
                     name: "broken".into(),
                     path: "problems/sum/solutions/broken.c".into(),
-                    language: Language::C,
+                    language: Language::shipped("c"),
                     expected: vec![Verdict::CompileError],
                     verdict: Verdict::CompileError,
                     ok: true,

@@ -64,13 +64,30 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
         .max()
         .unwrap_or(0)
         .max(8);
+    let widths = Widths {
+        name: name_width,
+        language: report
+            .solutions
+            .iter()
+            .map(|s| s.language.name().chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(6),
+    };
     writeln!(
         out,
-        "\n{:<name_width$}  {:<6}  {:<7}  {:<8}  {:>7}  {:>8}  {:>9}",
-        "solution", "lang", "verdict", "expected", "tests", "max CPU", "max mem"
+        "\n{:<name_width$}  {:<lang_width$}  {:<7}  {:<8}  {:>7}  {:>8}  {:>9}",
+        "solution",
+        "lang",
+        "verdict",
+        "expected",
+        "tests",
+        "max CPU",
+        "max mem",
+        lang_width = widths.language
     )?;
     for solution in &report.solutions {
-        write_row(report, solution, name_width, style, out)?;
+        write_row(report, solution, widths, style, out)?;
     }
     if style.detail == Detail::Verbose {
         for solution in &report.solutions {
@@ -80,14 +97,41 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
     for solution in &report.solutions {
         write_details(solution, style, out)?;
     }
+    write_skipped(report, style, out)?;
     writeln!(out)?;
     write_summary(report, style, out)
+}
+
+/// The widths of the table's first two columns.
+#[derive(Clone, Copy)]
+struct Widths {
+    name: usize,
+    language: usize,
+}
+
+/// The solutions not judged here, each with why and what to install.
+fn write_skipped(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io::Result<()> {
+    if report.skipped.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "\nnot judged here:")?;
+    for skipped in &report.skipped {
+        let language = skipped.language.as_deref().unwrap_or("no known language");
+        let text = format!("{} ({language}): {}", skipped.name, skipped.why);
+        let options = textwrap::Options::new(style.width.max(40))
+            .initial_indent("  ")
+            .subsequent_indent("    ");
+        for line in textwrap::wrap(&text, options) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
 }
 
 fn write_row(
     report: &JudgeReport,
     solution: &SolutionReport,
-    name_width: usize,
+    widths: Widths,
     style: Style,
     out: &mut dyn Write,
 ) -> io::Result<()> {
@@ -108,7 +152,7 @@ fn write_row(
         .count();
     writeln!(
         out,
-        "{:<name_width$}  {:<6}  {}  {:<8}  {:>7}  {:>8}  {:>9}  {mark}",
+        "{:<name_width$}  {:<lang_width$}  {}  {:<8}  {:>7}  {:>8}  {:>9}  {mark}",
         solution.name,
         solution.language.name(),
         style.paint(&format!("{:<7}", solution.verdict.code()), verdict_color),
@@ -124,6 +168,8 @@ fn write_row(
         } else {
             solution.max_memory().measured()
         },
+        name_width = widths.name,
+        lang_width = widths.language,
     )
 }
 
@@ -297,7 +343,13 @@ fn write_summary(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io:
     }
     let cached = report.solutions.iter().filter(|s| s.compile.cached).count();
     let compiled = report.solutions.len() - cached;
-    let builds = format!("compiled {compiled}, {cached} from cache");
+    let mut builds = format!("compiled {compiled}, {cached} from cache");
+    if !report.skipped.is_empty() {
+        builds.push_str(&format!(
+            "; {} not judged for want of their language here",
+            report.skipped.len()
+        ));
+    }
     let wrong: Vec<String> = report
         .solutions
         .iter()

@@ -122,13 +122,13 @@ fn missing_submission() {
 #[test]
 fn submission_in_an_unknown_language() {
     let stderr = Judge::fixture("checker")
-        .write("mine.go", "package main\n")
-        .args(&["judge", "pair", "--submission", "mine.go"])
+        .write("mine.zz", "whatever\n")
+        .args(&["judge", "pair", "--submission", "mine.zz"])
         .run()
         .expect_code(2)
         .stderr();
     assert!(
-        stderr.contains("mine.go: unknown language for extension \"go\""),
+        stderr.contains("mine.zz: unknown language for extension \"zz\""),
         "{stderr}"
     );
 }
