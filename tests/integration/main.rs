@@ -12,6 +12,7 @@ mod interactive;
 mod java;
 mod judging;
 mod killed_judge;
+mod languages;
 mod mistakes;
 mod names;
 mod new_problem;
