@@ -30,6 +30,8 @@ struct Page {
     host: String,
     date: String,
     solutions: Vec<Column>,
+    /// The solutions not judged here, each as "name (language): why".
+    skipped: Vec<String>,
     rows: Vec<Row>,
     /// What the page's script shows of each run, kept apart from the matrix so that a large one stays light.
     runs: Runs,
@@ -166,6 +168,14 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
             .solutions
             .iter()
             .map(|s| column(report, &positions, s))
+            .collect(),
+        skipped: report
+            .skipped
+            .iter()
+            .map(|s| {
+                let language = s.language.as_deref().unwrap_or("no known language");
+                format!("{} ({language}): {}", s.name, s.why)
+            })
             .collect(),
         rows,
         runs: Runs {
