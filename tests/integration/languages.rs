@@ -6,8 +6,9 @@ use crate::packages::{cpjudge, package};
 
 /// Whether a program is on PATH here and works (a version manager's shim may stand for one not installed).
 fn installed(program: &str) -> bool {
+    let asked = if program == "go" { "version" } else { "--version" };
     std::process::Command::new(program)
-        .arg("--version")
+        .arg(asked)
         .output()
         .is_ok_and(|output| output.status.success())
 }
