@@ -5,7 +5,7 @@ mod detect;
 mod table;
 
 pub use detect::Rules;
-pub use table::{Spec, configure, table_files};
+pub use table::{Spec, TableFile, configure, table_files};
 
 use crate::error::{Error, Result};
 use std::path::Path;

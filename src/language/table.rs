@@ -93,24 +93,40 @@ pub(super) fn get() -> &'static Table {
     TABLE.get_or_init(|| Table::read(&[], &[]).expect("the shipped language table is valid"))
 }
 
+/// A file that extends the table, and whether it is the user's own: the commands a table gives for finding tools
+/// and their versions run outside the sandbox, so only the user's own file may give them, not a project's, which
+/// may come from anyone.
+#[derive(Debug, Clone)]
+pub struct TableFile {
+    pub path: PathBuf,
+    pub users_own: bool,
+}
+
 /// The files that extend the table, in order: the user's, then the project's (in `project`, the folder holding
 /// `problems/`). Only those that exist.
-pub fn table_files(project: Option<&Path>) -> Vec<PathBuf> {
+pub fn table_files(project: Option<&Path>) -> Vec<TableFile> {
     let config = std::env::var_os("XDG_CONFIG_HOME")
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())
         .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".config")));
-    config
-        .map(|c| c.join("cpjudge").join("languages.toml"))
+    let users = config.map(|c| TableFile {
+        path: c.join("cpjudge").join("languages.toml"),
+        users_own: true,
+    });
+    let projects = project.map(|p| TableFile {
+        path: p.join("languages.toml"),
+        users_own: false,
+    });
+    users
         .into_iter()
-        .chain(project.map(|p| p.join("languages.toml")))
-        .filter(|p| p.is_file())
+        .chain(projects)
+        .filter(|f| f.path.is_file())
         .collect()
 }
 
 /// Reads the table once for this process: the shipped one with `files` over it, and `prefer` (keys of the table)
 /// chosen over the other languages of their families. A second call changes nothing.
-pub fn configure(files: &[PathBuf], prefer: &[String]) -> Result<()> {
+pub fn configure(files: &[TableFile], prefer: &[String]) -> Result<()> {
     let table = Table::read(files, prefer)?;
     let _ = TABLE.set(table);
     Ok(())
@@ -175,14 +191,21 @@ struct Origin {
 }
 
 impl Table {
-    fn read(files: &[PathBuf], prefer: &[String]) -> Result<Table> {
+    fn read(files: &[TableFile], prefer: &[String]) -> Result<Table> {
         let shipped = Origin {
             path: PathBuf::from("languages.toml (shipped)"),
             line: 1,
         };
         let mut entries: Vec<(String, RawSpec, Origin)> = Vec::new();
-        let mut add = |text: &str, origin: &Origin| -> Result<()> {
+        let mut add = |text: &str, origin: &Origin, users_own: bool| -> Result<()> {
             for (id, raw, line) in parse(text, &origin.path)? {
+                if !users_own {
+                    let here = Origin {
+                        line,
+                        ..origin.clone()
+                    };
+                    outside_the_sandbox(&raw).map_err(|message| here.error(message))?;
+                }
                 let origin = Origin {
                     line,
                     ..origin.clone()
@@ -197,16 +220,15 @@ impl Table {
             }
             Ok(())
         };
-        add(SHIPPED, &shipped)?;
+        add(SHIPPED, &shipped, true)?;
         for file in files {
-            let text = std::fs::read_to_string(file).map_err(|e| Error::io("read", file, e))?;
-            add(
-                &text,
-                &Origin {
-                    path: file.clone(),
-                    line: 1,
-                },
-            )?;
+            let text = std::fs::read_to_string(&file.path)
+                .map_err(|e| Error::io("read", &file.path, e))?;
+            let origin = Origin {
+                path: file.path.clone(),
+                line: 1,
+            };
+            add(&text, &origin, file.users_own)?;
         }
         let ids: Vec<String> = entries.iter().map(|(id, ..)| id.clone()).collect();
         let specs = entries
@@ -296,6 +318,22 @@ fn parse(text: &str, path: &Path) -> Result<Vec<(String, RawSpec, usize)>> {
         .collect())
 }
 
+/// A project's file may not give the arguments cpjudge runs a tool with outside the sandbox.
+fn outside_the_sandbox(raw: &RawSpec) -> std::result::Result<(), String> {
+    let given = [
+        ("version", raw.version.is_some()),
+        ("locate", raw.locate.is_some()),
+        ("standard_probe", raw.standard_probe.is_some()),
+    ];
+    match given.iter().find(|(_, given)| *given) {
+        Some((key, _)) => Err(format!(
+            "`{key}` runs a tool outside the sandbox, so only the user's own languages.toml may give it, not a \
+             project's"
+        )),
+        None => Ok(()),
+    }
+}
+
 fn validate(id: String, raw: RawSpec, ids: &[String]) -> std::result::Result<Spec, String> {
     let key = |what: &str| format!("[{id}] {what}");
     if id.is_empty()
@@ -317,6 +355,16 @@ fn validate(id: String, raw: RawSpec, ids: &[String]) -> std::result::Result<Spe
         .ok_or_else(|| key("needs `run`, a command"))?;
     if raw.compile.as_ref().is_some_and(|c| c.is_empty()) {
         return Err(key("`compile` is an empty command"));
+    }
+    // Tools are found on PATH by name, never taken from a path a file gives.
+    let tools = raw.compile.iter().chain([&run]).map(|command| &command[0]);
+    if let Some(tool) = tools
+        .filter(|tool| !tool.starts_with("{dir}/"))
+        .find(|tool| tool.contains('/') || tool.contains('{'))
+    {
+        return Err(key(&format!(
+            "`{tool}`: a command's first word is a program's name, found on PATH (or `{{dir}}/...` in `run`)"
+        )));
     }
     if let Some(parent) = &raw.variant_of
         && !ids.contains(parent)
@@ -374,6 +422,33 @@ fn validate(id: String, raw: RawSpec, ids: &[String]) -> std::result::Result<Spe
 mod tests {
     use super::*;
 
+    fn users(path: PathBuf) -> TableFile {
+        TableFile {
+            path,
+            users_own: true,
+        }
+    }
+
+    #[test]
+    fn a_projects_file_may_not_say_how_tools_run_outside_the_sandbox() {
+        for key in ["version", "locate", "standard_probe"] {
+            let (_dir, path) = file(&format!("[cpp]\n{key} = [\"-c\", \"import os\"]\n"));
+            let project = TableFile {
+                path: path.clone(),
+                users_own: false,
+            };
+            let message = Table::read(&[project], &[]).err().unwrap().to_string();
+            assert!(
+                message.starts_with(&format!("{}:1:", path.display())) && message.contains(key),
+                "{message}"
+            );
+            assert!(Table::read(&[users(path)], &[]).is_ok(), "{key}");
+        }
+        let (_dir, path) = file("[cpp]\ncompile = [\"./evil\", \"{main}\"]\n");
+        let message = Table::read(&[users(path)], &[]).err().unwrap().to_string();
+        assert!(message.contains("found on PATH"), "{message}");
+    }
+
     fn file(text: &str) -> (tempfile::TempDir, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("languages.toml");
@@ -387,7 +462,7 @@ mod tests {
             "[zig]\nname = \"Zig\"\nfiles = [\"*.zig\"]\ncompile = [\"zig\", \"build-exe\", \"{main}\"]\n\
              run = [\"{dir}/main\"]\n\n[cpp]\nstandards = [\"gnu++20\"]\n",
         );
-        let table = Table::read(&[path], &[]).unwrap();
+        let table = Table::read(&[users(path)], &[]).unwrap();
         let zig = table.position(|s| s.id == "zig").unwrap();
         assert_eq!(table.spec(zig).name, "Zig");
         let cpp = table.spec(table.position(|s| s.id == "cpp").unwrap());
@@ -416,7 +491,7 @@ mod tests {
         ];
         for (text, wanted, line) in cases {
             let (_dir, path) = file(text);
-            let message = Table::read(std::slice::from_ref(&path), &[])
+            let message = Table::read(&[users(path.clone())], &[])
                 .err()
                 .unwrap()
                 .to_string();

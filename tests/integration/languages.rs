@@ -6,7 +6,11 @@ use crate::packages::{cpjudge, package};
 
 /// Whether a program is on PATH here and works (a version manager's shim may stand for one not installed).
 fn installed(program: &str) -> bool {
-    let asked = if program == "go" { "version" } else { "--version" };
+    let asked = if program == "go" {
+        "version"
+    } else {
+        "--version"
+    };
     std::process::Command::new(program)
         .arg(asked)
         .output()
@@ -141,17 +145,13 @@ fn a_package_runs_python_on_pypy_where_installed() {
 
 #[test]
 fn a_project_file_adds_a_language_and_a_user_file_is_read_too() {
+    // Run by bash, from /usr/bin: a project's file may not say how to find a tool behind a version manager's shim.
     let zed = "[zed]\nname = \"Zed\"\nfiles = [\"*.zed\"]\n\
-               compile = [\"python3\", \"-I\", \"-m\", \"py_compile\", \"{main}\"]\n\
-               run = [\"python3\", \"{dir}/{main}\"]\n\
-               locate = [\"-I\", \"-c\", \"import sys; print(sys.executable)\"]\n";
-    let judge = Judge::fixture("basic").write("languages.toml", zed).write(
-        "mine.zed",
-        &std::fs::read_to_string(
-            crate::harness::fixtures().join("basic/problems/sum/solutions/ac.py"),
-        )
-        .unwrap(),
-    );
+               compile = [\"bash\", \"-n\", \"{main}\"]\nrun = [\"bash\", \"{dir}/{main}\"]\n";
+    let sum = "read -r n\ns=0\nfor x in $(cat); do s=$((s + x)); done\necho \"$s\"\n";
+    let judge = Judge::fixture("basic")
+        .write("languages.toml", zed)
+        .write("mine.zed", sum);
     let report = judge
         .args(&["judge", "sum", "--submission", "mine.zed", "--json"])
         .run()
@@ -174,6 +174,21 @@ fn a_project_file_adds_a_language_and_a_user_file_is_read_too() {
         .stderr();
     assert!(
         stderr.contains(&format!("{}:3:", user_file.display())) && stderr.contains("colour"),
+        "{stderr}"
+    );
+
+    // A project's file may not give the commands that run outside the sandbox.
+    let stderr = Judge::fixture("basic")
+        .write(
+            "languages.toml",
+            "\n[python3]\nversion = [\"-c\", \"import os\"]\n",
+        )
+        .args(&["judge", "sum"])
+        .run()
+        .expect_code(2)
+        .stderr();
+    assert!(
+        stderr.contains("languages.toml:2:") && stderr.contains("outside the sandbox"),
         "{stderr}"
     );
 }
