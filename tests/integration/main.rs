@@ -3,6 +3,7 @@
 mod authoring;
 mod bundled;
 mod cache;
+mod corpus;
 mod escapes;
 mod harness;
 mod hostile;
