@@ -416,10 +416,25 @@ fn find_input_validators(dir: &Path) -> Result<Vec<InputValidator>> {
 /// is followed only to a file of the package (a shared `testlib.h`, say), never out of it (to `/etc/shadow` or
 /// `/proc/kmsg`), and the files are copied side by side, so two of the same name are refused.
 pub(crate) fn program(path: &Path) -> Result<Source> {
+    let given = path;
     let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
     if !path.is_dir() {
-        return Source::file_under(&path, Rules::Package)
-            .ok_or_else(|| unknown_language(&path, &[]));
+        // A file is taken by its own name (a link named `b.R` to `a.R` is the submission `b.R`), and only from its
+        // package.
+        let package = given
+            .ancestors()
+            .find(|dir| is_package(dir))
+            .and_then(|dir| std::fs::canonicalize(dir).ok());
+        if let Some(package) = package
+            && !path.starts_with(&package)
+        {
+            return Err(Error::Usage(format!(
+                "{}: a program's files must be files of its package, and this is a link out of the package",
+                given.display()
+            )));
+        }
+        return Source::file_under(given, Rules::Package)
+            .ok_or_else(|| unknown_language(given, &[]));
     }
     let package = path
         .ancestors()
@@ -658,6 +673,23 @@ mod tests {
             fixed.limit(Duration::from_secs(9)),
             Duration::from_millis(1500)
         );
+    }
+
+    #[test]
+    fn a_program_is_a_file_of_its_package_and_keeps_its_own_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let package = dir.path().join("p");
+        let accepted = package.join("submissions/accepted");
+        std::fs::create_dir_all(&accepted).unwrap();
+        std::fs::write(package.join("problem.yaml"), "name: P\n").unwrap();
+        std::fs::write(accepted.join("a.py"), "print(1)\n").unwrap();
+        std::os::unix::fs::symlink("a.py", accepted.join("b.py")).unwrap();
+        let linked = program(&accepted.join("b.py")).unwrap();
+        assert_eq!(linked.main, accepted.join("b.py"));
+        std::fs::write(dir.path().join("secret.py"), "print(2)\n").unwrap();
+        std::os::unix::fs::symlink("../../../secret.py", accepted.join("c.py")).unwrap();
+        let message = program(&accepted.join("c.py")).unwrap_err().to_string();
+        assert!(message.contains("a link out of the package"), "{message}");
     }
 
     #[test]
