@@ -139,11 +139,11 @@ impl<'a> Judge<'a> {
         if let Some((what, ..)) = problem.comparison.program() {
             on_event(Event::Compiling { what });
         }
-        let checker = Checker::build(&self.compiler, &problem.comparison)?;
+        let checker = Checker::build(&self.compiler, &problem.comparison, &problem.limits)?;
         let (validators, protocol) = problem.input_validators()?;
         for source in &validators {
             on_event(Event::Compiling { what: "validator" });
-            let validator = Validator::build(&self.compiler, source, protocol)?;
+            let validator = Validator::build(&self.compiler, source, protocol, &problem.limits)?;
             *during = "validating the tests".to_owned();
             on_event(Event::Validating { tests: tests.len() });
             validate(self.runner, &validator, &self.cache.validated(), tests)?;

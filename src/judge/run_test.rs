@@ -103,6 +103,7 @@ impl TestRunner<'_> {
         };
         let interactor_spec = runs::interactor(
             &interactor.program,
+            &interactor.limits,
             &workdir,
             test,
             feedback.as_deref(),

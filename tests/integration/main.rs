@@ -15,6 +15,7 @@ mod killed_judge;
 mod mistakes;
 mod names;
 mod new_problem;
+mod package_rules;
 pub mod packages;
 mod partition;
 mod reports;

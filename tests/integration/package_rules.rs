@@ -1,0 +1,95 @@
+//! How a package's own rules are applied, on small packages written for each case: a fixed time limit below the
+//! rule of the format, a TLE submission within the TLE margin, and validators that need a deep stack.
+
+use crate::harness::shared_cache;
+use crate::packages::{Judged, cpjudge};
+use std::path::{Path, PathBuf};
+
+/// A package in a folder of its own, made of `files` (path, contents), one test `secret/1` of `input` and `answer`.
+fn write_package(
+    files: &[(&str, &str)],
+    input: &str,
+    answer: &str,
+) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rules");
+    let mut all = vec![("data/secret/1.in", input), ("data/secret/1.ans", answer)];
+    all.extend_from_slice(files);
+    for (file, contents) in all {
+        let file = path.join(file);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(file, contents).unwrap();
+    }
+    (dir, path)
+}
+
+/// A C program that uses `seconds` of CPU time, then copies its input to its output.
+fn busy_echo(seconds: f64) -> String {
+    format!(
+        "#include <stdio.h>\n#include <time.h>\n\
+         int main(void) {{\n\
+         \twhile (clock() < {seconds} * CLOCKS_PER_SEC) {{}}\n\
+         \tint c;\n\
+         \twhile ((c = getchar()) != EOF) putchar(c);\n\
+         \treturn 0;\n\
+         }}\n"
+    )
+}
+
+fn judge(package: &Path, more: &[&str]) -> Judged {
+    let mut args = vec!["judge", package.to_str().unwrap(), "--json"];
+    args.extend_from_slice(more);
+    cpjudge(&args, &shared_cache())
+}
+
+/// A line of a million letters, matched by std::regex, which recurses once per character: it needs some 300 MiB of
+/// stack, as a solution of a problem with a 2 GiB memory limit may have, and so may the problem's own programs.
+#[test]
+fn validators_get_at_least_the_stack_of_a_solution() {
+    let word = r#"#include <fstream>
+#include <iostream>
+#include <regex>
+#include <string>
+
+// Accepts a line of lower-case letters and nothing else.
+int main() {
+    std::string line;
+    std::getline(std::cin, line);
+    static const std::regex word("[a-z]*");
+    if (!std::regex_match(line, word)) {
+        std::cerr << "not one word" << std::endl;
+        return 43;
+    }
+    return 42;
+}
+"#;
+    let same = r#"#include <fstream>
+#include <iostream>
+#include <regex>
+#include <string>
+
+// Output validator: the output is a line of lower-case letters, the answer's.
+int main(int argc, char **argv) {
+    std::ifstream answer_file(argv[2]);
+    std::string answer, line;
+    std::getline(answer_file, answer);
+    std::getline(std::cin, line);
+    static const std::regex word("[a-z]*");
+    if (!std::regex_match(line, word) || line != answer) return 43;
+    return 42;
+}
+"#;
+    let echo = busy_echo(0.0);
+    let long = format!("{}\n", "a".repeat(1_000_000));
+    let files = [
+        ("problem.yaml", "name: Rules\nvalidation: custom\n"),
+        (".timelimit", "1\n"),
+        ("input_validators/word/word.cpp", word),
+        ("output_validators/same/same.cpp", same),
+        ("submissions/accepted/echo.c", echo.as_str()),
+    ];
+    let (_dir, package) = write_package(&files, &long, &long);
+    let judged = judge(&package, &[]);
+    assert_eq!(judged.code, Some(0), "{}\n{}", judged.stdout, judged.stderr);
+    assert_eq!(judged.json()["solutions"][0]["verdict"], "AC");
+}
