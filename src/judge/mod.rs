@@ -2,6 +2,7 @@
 //! the whole outcome as data.
 
 mod classify;
+mod dialogue;
 mod engine;
 mod last_words;
 mod merge;

@@ -2,6 +2,7 @@
 //! with the interactor), the verdict.
 
 use super::classify::classify;
+use super::dialogue;
 use super::outcome::{TestResult, TestTexts};
 use super::relay::{Pipes, Side};
 use crate::check::{self, CheckOutcome, Checker};
@@ -84,10 +85,8 @@ impl TestRunner<'_> {
         compared.map_err(|e| Error::io("compare the output with", &test.answer, e))
     }
 
-    /// The solution and the interactor at once, the judge passing on what each says to the other. The verdict, as
-    /// Kattis and DOMjudge give it: if the interactor ended first and rejected, WA, whatever the solution did
-    /// then; otherwise the solution's own failure (TLE by its CPU time, MLE, RE) if any; otherwise the
-    /// interactor's verdict.
+    /// The solution and the interactor at once, the judge passing on what each says to the other; the verdict as
+    /// [`dialogue::verdict`] decides it.
     fn talk(
         &self,
         dir: &Path,
@@ -134,32 +133,20 @@ impl TestRunner<'_> {
         // What the solution wrote went into a pipe: the judge counted it.
         solution.stdout_bytes = relayed.transcript.written[Side::Solution as usize];
 
-        let mut said = check::verdict_of(
+        let said = check::verdict_of(
             interactor.protocol,
             &interactor_run,
             &workdir,
             "interactor",
             &interactor_spec.limits,
         );
-        // An interactor that went on writing to a solution that had ended is cut off like the solution would be.
-        let solution_first = relayed.first_to_end == Some(Side::Solution);
-        if said.verdict == Verdict::JudgeError
-            && solution_first
-            && interactor_run.termination == Termination::Signaled(libc::SIGPIPE)
-        {
-            said = CheckOutcome::wrong("the solution ended while the interactor was still writing");
-        }
-        let interactor_first = relayed.first_to_end == Some(Side::Interactor);
-        let mut result = TestResult::new(test, &solution);
-        let (verdict, message) = match classify(&solution, &self.limits) {
-            // An interactor that failed leaves the test unjudged, whatever the solution did after.
-            _ if said.verdict == Verdict::JudgeError => (said.verdict, said.message),
-            Some(_) if interactor_first && said.verdict == Verdict::WrongAnswer => {
-                (said.verdict, said.message)
-            }
-            Some(failure) => failure,
-            None => (said.verdict, said.message),
+        let ending = dialogue::Ending {
+            interactor_first: relayed.first_to_end == Some(Side::Interactor),
+            interactor_cut_off: relayed.cut_off[Side::Interactor as usize],
+            interactor_sigpipe: interactor_run.termination == Termination::Signaled(libc::SIGPIPE),
         };
+        let mut result = TestResult::new(test, &solution);
+        let (verdict, message) = dialogue::verdict(classify(&solution, &self.limits), said, ending);
         result.verdict = verdict;
         result.message = message;
         if !verdict.is_accepted() {
