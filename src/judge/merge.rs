@@ -78,6 +78,11 @@ pub fn merge(shares: Vec<Share>) -> Result<JudgeReport, String> {
     Ok(JudgeReport {
         solutions,
         partition: None,
+        // Each share judged some of the accepted runs: the slowest of all is the slowest of the shares'.
+        time_limit_check: shares
+            .iter()
+            .filter_map(|share| share.report.time_limit_check.clone())
+            .max_by_key(|check| check.slowest),
         // Each share's machine may or may not have timed the references.
         suggested_time_limit: shares
             .iter()

@@ -137,6 +137,8 @@ pub struct JudgeReport {
     pub time_limit_overridden: bool,
     /// How a package's time limit was found.
     pub time_limit_origin: Option<String>,
+    /// For a package whose time limit is fixed: how it compares with the rule of its format.
+    pub time_limit_check: Option<super::LimitCheck>,
     pub memory_limit_overridden: bool,
     /// The names of every test, in order.
     pub tests: Vec<String>,
@@ -183,6 +185,13 @@ impl JudgeReport {
             .collect()
     }
 
+    /// The warning of a package's fixed time limit below the rule of its format.
+    pub fn time_limit_warning(&self) -> Option<String> {
+        self.time_limit_check
+            .as_ref()
+            .and_then(|check| check.warning(self.time_limit))
+    }
+
     /// Whether every solution got a verdict it was expected to get (never, when the judge was interrupted).
     pub fn all_as_expected(&self) -> bool {
         self.interrupted.is_none() && self.solutions.iter().all(|s| s.ok)
@@ -206,6 +215,10 @@ pub enum Event<'a> {
     TimeLimitFound {
         limit: Duration,
         how: &'a str,
+    },
+    /// A package's fixed time limit is below what the rule of its format asks, as said: judged with all the same.
+    TimeLimitWarning {
+        warning: &'a str,
     },
     /// The test inputs are being checked by the problem's validator.
     Validating {

@@ -125,9 +125,9 @@ impl RawLimits {
         };
         let origin = match (fixed, from_file) {
             (Some(_), _) => {
-                format!("fixed by problem.yaml's limits.time_limit, checked by {rules}")
+                format!("fixed by problem.yaml's limits.time_limit, compared with {rules}")
             }
-            (None, Some(_)) => format!("fixed by .timelimit, checked by {rules}"),
+            (None, Some(_)) => format!("fixed by .timelimit, compared with {rules}"),
             (None, None) => format!("derived by {rules}"),
         };
         Ok(PackageLimits {

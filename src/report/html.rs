@@ -21,6 +21,9 @@ struct Page {
     summary: String,
     time_limit: String,
     time_limit_origin: Option<String>,
+    /// How a fixed limit compares with the rule of the package's format, and the warning when it is below it.
+    time_limit_check: Option<String>,
+    time_limit_warning: Option<String>,
     /// What `timelimit` suggested for these references and tests, and where and when.
     suggested_time_limit: Option<String>,
     memory_limit: String,
@@ -152,6 +155,8 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
         summary,
         time_limit: format_time(report.time_limit),
         time_limit_origin: report.time_limit_origin.clone(),
+        time_limit_check: report.time_limit_check.as_ref().map(|c| c.summary()),
+        time_limit_warning: report.time_limit_warning(),
         suggested_time_limit: report
             .suggested_time_limit
             .as_ref()

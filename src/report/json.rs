@@ -4,7 +4,7 @@
 use super::Origin;
 use crate::compile::CompileOutcome;
 use crate::judge::{
-    Interruption, JudgeReport, Partition, SolutionReport, SuggestedLimit, TestResult,
+    Interruption, JudgeReport, LimitCheck, Partition, SolutionReport, SuggestedLimit, TestResult,
 };
 use crate::language::Language;
 use crate::sandbox::Isolation;
@@ -24,6 +24,13 @@ struct JsonReport {
     /// How a package's time limit was found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     time_limit_origin: Option<String>,
+    /// For a package whose limit is fixed, how the limit compares with the rule of its format.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time_limit_check: Option<JsonLimitCheck>,
+    /// Present when that limit is below what the rule asks: the judge went on with it, and says so. Read back, it
+    /// is said again from `time_limit_check`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time_limit_warning: Option<String>,
     /// Present, and true, when the limit was given on the command line.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     time_limit_overridden: bool,
@@ -50,6 +57,16 @@ struct JsonReport {
     host: String,
     #[serde(default)]
     date: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct JsonLimitCheck {
+    /// The CPU time of the slowest run of an accepted submission, and where it was.
+    slowest_accepted_us: u64,
+    on: String,
+    multiplier: f64,
+    /// The limit the rule would derive from it.
+    derived_ms: u64,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -148,6 +165,13 @@ pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write)
         time_limit_ms: millis(report.time_limit),
         memory_limit_kib: report.memory_limit.kib(),
         time_limit_origin: report.time_limit_origin.clone(),
+        time_limit_check: report.time_limit_check.as_ref().map(|c| JsonLimitCheck {
+            slowest_accepted_us: c.slowest.as_micros() as u64,
+            on: c.on.clone(),
+            multiplier: c.multiplier,
+            derived_ms: millis(c.derived),
+        }),
+        time_limit_warning: report.time_limit_warning(),
         time_limit_overridden: report.time_limit_overridden,
         memory_limit_overridden: report.memory_limit_overridden,
         ok: report.all_as_expected(),
@@ -243,6 +267,12 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
             memory_limit: kib(json.memory_limit_kib)?,
             time_limit_overridden: json.time_limit_overridden,
             time_limit_origin: json.time_limit_origin,
+            time_limit_check: json.time_limit_check.map(|c| LimitCheck {
+                slowest: Duration::from_micros(c.slowest_accepted_us),
+                on: c.on,
+                multiplier: c.multiplier,
+                derived: Duration::from_millis(c.derived_ms),
+            }),
             memory_limit_overridden: json.memory_limit_overridden,
             tests: json.tests,
             all_tests: json.all_tests,
@@ -313,6 +343,7 @@ pub(crate) mod tests {
             memory_limit: Bytes::mib(256),
             time_limit_overridden: false,
             time_limit_origin: None,
+            time_limit_check: None,
             memory_limit_overridden: false,
             interrupted: None,
             tests: vec!["1".into(), "2".into()],
@@ -379,6 +410,12 @@ pub(crate) mod tests {
         };
         let mut report = sample_report();
         report.partition = Some(Partition { index: 2, count: 3 });
+        report.time_limit_check = Some(LimitCheck {
+            slowest: Duration::from_micros(330_017),
+            on: "ref on 2".into(),
+            multiplier: 5.0,
+            derived: Duration::from_secs(2),
+        });
         report.suggested_time_limit = Some(SuggestedLimit {
             limit_ms: 800,
             slowest_reference_ms: 390,

@@ -45,6 +45,15 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
     if let Some(how) = &report.time_limit_origin {
         notes.push(format!("time limit: {how}"));
     }
+    if let Some(check) = &report.time_limit_check {
+        notes.push(format!("compared with the rule: {}", check.summary()));
+    }
+    if let Some(warning) = report.time_limit_warning() {
+        notes.push(style.paint(
+            &format!("warning: {warning}"),
+            console::Style::new().yellow(),
+        ));
+    }
     if let Some(suggested) = &report.suggested_time_limit {
         notes.push(format!(
             "suggested time limit: {}",

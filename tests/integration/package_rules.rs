@@ -42,6 +42,54 @@ fn judge(package: &Path, more: &[&str]) -> Judged {
     cpjudge(&args, &shared_cache())
 }
 
+/// A fixed limit is the author's: an accepted submission whose time times the format's multiplier is past it is
+/// judged all the same, under that limit, and the report warns of it. Whether the limit is fixed by `.timelimit`,
+/// by problem.yaml or on the command line, no submission runs before the judge to find it.
+#[test]
+fn a_fixed_time_limit_below_the_rule_is_judged_with_a_warning() {
+    let slow = busy_echo(0.3);
+    let legacy = "name: Rules\n";
+    let fixed_in_yaml = "name: Rules\nlimits:\n  time_limit: 0.5\n";
+    // How the limit is fixed: the package's files, and the options of the judge.
+    let cases = [
+        (
+            ".timelimit",
+            vec![("problem.yaml", legacy), (".timelimit", "0.5\n")],
+            &[][..],
+        ),
+        (
+            "limits.time_limit",
+            vec![("problem.yaml", fixed_in_yaml)],
+            &[],
+        ),
+        (
+            "--time-limit",
+            vec![("problem.yaml", legacy)],
+            &["--time-limit", "0.5s"],
+        ),
+    ];
+    for (how, mut files, options) in cases {
+        files.push(("submissions/accepted/slow.c", &slow));
+        let (_dir, package) = write_package(&files, "7\n", "7\n");
+        let judged = judge(&package, options);
+        let report = judged.json();
+        assert_eq!(judged.code, Some(0), "{how}: {report:#}\n{}", judged.stderr);
+        assert_eq!(report["time_limit_ms"], 500, "{how}");
+        assert_eq!(report["solutions"][0]["verdict"], "AC", "{how}");
+        // 0.3 s x 5 is 1.5 s, three times the limit.
+        let warning = report["time_limit_warning"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{how}: {report:#}"));
+        assert!(warning.contains("x 5 is 1.5"), "{how}: {warning}");
+        // The reporter says it too, as the judge goes.
+        assert!(
+            judged.stderr.contains("warning:"),
+            "{how}: {}",
+            judged.stderr
+        );
+    }
+}
+
 /// A line of a million letters, matched by std::regex, which recurses once per character: it needs some 300 MiB of
 /// stack, as a solution of a problem with a 2 GiB memory limit may have, and so may the problem's own programs.
 #[test]
