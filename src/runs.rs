@@ -99,10 +99,12 @@ pub fn compile(
     }
 }
 
-/// A solution on one test, working in `workdir`, reading only its own build.
+/// A solution on one test, working in `workdir`, reading only its own build, under `limits` but for its CPU time,
+/// `cpu`: the time limit, or more for a run that goes on to a TLE margin.
 pub fn solution(
     program: &Program,
     limits: &ProblemLimits,
+    cpu: Duration,
     workdir: &Path,
     input: &Path,
     output: &Path,
@@ -114,9 +116,11 @@ pub fn solution(
         stdin: Some(input.to_owned()),
         stdout: output.to_owned(),
         limits: Limits {
-            cpu: limits.time,
-            // Long enough that a slow start never costs a verdict, short enough that a sleeper is caught soon.
-            wall: limits.time * 2 + Duration::from_secs(1),
+            cpu,
+            // Long enough that a slow start never costs a verdict, short enough that a sleeper is caught soon. It
+            // follows the CPU time the run may use, the TLE margin included: a run that goes on to the margin to
+            // be told apart must not be cut short by a busy machine.
+            wall: cpu * 2 + Duration::from_secs(1),
             memory: limits.memory,
             output: limits.output,
             // Files it writes count as memory, as its scratch space in memory makes them where it can.
@@ -257,7 +261,7 @@ mod tests {
                 memory: Bytes::mib(mib),
                 output: Bytes::mib(8),
             };
-            let solution = solution(&program, &problem, dir, &file, &file).limits;
+            let solution = solution(&program, &problem, problem.time, dir, &file, &file).limits;
             let checking = tool_limits(CHECKER_LIMITS, &problem);
             let tools = tool_limits(TOOL_LIMITS, &problem);
             let runs = [

@@ -186,7 +186,8 @@ impl<'a> Workshop<'a> {
         let workdir = dir.path().join("box");
         let output = dir.path().join("output");
         std::fs::create_dir(&workdir).map_err(|e| Error::io("create", &workdir, e))?;
-        let spec = runs::solution(program, &self.problem.limits, &workdir, input, &output);
+        let limits = &self.problem.limits;
+        let spec = runs::solution(program, limits, limits.time, &workdir, input, &output);
         let run = self.runner.run(&spec)?;
         if let Some((verdict, message)) = classify(&run, &self.problem.limits) {
             return Ok(Answer::Failed { verdict, message });
@@ -229,6 +230,7 @@ impl<'a> Workshop<'a> {
             limits: self.problem.limits,
             comparison: &self.problem.comparison,
             checker: self.checker.as_ref(),
+            margin: None,
         }
     }
 }

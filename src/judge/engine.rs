@@ -92,6 +92,7 @@ impl<'a> Judge<'a> {
             time_limit_overridden: false,
             time_limit_origin: None,
             time_limit_check: None,
+            tle_time_limit: None,
             memory_limit_overridden: false,
             tests: tests.iter().map(|t| t.name.clone()).collect(),
             all_tests: self.options.all_tests,
@@ -170,6 +171,7 @@ impl<'a> Judge<'a> {
             limits: problem.limits,
             comparison: &problem.comparison,
             checker: checker.as_ref(),
+            margin: None,
         };
         let mut tle_limit = None;
         if let Some(package) = &problem.package {
@@ -185,7 +187,7 @@ impl<'a> Judge<'a> {
                 }
             };
             let how = format!(
-                "{} {}{found}; TLE submissions judged at {}",
+                "{} {}{found}; TLE submissions run on to {}",
                 format_time(limit),
                 rule.origin,
                 format_time(rule.tle_limit(limit))
@@ -195,20 +197,17 @@ impl<'a> Judge<'a> {
             report.time_limit_origin = Some(how);
             report.time_limit = limit;
             tle_limit = Some(rule.tle_limit(limit));
+            report.tle_time_limit = tle_limit;
         }
         for (solution, build) in solutions.iter().zip(compiled) {
             *during = format!("judging {}", solution.name);
             if crate::interrupt::requested() {
                 return Err(Error::Interrupted);
             }
-            // A package's submissions expected to time out must do so even with its safety margin.
-            let mut limits = runner.limits;
-            if let Some(tle) = tle_limit
-                && solution.expected == [Verdict::TimeLimit]
-            {
-                limits.time = tle;
-            }
-            let runner = TestRunner { limits, ..runner };
+            // A package's submission expected to time out runs on to its TLE margin: over the limit is TLE all the
+            // same, but one that would pass at the margin is noted as sensitive to the limit.
+            let margin = tle_limit.filter(|_| solution.expected == [Verdict::TimeLimit]);
+            let runner = TestRunner { margin, ..runner };
             let solution_report = self.judge_solution(&runner, solution, build, tests, on_event)?;
             on_event(Event::SolutionFinished {
                 report: &solution_report,

@@ -116,6 +116,7 @@ mod tests {
                     input: "1.in".into(),
                     texts: None,
                     dialogue: None,
+                    at_margin: None,
                 })
                 .collect(),
         }

@@ -53,6 +53,8 @@ struct Column {
     verdict: &'static str,
     ok: bool,
     compile_message: String,
+    /// What is said of it besides its verdict (sensitive to the time limit).
+    notes: Vec<String>,
     cpu_plot: String,
     memory_plot: String,
 }
@@ -249,6 +251,7 @@ fn column(
         } else {
             String::new()
         },
+        notes: report.notes(solution),
         cpu_plot: plot::svg(&cpu, tests, &cpu_lines, "CPU ms"),
         memory_plot: plot::svg(
             &memory,

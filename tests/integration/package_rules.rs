@@ -90,6 +90,39 @@ fn a_fixed_time_limit_below_the_rule_is_judged_with_a_warning() {
     }
 }
 
+/// A submission expected TLE that runs past the limit but within the TLE margin is TLE: the run is over the limit.
+/// That it would pass with the margin is said of it, as a note.
+#[test]
+fn a_run_over_the_limit_within_the_margin_is_tle_with_a_note() {
+    let quick = busy_echo(0.0);
+    let within = busy_echo(0.7);
+    let files = [
+        ("problem.yaml", "name: Rules\n"),
+        (".timelimit", "0.5\n"),
+        ("submissions/accepted/quick.c", quick.as_str()),
+        ("submissions/time_limit_exceeded/within.c", within.as_str()),
+    ];
+    let (_dir, package) = write_package(&files, "7\n", "7\n");
+    let judged = judge(&package, &[]);
+    let report = judged.json();
+    assert_eq!(judged.code, Some(0), "{report:#}\n{}", judged.stderr);
+    let within = crate::harness::solution(&report, "within.c");
+    assert_eq!(within["verdict"], "TLE", "{within:#}");
+    let test = &within["tests"][0];
+    assert_eq!(test["verdict"], "TLE", "{test:#}");
+    assert_eq!(test["at_margin"], "AC", "{test:#}");
+    let notes = within["notes"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{within:#}"));
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.as_str().unwrap().contains("sensitive to the time limit")),
+        "{notes:?}"
+    );
+    assert_eq!(report["tle_time_limit_ms"], 1000, "{report:#}");
+}
+
 /// A line of a million letters, matched by std::regex, which recurses once per character: it needs some 300 MiB of
 /// stack, as a solution of a problem with a 2 GiB memory limit may have, and so may the problem's own programs.
 #[test]
