@@ -194,6 +194,26 @@ mod tests {
     }
 
     #[test]
+    fn a_fixed_limit_is_compared_with_the_slowest_accepted_run_of_any_share() {
+        let check = |ms: u64, on: &str| {
+            Some(crate::judge::LimitCheck {
+                slowest: std::time::Duration::from_millis(ms),
+                on: on.into(),
+                multiplier: 5.0,
+                derived: std::time::Duration::from_secs(1),
+            })
+        };
+        let mut first = share(1, &[("1", Verdict::Accepted)]);
+        let mut second = share(2, &[("2", Verdict::Accepted)]);
+        first.report.time_limit_check = check(120, "ref on 1");
+        second.report.time_limit_check = check(330, "ref on 2");
+        let merged = merge(vec![first, second]).unwrap();
+        assert_eq!(merged.time_limit_check, check(330, "ref on 2"));
+        // 330 ms x 5 is over the 1 s limit of the sample.
+        assert!(merged.time_limit_warning().is_some());
+    }
+
+    #[test]
     fn shares_of_other_judges_are_refused() {
         let mut other = share(2, &[]);
         other.report.time_limit *= 2;
