@@ -1,5 +1,9 @@
 //! The kinds of run the judge makes, each built in one place with its limits: a compile, a solution on a test, a
 //! checker, and the problem's other tools (validator, generator).
+//!
+//! The problem's own programs are written by its authors as solutions are, and may recurse as deep (a validator
+//! matching a long line with std::regex recurses once per character): each gets at least the memory and the stack
+//! a solution gets, through [`tool_limits`].
 
 use crate::compile::Program;
 use crate::problem::{ProblemLimits, Test};
@@ -23,27 +27,49 @@ pub const COMPILE_LIMITS: Limits = Limits {
     cap_address_space: true,
 };
 
-/// A checker's limits: generous, since it is trusted to be correct, yet bounded, since it may have bugs.
+/// A checker's limits: generous, since it is trusted to be correct, yet bounded, since it may have bugs. The
+/// least: a problem whose solutions get more memory gives its checker as much (see [`tool_limits`]).
 pub const CHECKER_LIMITS: Limits = Limits {
     cpu: Duration::from_secs(10),
     wall: Duration::from_secs(20),
     memory: Bytes::mib(1024),
     output: Bytes::mib(16),
     disk: Bytes::mib(64),
-    stack: Bytes::mib(256),
+    stack: stack_for(Bytes::mib(1024)),
     cap_address_space: true,
 };
 
-/// Limits for the problem's other tools (validator, generator): trusted, but bounded all the same.
+/// Limits for the problem's other tools (validator, generator): trusted, but bounded all the same. The least, as
+/// [`CHECKER_LIMITS`].
 pub const TOOL_LIMITS: Limits = Limits {
     cpu: Duration::from_secs(10),
     wall: Duration::from_secs(20),
     memory: Bytes::mib(1024),
     output: Bytes::mib(256),
     disk: Bytes::mib(512),
-    stack: Bytes::mib(256),
+    stack: stack_for(Bytes::mib(1024)),
     cap_address_space: true,
 };
+
+/// The stack of a program whose memory limit is `memory`: it may grow almost as far as memory allows, so that deep
+/// recursion that fits in memory runs; it stops an eighth short, so that endless recursion ends as the stack
+/// overflow it is (RE) before the memory it takes is measured as MLE.
+pub const fn stack_for(memory: Bytes) -> Bytes {
+    Bytes(memory.0 - memory.0 / 8)
+}
+
+/// The limits of one of the problem's own programs (checker, output validator, interactor, input validator,
+/// generator), from `base`, for a problem whose solutions run under `problem`: at least a solution's memory, and the
+/// stack that memory allows, so never less stack than a solution. problemtools gives these programs an unlimited
+/// stack; a bound that follows memory keeps a runaway recursion from taking the machine.
+pub fn tool_limits(base: Limits, problem: &ProblemLimits) -> Limits {
+    let memory = base.memory.max(problem.memory);
+    Limits {
+        memory,
+        stack: stack_for(memory),
+        ..base
+    }
+}
 
 /// A compiler building a source in `dir`, its output going to `log`. Sources are untrusted: a compiler reads
 /// files too (`include_str!`, `#include`), so it runs as a solution would, reading only its own build folder and
@@ -73,10 +99,12 @@ pub fn compile(
     }
 }
 
-/// A solution on one test, working in `workdir`, reading only its own build.
+/// A solution on one test, working in `workdir`, reading only its own build, under `limits` but for its CPU time,
+/// `cpu`: the time limit, or more for a run that goes on to a TLE margin.
 pub fn solution(
     program: &Program,
     limits: &ProblemLimits,
+    cpu: Duration,
     workdir: &Path,
     input: &Path,
     output: &Path,
@@ -88,17 +116,16 @@ pub fn solution(
         stdin: Some(input.to_owned()),
         stdout: output.to_owned(),
         limits: Limits {
-            cpu: limits.time,
-            // Long enough that a slow start never costs a verdict, short enough that a sleeper is caught soon.
-            wall: limits.time * 2 + Duration::from_secs(1),
+            cpu,
+            // Long enough that a slow start never costs a verdict, short enough that a sleeper is caught soon. It
+            // follows the CPU time the run may use, the TLE margin included: a run that goes on to the margin to
+            // be told apart must not be cut short by a busy machine.
+            wall: cpu * 2 + Duration::from_secs(1),
             memory: limits.memory,
             output: limits.output,
             // Files it writes count as memory, as its scratch space in memory makes them where it can.
             disk: limits.memory,
-            // The stack may grow almost as far as memory allows, so deep recursion that fits in memory runs; it
-            // stops an eighth short, so that endless recursion ends as the stack overflow it is (RE) before the
-            // memory it takes is measured as MLE.
-            stack: Bytes(limits.memory.0 - limits.memory.0 / 8),
+            stack: stack_for(limits.memory),
             cap_address_space: program.cap_address_space,
         },
         trust: Trust::Solution {
@@ -109,23 +136,28 @@ pub fn solution(
     }
 }
 
-/// The checker on one output: `checker <input> <output> <answer>`, working in `workdir`.
+/// The checker on one output: `checker <input> <output> <answer>`, working in `workdir`, under `limits` (the
+/// problem's [`tool_limits`]).
 pub fn checker(
     program: &Program,
+    limits: &Limits,
     workdir: &Path,
     input: &Path,
     output: &Path,
     answer: &Path,
 ) -> RunSpec {
-    let mut spec = tool(program, workdir, None, CHECKER_LIMITS);
+    let mut spec = tool(program, workdir, None, limits.clone());
     spec.argv
         .extend([input, output, answer].map(|p| p.as_os_str().to_owned()));
     spec
 }
 
-/// A package's output validator on one output: `validator <input> <answer> <feedback_dir> [flags] < output`.
+/// A package's output validator on one output: `validator <input> <answer> <feedback_dir> [flags] < output`,
+/// under `limits` (the problem's [`tool_limits`]).
+#[allow(clippy::too_many_arguments)]
 pub fn output_validator(
     program: &Program,
+    limits: &Limits,
     workdir: &Path,
     input: &Path,
     output: &Path,
@@ -133,7 +165,7 @@ pub fn output_validator(
     feedback: &Path,
     flags: &[String],
 ) -> RunSpec {
-    let mut spec = tool(program, workdir, Some(output), CHECKER_LIMITS);
+    let mut spec = tool(program, workdir, Some(output), limits.clone());
     spec.argv
         .extend([input, answer, feedback].map(|p| p.as_os_str().to_owned()));
     spec.argv.extend(flags.iter().map(OsString::from));
@@ -141,10 +173,12 @@ pub fn output_validator(
 }
 
 /// An interactor talking with a solution whose wall-time limit is `solution_wall`: `interactor <input> <answer>`,
-/// or in a package's protocol `validator <input> <answer> <feedback_dir> [flags]`. Its standard streams are the
-/// dialogue's. It may run a little longer than the solution, to have its say once the solution has ended.
+/// or in a package's protocol `validator <input> <answer> <feedback_dir> [flags]`, under `limits` (the problem's
+/// [`tool_limits`]) but for its time. Its standard streams are the dialogue's. It may run a little longer than the
+/// solution, to have its say once the solution has ended.
 pub fn interactor(
     program: &Program,
+    limits: &Limits,
     workdir: &Path,
     test: &Test,
     feedback: Option<&Path>,
@@ -158,7 +192,7 @@ pub fn interactor(
         Limits {
             cpu: wall,
             wall,
-            ..CHECKER_LIMITS
+            ..limits.clone()
         },
     );
     spec.argv
@@ -197,4 +231,62 @@ pub fn tool(program: &Program, workdir: &Path, stdin: Option<&Path>, limits: Lim
 /// it could write: it is read as every such file is (no link followed, no FIFO waited on, at most the output limit).
 pub fn tool_output(spec: &RunSpec) -> std::io::Result<Vec<u8>> {
     crate::untrusted::read(&spec.workdir, Path::new(TOOL_STDOUT), spec.limits.output.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::problem::TestFlags;
+
+    /// Each of the problem's own programs gets at least the memory and the stack of a solution, whatever the
+    /// problem's memory limit: a package's default of 2 GiB gives a solution a stack of 1.75 GiB.
+    #[test]
+    fn the_problems_own_programs_get_at_least_a_solutions_stack() {
+        let program = Program {
+            argv: vec!["/bin/true".into()],
+            dir: "/".into(),
+            cap_address_space: true,
+        };
+        let dir = Path::new("/nowhere");
+        let file = dir.join("file");
+        let test = Test {
+            name: "1".into(),
+            input: file.clone(),
+            answer: file.clone(),
+            flags: TestFlags::default(),
+        };
+        for mib in [64, 256, 1024, 2048, 8192] {
+            let problem = ProblemLimits {
+                time: Duration::from_secs(1),
+                memory: Bytes::mib(mib),
+                output: Bytes::mib(8),
+            };
+            let solution = solution(&program, &problem, problem.time, dir, &file, &file).limits;
+            let checking = tool_limits(CHECKER_LIMITS, &problem);
+            let tools = tool_limits(TOOL_LIMITS, &problem);
+            let runs = [
+                (
+                    "checker",
+                    checker(&program, &checking, dir, &file, &file, &file),
+                ),
+                (
+                    "output validator",
+                    output_validator(&program, &checking, dir, &file, &file, &file, &file, &[]),
+                ),
+                (
+                    "interactor",
+                    interactor(&program, &checking, dir, &test, None, solution.wall),
+                ),
+                ("validator, generator", tool(&program, dir, None, tools)),
+            ];
+            for (what, spec) in runs {
+                assert!(
+                    spec.limits.stack >= solution.stack && spec.limits.memory >= solution.memory,
+                    "{what} at {mib} MiB: {:?} for a solution's {:?}",
+                    spec.limits,
+                    solution
+                );
+            }
+        }
+    }
 }

@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::judge::{InputCheck, TestResult, TestRunner, Validator, classify};
 use crate::problem::{Comparison, Problem, Solution, Test};
 use crate::runs::{self, TOOL_LIMITS};
-use crate::sandbox::Runner;
+use crate::sandbox::{Limits, Runner};
 use crate::verdict::Verdict;
 use std::path::Path;
 
@@ -30,7 +30,7 @@ impl<'a> Workshop<'a> {
     /// Builds lazily: only what a command asks for is compiled, except the checker, which every judging needs.
     pub fn new(runner: &'a dyn Runner, cache: &Cache, problem: &'a Problem) -> Result<Self> {
         let compiler = Compiler::new(cache, runner);
-        let checker = Checker::build(&compiler, &problem.comparison)?;
+        let checker = Checker::build(&compiler, &problem.comparison, &problem.limits)?;
         Ok(Workshop {
             runner,
             compiler,
@@ -39,9 +39,15 @@ impl<'a> Workshop<'a> {
         })
     }
 
+    /// What a run of the generator may take: at least what a solution may.
+    fn tool_limits(&self) -> Limits {
+        runs::tool_limits(TOOL_LIMITS, &self.problem.limits)
+    }
+
     pub fn generator(&self) -> Result<Program> {
         let path = self.problem.generator()?;
-        Ok(self.compiler.tool("generator", path, TOOL_LIMITS.memory)?.0)
+        let memory = self.tool_limits().memory;
+        Ok(self.compiler.tool("generator", path, memory)?.0)
     }
 
     /// The problem's input validators, built: none if it has none.
@@ -49,7 +55,7 @@ impl<'a> Workshop<'a> {
         let (sources, protocol) = self.problem.input_validators()?;
         sources
             .iter()
-            .map(|source| Validator::build(&self.compiler, source, protocol))
+            .map(|source| Validator::build(&self.compiler, source, protocol, &self.problem.limits))
             .collect()
     }
 
@@ -153,12 +159,13 @@ impl<'a> Workshop<'a> {
         stdin: Option<&Path>,
     ) -> Result<std::result::Result<Vec<u8>, String>> {
         let dir = scratch("generate")?;
-        let mut spec = runs::tool(generator, dir.path(), stdin, TOOL_LIMITS);
+        let limits = self.tool_limits();
+        let mut spec = runs::tool(generator, dir.path(), stdin, limits.clone());
         spec.argv.extend(args.iter().map(Into::into));
         let run = self.runner.run(&spec)?;
         if !run.succeeded() {
             let said = crate::text::bound(run.stderr_text().trim(), 1024);
-            let ending = run.ending(&TOOL_LIMITS);
+            let ending = run.ending(&limits);
             return Ok(Err(if said.is_empty() {
                 format!("the generator {ending}")
             } else {
@@ -179,7 +186,8 @@ impl<'a> Workshop<'a> {
         let workdir = dir.path().join("box");
         let output = dir.path().join("output");
         std::fs::create_dir(&workdir).map_err(|e| Error::io("create", &workdir, e))?;
-        let spec = runs::solution(program, &self.problem.limits, &workdir, input, &output);
+        let limits = &self.problem.limits;
+        let spec = runs::solution(program, limits, limits.time, &workdir, input, &output);
         let run = self.runner.run(&spec)?;
         if let Some((verdict, message)) = classify(&run, &self.problem.limits) {
             return Ok(Answer::Failed { verdict, message });
@@ -222,6 +230,7 @@ impl<'a> Workshop<'a> {
             limits: self.problem.limits,
             comparison: &self.problem.comparison,
             checker: self.checker.as_ref(),
+            margin: None,
         }
     }
 }

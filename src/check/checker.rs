@@ -7,7 +7,7 @@
 use super::CheckOutcome;
 use crate::compile::{Compiler, Program};
 use crate::error::{Error, Result};
-use crate::problem::{Comparison, Protocol};
+use crate::problem::{Comparison, ProblemLimits, Protocol};
 use crate::runs::{self, CHECKER_LIMITS};
 use crate::sandbox::{Limits, RunResult, Runner, Termination};
 use crate::verdict::Verdict;
@@ -25,19 +25,28 @@ pub struct Checker {
     pub protocol: Protocol,
     /// Whether it is an interactor, which talks with the solution as it runs.
     pub interactive: bool,
+    /// What each of its runs may take (an interactor's time follows the solution's instead).
+    pub limits: Limits,
 }
 
 impl Checker {
-    /// Builds the program that judges the problem's outputs, if it has one.
-    pub fn build(compiler: &Compiler, comparison: &Comparison) -> Result<Option<Checker>> {
+    /// Builds the program that judges the problem's outputs, if it has one, for solutions that run under
+    /// `solutions`.
+    pub fn build(
+        compiler: &Compiler,
+        comparison: &Comparison,
+        solutions: &ProblemLimits,
+    ) -> Result<Option<Checker>> {
         let Some((what, source, protocol, interactive)) = comparison.program() else {
             return Ok(None);
         };
-        let (program, _) = compiler.tool_source(what, &source, CHECKER_LIMITS.memory)?;
+        let limits = runs::tool_limits(CHECKER_LIMITS, solutions);
+        let (program, _) = compiler.tool_source(what, &source, limits.memory)?;
         Ok(Some(Checker {
             program,
             protocol,
             interactive,
+            limits,
         }))
     }
 
@@ -52,11 +61,14 @@ impl Checker {
         flags: &[String],
     ) -> Result<CheckOutcome> {
         let spec = match self.protocol {
-            Protocol::Cpjudge => runs::checker(&self.program, workdir, input, output, answer),
+            Protocol::Cpjudge => {
+                runs::checker(&self.program, &self.limits, workdir, input, output, answer)
+            }
             Protocol::Package => {
                 let feedback = feedback_dir(workdir)?;
                 runs::output_validator(
                     &self.program,
+                    &self.limits,
                     workdir,
                     input,
                     output,
@@ -72,7 +84,7 @@ impl Checker {
             &result,
             workdir,
             "checker",
-            &CHECKER_LIMITS,
+            &self.limits,
         ))
     }
 }

@@ -1,6 +1,7 @@
 //! Judging a problem: compile the tools and the solutions, validate the tests, run every solution on the tests,
 //! and decide each solution's verdict.
 
+use super::limit_check::LimitCheck;
 use super::outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult};
 use super::partition::Partition;
 use super::run_test::TestRunner;
@@ -90,6 +91,8 @@ impl<'a> Judge<'a> {
             memory_limit: problem.limits.memory,
             time_limit_overridden: false,
             time_limit_origin: None,
+            time_limit_check: None,
+            tle_time_limit: None,
             memory_limit_overridden: false,
             tests: tests.iter().map(|t| t.name.clone()).collect(),
             all_tests: self.options.all_tests,
@@ -140,11 +143,11 @@ impl<'a> Judge<'a> {
         if let Some((what, ..)) = problem.comparison.program() {
             on_event(Event::Compiling { what });
         }
-        let checker = Checker::build(&self.compiler, &problem.comparison)?;
+        let checker = Checker::build(&self.compiler, &problem.comparison, &problem.limits)?;
         let (validators, protocol) = problem.input_validators()?;
         for source in &validators {
             on_event(Event::Compiling { what: "validator" });
-            let validator = Validator::build(&self.compiler, source, protocol)?;
+            let validator = Validator::build(&self.compiler, source, protocol, &problem.limits)?;
             *during = "validating the tests".to_owned();
             on_event(Event::Validating { tests: tests.len() });
             validate(self.runner, &validator, &self.cache.validated(), tests)?;
@@ -169,41 +172,62 @@ impl<'a> Judge<'a> {
             limits: problem.limits,
             comparison: &problem.comparison,
             checker: checker.as_ref(),
+            margin: None,
         };
         let mut tle_limit = None;
         if let Some(package) = &problem.package {
-            *during = "finding the time limit".to_owned();
             let rule = &package.time_rule;
-            let (limit, how) = self.find_time_limit(problem, rule, &runner, tests, on_event)?;
+            let (limit, found) = match rule.fixed {
+                // The author's decision: nothing runs to find it.
+                Some(fixed) => (fixed, String::new()),
+                None => {
+                    *during = "finding the time limit".to_owned();
+                    let (limit, slowest) =
+                        self.find_time_limit(problem, rule, &runner, tests, on_event)?;
+                    (limit, format!("; {slowest}"))
+                }
+            };
+            let how = format!(
+                "{} {}{found}; TLE submissions run on to {}",
+                format_time(limit),
+                rule.origin,
+                format_time(rule.tle_limit(limit))
+            );
+            on_event(Event::TimeLimitFound { limit, how: &how });
             runner.limits.time = limit;
             report.time_limit_origin = Some(how);
             report.time_limit = limit;
             tle_limit = Some(rule.tle_limit(limit));
+            report.tle_time_limit = tle_limit;
         }
         for (solution, build) in solutions.iter().zip(compiled) {
             *during = format!("judging {}", solution.name);
             if crate::interrupt::requested() {
                 return Err(Error::Interrupted);
             }
-            // A package's submissions expected to time out must do so even with its safety margin.
-            let mut limits = runner.limits;
-            if let Some(tle) = tle_limit
-                && solution.expected == [Verdict::TimeLimit]
-            {
-                limits.time = tle;
-            }
-            let runner = TestRunner { limits, ..runner };
+            // A package's submission expected to time out runs on to its TLE margin: over the limit is TLE all the
+            // same, but one that would pass at the margin is noted as sensitive to the limit.
+            let margin = tle_limit.filter(|_| solution.expected == [Verdict::TimeLimit]);
+            let runner = TestRunner { margin, ..runner };
             let solution_report = self.judge_solution(&runner, solution, build, tests, on_event)?;
             on_event(Event::SolutionFinished {
                 report: &solution_report,
             });
             report.solutions.push(solution_report);
         }
+        if let Some(rule) = problem.package.as_ref().map(|p| &p.time_rule)
+            && rule.fixed.is_some()
+        {
+            report.time_limit_check = LimitCheck::of(rule, &report.solutions);
+            if let Some(warning) = report.time_limit_warning() {
+                on_event(Event::TimeLimitWarning { warning: &warning });
+            }
+        }
         Ok(())
     }
 
-    /// A package's time limit: fixed, or derived from its accepted submissions' slowest CPU time, which is also
-    /// checked against a fixed limit. Those submissions run first for it, under a roomy limit.
+    /// A package's time limit derived from its accepted submissions' slowest CPU time, and what that time was.
+    /// Those submissions run first for it, under a roomy limit.
     fn find_time_limit(
         &self,
         problem: &Problem,
@@ -213,9 +237,7 @@ impl<'a> Judge<'a> {
         on_event: &mut dyn FnMut(Event),
     ) -> Result<(Duration, String)> {
         let roomy = ProblemLimits {
-            time: rule
-                .fixed
-                .map_or(PROVISIONAL_TIME_LIMIT, |fixed| rule.tle_limit(fixed)),
+            time: PROVISIONAL_TIME_LIMIT,
             ..runner.limits
         };
         let runner = TestRunner {
@@ -251,29 +273,11 @@ impl<'a> Judge<'a> {
         }
         let (cpu, on) =
             slowest.unwrap_or_else(|| (Duration::ZERO, "no accepted submission".into()));
-        let limit = rule.limit(cpu);
-        let needed = cpu.mul_f64(rule.ac_multiplier);
-        if let Some(fixed) = rule.fixed
-            && needed > fixed
-        {
-            return Err(Error::Usage(format!(
-                "{}: the time limit {} is too tight: the slowest accepted submission ({on}, {}) times {} is {}",
-                problem.config_path.display(),
-                format_time(fixed),
-                format_time(cpu),
-                rule.ac_multiplier,
-                format_time(needed)
-            )));
-        }
-        let how = format!(
-            "{} {}; the slowest accepted submission took {} ({on}); TLE submissions judged at {}",
-            format_time(limit),
-            rule.origin,
-            format_time(cpu),
-            format_time(rule.tle_limit(limit))
+        let slowest = format!(
+            "the slowest accepted submission took {} ({on})",
+            format_time(cpu)
         );
-        on_event(Event::TimeLimitFound { limit, how: &how });
-        Ok((limit, how))
+        Ok((rule.limit(cpu), slowest))
     }
 
     fn judge_solution(

@@ -78,6 +78,11 @@ pub fn merge(shares: Vec<Share>) -> Result<JudgeReport, String> {
     Ok(JudgeReport {
         solutions,
         partition: None,
+        // Each share judged some of the accepted runs: the slowest of all is the slowest of the shares'.
+        time_limit_check: shares
+            .iter()
+            .filter_map(|share| share.report.time_limit_check.clone())
+            .max_by_key(|check| check.slowest),
         // Each share's machine may or may not have timed the references.
         suggested_time_limit: shares
             .iter()
@@ -186,6 +191,26 @@ mod tests {
         let merged = merge(vec![second, first]).unwrap();
         assert_eq!(merged.solutions[0].tests.len(), 3);
         assert_eq!(merged.solutions[0].verdict, Verdict::WrongAnswer);
+    }
+
+    #[test]
+    fn a_fixed_limit_is_compared_with_the_slowest_accepted_run_of_any_share() {
+        let check = |ms: u64, on: &str| {
+            Some(crate::judge::LimitCheck {
+                slowest: std::time::Duration::from_millis(ms),
+                on: on.into(),
+                multiplier: 5.0,
+                derived: std::time::Duration::from_secs(1),
+            })
+        };
+        let mut first = share(1, &[("1", Verdict::Accepted)]);
+        let mut second = share(2, &[("2", Verdict::Accepted)]);
+        first.report.time_limit_check = check(120, "ref on 1");
+        second.report.time_limit_check = check(330, "ref on 2");
+        let merged = merge(vec![first, second]).unwrap();
+        assert_eq!(merged.time_limit_check, check(330, "ref on 2"));
+        // 330 ms x 5 is over the 1 s limit of the sample.
+        assert!(merged.time_limit_warning().is_some());
     }
 
     #[test]

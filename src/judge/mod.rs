@@ -2,8 +2,10 @@
 //! the whole outcome as data.
 
 mod classify;
+mod dialogue;
 mod engine;
 mod last_words;
+mod limit_check;
 mod merge;
 mod outcome;
 mod partition;
@@ -13,6 +15,7 @@ mod validate;
 
 pub(crate) use classify::classify;
 pub use engine::{Judge, JudgeOptions};
+pub use limit_check::LimitCheck;
 pub use merge::{Share, merge};
 pub use outcome::{
     Event, Interruption, JudgeReport, SolutionReport, SuggestedLimit, TestResult, TestTexts,

@@ -3,7 +3,7 @@
 use crate::compile::CompileOutcome;
 use crate::language::Language;
 use crate::problem::Solution;
-use crate::units::Bytes;
+use crate::units::{Bytes, format_time};
 use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -28,6 +28,10 @@ pub struct TestResult {
     /// For an interactive problem's failed test: the dialogue, each line marked `> ` (the solution) or `< ` (the
     /// interactor).
     pub dialogue: Option<String>,
+    /// For a TLE run that went over the limit but ended within the TLE margin it ran under (a package's
+    /// submission expected TLE runs on to it): the verdict it would get with the margin as its limit. Not TLE:
+    /// the submission is sensitive to the time limit.
+    pub at_margin: Option<Verdict>,
 }
 
 impl TestResult {
@@ -44,6 +48,7 @@ impl TestResult {
             input: test.input.clone(),
             texts: None,
             dialogue: None,
+            at_margin: None,
         }
     }
 }
@@ -109,6 +114,12 @@ impl SolutionReport {
             .unwrap_or(Verdict::Accepted)
     }
 
+    /// The first test over the time limit on which it would pass, or get another verdict than TLE, with the TLE
+    /// margin as its limit.
+    pub fn sensitive_test(&self) -> Option<&TestResult> {
+        self.tests.iter().find(|t| t.at_margin.is_some())
+    }
+
     /// The test that decided a non-AC verdict.
     pub fn failing_test(&self) -> Option<&TestResult> {
         self.tests.iter().find(|t| !t.verdict.is_accepted())
@@ -137,6 +148,11 @@ pub struct JudgeReport {
     pub time_limit_overridden: bool,
     /// How a package's time limit was found.
     pub time_limit_origin: Option<String>,
+    /// For a package whose time limit is fixed: how it compares with the rule of its format.
+    pub time_limit_check: Option<super::LimitCheck>,
+    /// For a package: the CPU time its submissions expected TLE run under, the limit times its TLE margin. Their
+    /// runs over the limit are TLE; ended within this, they are noted as sensitive to the time limit.
+    pub tle_time_limit: Option<Duration>,
     pub memory_limit_overridden: bool,
     /// The names of every test, in order.
     pub tests: Vec<String>,
@@ -185,6 +201,36 @@ impl JudgeReport {
             .collect()
     }
 
+    /// The warning of a package's fixed time limit below the rule of its format.
+    pub fn time_limit_warning(&self) -> Option<String> {
+        self.time_limit_check
+            .as_ref()
+            .and_then(|check| check.warning(self.time_limit))
+    }
+
+    /// What is said of a solution besides its verdict: that it is sensitive to the time limit, as problemtools
+    /// says of a submission whose verdict changes between the limit and the TLE margin.
+    pub fn notes(&self, solution: &SolutionReport) -> Vec<String> {
+        let Some(test) = solution.sensitive_test() else {
+            return Vec::new();
+        };
+        let at_margin = test
+            .at_margin
+            .expect("a sensitive test has a verdict at the margin");
+        let margin = self
+            .tle_time_limit
+            .map(|m| format!(" of {}", format_time(m)))
+            .unwrap_or_default();
+        vec![format!(
+            "sensitive to the time limit: on test {} it took {} of CPU, over the {} limit, and would get {} \
+             within the TLE margin{margin}",
+            test.name,
+            format_time(test.cpu),
+            format_time(self.time_limit),
+            at_margin.code()
+        )]
+    }
+
     /// Whether every solution got a verdict it was expected to get (never, when the judge was interrupted).
     pub fn all_as_expected(&self) -> bool {
         self.interrupted.is_none() && self.solutions.iter().all(|s| s.ok)
@@ -208,6 +254,10 @@ pub enum Event<'a> {
     TimeLimitFound {
         limit: Duration,
         how: &'a str,
+    },
+    /// A package's fixed time limit is below what the rule of its format asks, as said: judged with all the same.
+    TimeLimitWarning {
+        warning: &'a str,
     },
     /// The test inputs are being checked by the problem's validator.
     Validating {

@@ -119,6 +119,11 @@ pub struct Relayed {
     pub transcript: Transcript,
     /// The side whose output ended first; None if neither ended by itself (both were cut off).
     pub first_to_end: Option<Side>,
+    /// For each side, the solution's then the interactor's: whether the other side's input closed (that side
+    /// ended, or closed it) while this side's output was still open. What this side wrote from then on failed, as
+    /// on a pipe: with EPIPE, or its death by SIGPIPE. A side that ends last after a normal dialogue is cut off
+    /// too; the relay cannot tell whether it wrote again.
+    pub cut_off: [bool; 2],
 }
 
 /// The pipes between a solution and an interactor: the ends each program gets, and the relay's own.
@@ -213,6 +218,7 @@ impl Relay {
     pub fn run(mut self) -> io::Result<Relayed> {
         let mut transcript = Transcript::default();
         let mut first_to_end = None;
+        let mut cut_off = [false; 2];
         let mut buf = vec![0u8; 64 * 1024];
         while !self.lanes.iter().all(Lane::done) {
             let mut polled = Vec::with_capacity(4);
@@ -263,6 +269,7 @@ impl Relay {
                         Err(e) => return Err(e),
                     }
                 } else if fd.revents & (libc::POLLERR | libc::POLLHUP) != 0 {
+                    cut_off[lane.side as usize] = true;
                     lane.cut_off();
                 } else if let Some(to) = lane.to.as_mut() {
                     match to.write(&lane.pending) {
@@ -270,7 +277,10 @@ impl Relay {
                             lane.pending.drain(..n);
                         }
                         Err(e) if would_block(&e) => {}
-                        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => lane.cut_off(),
+                        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => {
+                            cut_off[lane.side as usize] = true;
+                            lane.cut_off();
+                        }
                         Err(e) => return Err(e),
                     }
                 }
@@ -280,6 +290,7 @@ impl Relay {
         Ok(Relayed {
             transcript,
             first_to_end,
+            cut_off,
         })
     }
 }
@@ -387,8 +398,28 @@ mod tests {
             relayed.transcript.replay(),
             "> ? 1 2\n< 7\n> ? 3 4\n< 7\n> ! 5 6\n"
         );
-        // The interactor reads until the solution's output ends, so the solution ended first.
+        // The interactor reads until the solution's output ends, so the solution ended first, and the interactor's
+        // output was still open when the solution's input closed.
         assert_eq!(relayed.first_to_end, Some(Side::Solution));
+        assert_eq!(relayed.cut_off, [false, true]);
+    }
+
+    #[test]
+    fn a_solution_gone_cuts_off_the_interactor_still_writing() {
+        let relayed = dialogue(
+            |[input, output]| {
+                drop(output);
+                drop(input);
+            },
+            |[_input, mut output]| {
+                // Writes until its writes fail, as they do once the solution's input has closed.
+                while output.write_all(b"answer\n").is_ok() {
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+            },
+        );
+        assert_eq!(relayed.first_to_end, Some(Side::Solution));
+        assert_eq!(relayed.cut_off, [false, true]);
     }
 
     #[test]
@@ -407,6 +438,7 @@ mod tests {
             },
         );
         assert_eq!(relayed.first_to_end, Some(Side::Interactor));
+        assert_eq!(relayed.cut_off, [true, false]);
         assert!(relayed.transcript.written[0] >= 4);
         assert!(relayed.transcript.replay().contains("< enough\n"));
     }

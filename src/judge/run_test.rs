@@ -2,6 +2,7 @@
 //! with the interactor), the verdict.
 
 use super::classify::classify;
+use super::dialogue;
 use super::outcome::{TestResult, TestTexts};
 use super::relay::{Pipes, Side};
 use crate::check::{self, CheckOutcome, Checker};
@@ -12,6 +13,7 @@ use crate::runs;
 use crate::sandbox::{Runner, Termination};
 use crate::verdict::Verdict;
 use std::path::Path;
+use std::time::Duration;
 
 /// The program's output, in the folder of its run.
 pub(crate) const OUTPUT: &str = "output";
@@ -22,6 +24,10 @@ pub(crate) struct TestRunner<'a> {
     pub limits: ProblemLimits,
     pub comparison: &'a Comparison,
     pub checker: Option<&'a Checker>,
+    /// The CPU time runs may go on to past the limit: for a package's submission expected TLE, the TLE margin, so
+    /// that a run over the limit that would pass at the margin is told from one that would not. Either is TLE; the
+    /// first is noted as sensitive to the time limit. None: runs stop at the limit.
+    pub margin: Option<Duration>,
 }
 
 impl TestRunner<'_> {
@@ -39,27 +45,49 @@ impl TestRunner<'_> {
         let output = dir.join(OUTPUT);
         std::fs::create_dir(&workdir).map_err(|e| Error::io("create", &workdir, e))?;
 
-        let spec = runs::solution(program, &self.limits, &workdir, &test.input, &output);
+        let room = self.room();
+        let spec = runs::solution(
+            program,
+            &self.limits,
+            room.time,
+            &workdir,
+            &test.input,
+            &output,
+        );
         if let Some(interactor) = self.checker.filter(|c| c.interactive) {
             return self.talk(dir, &spec, interactor, test);
         }
         let run = self.runner.run(&spec)?;
         let mut result = TestResult::new(test, &run);
-        if let Some((verdict, message)) = classify(&run, &self.limits) {
+        // Judged as it ran, under the margin; at the limit, only a TLE can differ.
+        if let Some((verdict, message)) = classify(&run, &room) {
             result.verdict = verdict;
             result.message = message;
-            return Ok(result);
-        }
-        let checked = self.check(dir, test, &output)?;
-        result.verdict = checked.verdict;
-        result.message = checked.message;
-        if checked.verdict == Verdict::WrongAnswer {
-            if self.checker.is_none() {
-                result.diff = check::first_difference(&output, &test.answer);
+        } else {
+            let checked = self.check(dir, test, &output)?;
+            result.verdict = checked.verdict;
+            result.message = checked.message;
+            if checked.verdict == Verdict::WrongAnswer {
+                if self.checker.is_none() {
+                    result.diff = check::first_difference(&output, &test.answer);
+                }
+                result.texts = TestTexts::read(&test.input, &test.answer, &output);
             }
-            result.texts = TestTexts::read(&test.input, &test.answer, &output);
+        }
+        if let Some(over) = classify(&run, &self.limits) {
+            hold_to_limit(&mut result, over);
         }
         Ok(result)
+    }
+
+    /// The limits runs are made under: the problem's, with the CPU time up to the margin.
+    fn room(&self) -> ProblemLimits {
+        ProblemLimits {
+            time: self
+                .margin
+                .map_or(self.limits.time, |m| m.max(self.limits.time)),
+            ..self.limits
+        }
     }
 
     fn check(&self, dir: &Path, test: &Test, output: &Path) -> Result<CheckOutcome> {
@@ -84,10 +112,8 @@ impl TestRunner<'_> {
         compared.map_err(|e| Error::io("compare the output with", &test.answer, e))
     }
 
-    /// The solution and the interactor at once, the judge passing on what each says to the other. The verdict, as
-    /// Kattis and DOMjudge give it: if the interactor ended first and rejected, WA, whatever the solution did
-    /// then; otherwise the solution's own failure (TLE by its CPU time, MLE, RE) if any; otherwise the
-    /// interactor's verdict.
+    /// The solution and the interactor at once, the judge passing on what each says to the other; the verdict as
+    /// [`dialogue::verdict`] decides it.
     fn talk(
         &self,
         dir: &Path,
@@ -103,6 +129,7 @@ impl TestRunner<'_> {
         };
         let interactor_spec = runs::interactor(
             &interactor.program,
+            &interactor.limits,
             &workdir,
             test,
             feedback.as_deref(),
@@ -133,37 +160,93 @@ impl TestRunner<'_> {
         // What the solution wrote went into a pipe: the judge counted it.
         solution.stdout_bytes = relayed.transcript.written[Side::Solution as usize];
 
-        let mut said = check::verdict_of(
+        let said = check::verdict_of(
             interactor.protocol,
             &interactor_run,
             &workdir,
             "interactor",
             &interactor_spec.limits,
         );
-        // An interactor that went on writing to a solution that had ended is cut off like the solution would be.
-        let solution_first = relayed.first_to_end == Some(Side::Solution);
-        if said.verdict == Verdict::JudgeError
-            && solution_first
-            && interactor_run.termination == Termination::Signaled(libc::SIGPIPE)
-        {
-            said = CheckOutcome::wrong("the solution ended while the interactor was still writing");
-        }
-        let interactor_first = relayed.first_to_end == Some(Side::Interactor);
-        let mut result = TestResult::new(test, &solution);
-        let (verdict, message) = match classify(&solution, &self.limits) {
-            // An interactor that failed leaves the test unjudged, whatever the solution did after.
-            _ if said.verdict == Verdict::JudgeError => (said.verdict, said.message),
-            Some(_) if interactor_first && said.verdict == Verdict::WrongAnswer => {
-                (said.verdict, said.message)
-            }
-            Some(failure) => failure,
-            None => (said.verdict, said.message),
+        let ending = dialogue::Ending {
+            interactor_first: relayed.first_to_end == Some(Side::Interactor),
+            interactor_cut_off: relayed.cut_off[Side::Interactor as usize],
+            interactor_sigpipe: interactor_run.termination == Termination::Signaled(libc::SIGPIPE),
         };
+        let mut result = TestResult::new(test, &solution);
+        let (verdict, message) =
+            dialogue::verdict(classify(&solution, &self.room()), said.clone(), ending);
         result.verdict = verdict;
         result.message = message;
-        if !verdict.is_accepted() {
+        hold_to_limit(
+            &mut result,
+            dialogue::verdict(classify(&solution, &self.limits), said, ending),
+        );
+        if !result.verdict.is_accepted() {
             result.dialogue = Some(relayed.transcript.replay());
         }
         Ok(result)
+    }
+}
+
+/// A run over the time limit is TLE, even when it ended within the margin it ran under: `result` is its verdict
+/// there, and `at_limit` its verdict at the limit. Where that is TLE and the other is not, the verdict at the
+/// margin is kept as a note.
+fn hold_to_limit(result: &mut TestResult, at_limit: (Verdict, String)) {
+    let (verdict, message) = at_limit;
+    if verdict != Verdict::TimeLimit || result.verdict == Verdict::TimeLimit {
+        return;
+    }
+    result.at_margin = Some(result.verdict);
+    result.verdict = verdict;
+    result.message = message;
+    result.diff = None;
+    result.texts = None;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::RunResult;
+    use crate::units::Bytes;
+
+    #[test]
+    fn a_run_over_the_limit_is_tle_whatever_it_got_at_the_margin() {
+        use Verdict::*;
+        let run = RunResult {
+            termination: Termination::Exited(0),
+            cpu: Duration::from_millis(1730),
+            wall: Duration::from_millis(1740),
+            peak_memory: Bytes::mib(1),
+            stdout_bytes: 2,
+            stderr: Vec::new(),
+            stderr_bytes: 0,
+            killed_for: None,
+        };
+        let test = Test {
+            name: "1".into(),
+            input: "1.in".into(),
+            answer: "1.ans".into(),
+            flags: Default::default(),
+        };
+        let tle = || (TimeLimit, "CPU time 1.73s over the 1s limit".to_owned());
+        // (verdict at the margin, verdict at the limit) -> (verdict, noted verdict at the margin)
+        let cases = [
+            (Accepted, tle(), TimeLimit, Some(Accepted)),
+            (WrongAnswer, tle(), TimeLimit, Some(WrongAnswer)),
+            (RuntimeError, tle(), TimeLimit, Some(RuntimeError)),
+            (TimeLimit, tle(), TimeLimit, None),
+            (MemoryLimit, (MemoryLimit, String::new()), MemoryLimit, None),
+            (WrongAnswer, (WrongAnswer, String::new()), WrongAnswer, None),
+        ];
+        for (at_margin, at_limit, want, noted) in cases {
+            let mut result = TestResult::new(&test, &run);
+            result.verdict = at_margin;
+            hold_to_limit(&mut result, at_limit);
+            assert_eq!(
+                (result.verdict, result.at_margin),
+                (want, noted),
+                "{at_margin:?}"
+            );
+        }
     }
 }

@@ -3,9 +3,9 @@
 
 use crate::compile::{CacheKey, Compiler, Program, cache_key};
 use crate::error::{Error, Result};
-use crate::problem::{InputValidator, Protocol, Test};
+use crate::problem::{InputValidator, ProblemLimits, Protocol, Test};
 use crate::runs::{self, TOOL_LIMITS};
-use crate::sandbox::{Runner, Termination};
+use crate::sandbox::{Limits, Runner, Termination};
 use std::path::Path;
 
 /// What the validator said of one input.
@@ -17,17 +17,18 @@ pub enum InputCheck {
     Invalid { message: String },
 }
 
-/// Runs a validator on `input` with `args`; its exit code answers in `protocol`.
+/// Runs a validator on `input` with `args` under `limits`; its exit code answers in `protocol`.
 fn run_validator(
     runner: &dyn Runner,
     validator: &Program,
+    limits: &Limits,
     input: &Path,
     args: &[String],
     protocol: Protocol,
 ) -> Result<InputCheck> {
     let dir = crate::scratch::folder("validate")
         .map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))?;
-    let mut spec = runs::tool(validator, dir.path(), Some(input), TOOL_LIMITS);
+    let mut spec = runs::tool(validator, dir.path(), Some(input), limits.clone());
     spec.argv.extend(args.iter().map(std::ffi::OsString::from));
     let run = runner.run(&spec)?;
     let valid = match protocol {
@@ -41,7 +42,7 @@ fn run_validator(
         });
     }
     let said = run.stderr_text().trim().to_owned();
-    let ending = run.ending(&TOOL_LIMITS);
+    let ending = run.ending(limits);
     let message = if said.is_empty() {
         format!("the validator {ending} and said nothing")
     } else {
@@ -58,31 +59,36 @@ pub struct Validator {
     pub(crate) program: Program,
     pub(crate) identity: String,
     pub(crate) protocol: Protocol,
+    pub(crate) limits: Limits,
 }
 
 impl Validator {
-    /// Builds one of the problem's input validators, which speaks `protocol` if it is a program.
+    /// Builds one of the problem's input validators, which speaks `protocol` if it is a program, for a problem
+    /// whose solutions run under `solutions`.
     pub fn build(
         compiler: &Compiler,
         source: &InputValidator,
         protocol: Protocol,
+        solutions: &ProblemLimits,
     ) -> Result<Validator> {
+        let limits = runs::tool_limits(TOOL_LIMITS, solutions);
         match source {
             InputValidator::Program(source) => {
                 let (program, identity) =
-                    compiler.tool_source("validator", source, TOOL_LIMITS.memory)?;
+                    compiler.tool_source("validator", source, limits.memory)?;
                 Ok(Validator {
                     program,
                     identity,
                     protocol,
+                    limits,
                 })
             }
-            InputValidator::Checktestdata(script) => Validator::checktestdata(script),
+            InputValidator::Checktestdata(script) => Validator::checktestdata(script, limits),
         }
     }
 
-    /// A checktestdata script, run by the `checktestdata` program, which must be on PATH.
-    pub fn checktestdata(script: &Path) -> Result<Validator> {
+    /// A checktestdata script, run by the `checktestdata` program, which must be on PATH, under `limits`.
+    pub fn checktestdata(script: &Path, limits: Limits) -> Result<Validator> {
         let tool = which::which("checktestdata").map_err(|_| {
             Error::Usage(format!(
                 "{}: this input validator is a checktestdata script, and `checktestdata` was not found on PATH \
@@ -100,12 +106,20 @@ impl Validator {
             identity: cache_key(&[b"checktestdata", &text]),
             // checktestdata exits 0 on a valid input.
             protocol: Protocol::Cpjudge,
+            limits,
         })
     }
 
     /// Runs the validator on an input, with its test's input flags.
     pub fn check(&self, runner: &dyn Runner, input: &Path, flags: &[String]) -> Result<InputCheck> {
-        run_validator(runner, &self.program, input, flags, self.protocol)
+        run_validator(
+            runner,
+            &self.program,
+            &self.limits,
+            input,
+            flags,
+            self.protocol,
+        )
     }
 }
 
@@ -166,6 +180,7 @@ mod tests {
             },
             identity: "build".to_owned(),
             protocol: Protocol::Cpjudge,
+            limits: TOOL_LIMITS,
         };
         let test = Test {
             name: "1".to_owned(),

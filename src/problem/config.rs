@@ -192,7 +192,8 @@ pub struct TimeRule {
     pub fixed: Option<Duration>,
     /// The limit is at least the slowest accepted submission's CPU time times this.
     pub ac_multiplier: f64,
-    /// The submissions expected TLE must still time out at the limit times this.
+    /// The submissions expected TLE run on to the limit times this: over the limit they are TLE all the same, but
+    /// one that would pass within this margin is sensitive to the limit.
     pub tle_multiplier: f64,
     /// A derived limit is rounded up to a multiple of this.
     pub resolution: Duration,
@@ -214,7 +215,7 @@ impl TimeRule {
         Duration::from_secs_f64(rounded).max(self.minimum)
     }
 
-    /// The CPU time limit the submissions expected TLE are judged with.
+    /// The CPU time the submissions expected TLE may run on to.
     pub fn tle_limit(&self, limit: Duration) -> Duration {
         limit.mul_f64(self.tle_multiplier)
     }

@@ -11,12 +11,12 @@ use std::path::Path;
 use std::time::Duration;
 
 /// The legacy format's defaults (problemtools): memory 2048 MiB, output 8 MiB; a derived time limit is the slowest
-/// accepted submission times 5, rounded up to whole seconds, at least 1 s; TLE submissions must time out at twice
-/// the limit.
+/// accepted submission times 5, rounded up to whole seconds, at least 1 s; TLE submissions run on to twice the
+/// limit, where one that would pass is told apart.
 const LEGACY_TIME_MULTIPLIER: f64 = 5.0;
 const LEGACY_SAFETY_MARGIN: f64 = 2.0;
 /// 2023-07's defaults: the limit is the slowest accepted times 2, rounded up to the time resolution (1 s); TLE
-/// submissions must time out at 1.5 times the limit.
+/// submissions run on to 1.5 times the limit.
 const AC_TO_TIME_LIMIT: f64 = 2.0;
 const TIME_LIMIT_TO_TLE: f64 = 1.5;
 const DEFAULT_MEMORY: Bytes = Bytes::mib(2048);
@@ -105,7 +105,7 @@ impl RawLimits {
                 Duration::ZERO,
                 format!(
                     "2023-07 rules, the slowest accepted submission x {ac} (ac_to_time_limit) rounded up to \
-                     {}, TLE submissions judged at the limit x {tle} (time_limit_to_tle)",
+                     {}, TLE submissions run on to the limit x {tle} (time_limit_to_tle)",
                     units::format_time(resolution)
                 ),
             )
@@ -119,15 +119,15 @@ impl RawLimits {
                 Duration::from_secs(1),
                 format!(
                     "legacy rules, the slowest accepted submission x {ac} (time_multiplier) rounded up to whole \
-                     seconds, at least 1s, TLE submissions judged at the limit x {tle} (time_safety_margin)"
+                     seconds, at least 1s, TLE submissions run on to the limit x {tle} (time_safety_margin)"
                 ),
             )
         };
         let origin = match (fixed, from_file) {
             (Some(_), _) => {
-                format!("fixed by problem.yaml's limits.time_limit, checked by {rules}")
+                format!("fixed by problem.yaml's limits.time_limit, compared with {rules}")
             }
-            (None, Some(_)) => format!("fixed by .timelimit, checked by {rules}"),
+            (None, Some(_)) => format!("fixed by .timelimit, compared with {rules}"),
             (None, None) => format!("derived by {rules}"),
         };
         Ok(PackageLimits {

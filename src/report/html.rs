@@ -21,6 +21,9 @@ struct Page {
     summary: String,
     time_limit: String,
     time_limit_origin: Option<String>,
+    /// How a fixed limit compares with the rule of the package's format, and the warning when it is below it.
+    time_limit_check: Option<String>,
+    time_limit_warning: Option<String>,
     /// What `timelimit` suggested for these references and tests, and where and when.
     suggested_time_limit: Option<String>,
     memory_limit: String,
@@ -52,6 +55,8 @@ struct Column {
     verdict: &'static str,
     ok: bool,
     compile_message: String,
+    /// What is said of it besides its verdict (sensitive to the time limit).
+    notes: Vec<String>,
     cpu_plot: String,
     memory_plot: String,
 }
@@ -154,6 +159,8 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
         summary,
         time_limit: format_time(report.time_limit),
         time_limit_origin: report.time_limit_origin.clone(),
+        time_limit_check: report.time_limit_check.as_ref().map(|c| c.summary()),
+        time_limit_warning: report.time_limit_warning(),
         suggested_time_limit: report
             .suggested_time_limit
             .as_ref()
@@ -254,6 +261,7 @@ fn column(
         } else {
             String::new()
         },
+        notes: report.notes(solution),
         cpu_plot: plot::svg(&cpu, tests, &cpu_lines, "CPU ms"),
         memory_plot: plot::svg(
             &memory,

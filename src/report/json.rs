@@ -4,7 +4,7 @@
 use super::Origin;
 use crate::compile::CompileOutcome;
 use crate::judge::{
-    Interruption, JudgeReport, Partition, SolutionReport, SuggestedLimit, TestResult,
+    Interruption, JudgeReport, LimitCheck, Partition, SolutionReport, SuggestedLimit, TestResult,
 };
 use crate::language::Language;
 use crate::problem::Skipped;
@@ -25,6 +25,16 @@ struct JsonReport {
     /// How a package's time limit was found.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     time_limit_origin: Option<String>,
+    /// For a package whose limit is fixed, how the limit compares with the rule of its format.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time_limit_check: Option<JsonLimitCheck>,
+    /// Present when that limit is below what the rule asks: the judge went on with it, and says so. Read back, it
+    /// is said again from `time_limit_check`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    time_limit_warning: Option<String>,
+    /// For a package: the CPU time its submissions expected TLE run under (the limit times the TLE margin).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    tle_time_limit_ms: Option<u64>,
     /// Present, and true, when the limit was given on the command line.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     time_limit_overridden: bool,
@@ -67,6 +77,16 @@ struct JsonSkipped {
 }
 
 #[derive(Serialize, Deserialize)]
+struct JsonLimitCheck {
+    /// The CPU time of the slowest run of an accepted submission, and where it was.
+    slowest_accepted_us: u64,
+    on: String,
+    multiplier: f64,
+    /// The limit the rule would derive from it.
+    derived_ms: u64,
+}
+
+#[derive(Serialize, Deserialize)]
 struct JsonInterruption {
     during: String,
     not_judged: Vec<String>,
@@ -93,6 +113,10 @@ struct JsonSolution {
     expected: Vec<String>,
     verdict: String,
     ok: bool,
+    /// What is said of it besides its verdict (sensitive to the time limit). Read back, it is said again from
+    /// its tests.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    notes: Vec<String>,
     compile: JsonCompile,
     tests: Vec<JsonTest>,
 }
@@ -121,9 +145,12 @@ struct JsonTest {
     /// An interactive test's dialogue, when it failed: `> ` lines from the solution, `< ` from the interactor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     dialogue: Option<String>,
+    /// For a TLE run that ended within the TLE margin it ran under: the verdict it would get there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    at_margin: Option<String>,
 }
 
-fn solution(s: &SolutionReport) -> JsonSolution {
+fn solution(report: &JudgeReport, s: &SolutionReport) -> JsonSolution {
     JsonSolution {
         name: s.name.clone(),
         path: crate::text::file_name(s.path.as_os_str()),
@@ -131,6 +158,7 @@ fn solution(s: &SolutionReport) -> JsonSolution {
         expected: s.expected.iter().map(|v| v.code().to_owned()).collect(),
         verdict: s.verdict.code().to_owned(),
         ok: s.ok,
+        notes: report.notes(s),
         compile: JsonCompile {
             ok: s.compile.ok,
             cached: s.compile.cached,
@@ -152,6 +180,7 @@ fn test(t: &TestResult) -> JsonTest {
         message: t.message.clone(),
         diff: t.diff.clone(),
         dialogue: t.dialogue.clone(),
+        at_margin: t.at_margin.map(|v| v.code().to_owned()),
     }
 }
 
@@ -162,6 +191,14 @@ pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write)
         time_limit_ms: millis(report.time_limit),
         memory_limit_kib: report.memory_limit.kib(),
         time_limit_origin: report.time_limit_origin.clone(),
+        time_limit_check: report.time_limit_check.as_ref().map(|c| JsonLimitCheck {
+            slowest_accepted_us: c.slowest.as_micros() as u64,
+            on: c.on.clone(),
+            multiplier: c.multiplier,
+            derived_ms: millis(c.derived),
+        }),
+        time_limit_warning: report.time_limit_warning(),
+        tle_time_limit_ms: report.tle_time_limit.map(millis),
         time_limit_overridden: report.time_limit_overridden,
         memory_limit_overridden: report.memory_limit_overridden,
         ok: report.all_as_expected(),
@@ -173,7 +210,11 @@ pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write)
         all_tests: report.all_tests,
         partition: report.partition,
         suggested_time_limit: report.suggested_time_limit.clone(),
-        solutions: report.solutions.iter().map(solution).collect(),
+        solutions: report
+            .solutions
+            .iter()
+            .map(|s| solution(report, s))
+            .collect(),
         skipped: report
             .skipped
             .iter()
@@ -234,6 +275,7 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
                         input: PathBuf::new(),
                         texts: None,
                         dialogue: t.dialogue,
+                        at_margin: t.at_margin.as_deref().map(verdict).transpose()?,
                         name: t.name,
                     })
                 })
@@ -267,6 +309,13 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
             memory_limit: kib(json.memory_limit_kib)?,
             time_limit_overridden: json.time_limit_overridden,
             time_limit_origin: json.time_limit_origin,
+            time_limit_check: json.time_limit_check.map(|c| LimitCheck {
+                slowest: Duration::from_micros(c.slowest_accepted_us),
+                on: c.on,
+                multiplier: c.multiplier,
+                derived: Duration::from_millis(c.derived_ms),
+            }),
+            tle_time_limit: json.tle_time_limit_ms.map(Duration::from_millis),
             memory_limit_overridden: json.memory_limit_overridden,
             tests: json.tests,
             all_tests: json.all_tests,
@@ -334,6 +383,7 @@ pub(crate) mod tests {
             input: format!("testdata/sum/{name}.in").into(),
             texts: None,
             dialogue: None,
+            at_margin: None,
         };
         let compile = |ok, message: &str| CompileOutcome {
             ok,
@@ -347,6 +397,8 @@ pub(crate) mod tests {
             memory_limit: Bytes::mib(256),
             time_limit_overridden: false,
             time_limit_origin: None,
+            time_limit_check: None,
+            tle_time_limit: None,
             memory_limit_overridden: false,
             skipped: Vec::new(),
             interrupted: None,
@@ -414,6 +466,22 @@ pub(crate) mod tests {
         };
         let mut report = sample_report();
         report.partition = Some(Partition { index: 2, count: 3 });
+        report.tle_time_limit = Some(Duration::from_secs(2));
+        // A submission expected TLE that would pass within the TLE margin.
+        let mut sensitive = report.solutions[0].clone();
+        sensitive.name = "slow".into();
+        sensitive.expected = vec![Verdict::TimeLimit];
+        sensitive.verdict = Verdict::TimeLimit;
+        sensitive.tests[1].verdict = Verdict::TimeLimit;
+        sensitive.tests[1].cpu = Duration::from_millis(1730);
+        sensitive.tests[1].at_margin = Some(Verdict::Accepted);
+        report.solutions.push(sensitive);
+        report.time_limit_check = Some(LimitCheck {
+            slowest: Duration::from_micros(330_017),
+            on: "ref on 2".into(),
+            multiplier: 5.0,
+            derived: Duration::from_secs(2),
+        });
         report.suggested_time_limit = Some(SuggestedLimit {
             limit_ms: 800,
             slowest_reference_ms: 390,
@@ -427,10 +495,10 @@ pub(crate) mod tests {
         assert_eq!(saved.origin, origin);
         let mut second = Vec::new();
         write_json(&saved.report, &about, &mut second).unwrap();
-        assert_eq!(
-            String::from_utf8(second).unwrap(),
-            String::from_utf8(first).unwrap()
-        );
+        let first = String::from_utf8(first).unwrap();
+        assert_eq!(String::from_utf8(second).unwrap(), first);
+        assert!(first.contains("\"at_margin\": \"AC\""), "{first}");
+        assert!(first.contains("sensitive to the time limit"), "{first}");
         assert!(read_json("{}").unwrap_err().contains("missing field"));
     }
 

@@ -57,6 +57,16 @@ impl Progress {
             Event::TimeLimitFound { limit, .. } => {
                 self.message(&format!("time limit {}", crate::units::format_time(*limit)))
             }
+            // Said even when progress is not: it is about the verdicts to come.
+            Event::TimeLimitWarning { warning } => {
+                let line = format!("warning: {warning}");
+                match &self.bar {
+                    Some(bar) => bar.println(line),
+                    None => {
+                        let _ = writeln!(self.out, "{line}");
+                    }
+                }
+            }
             Event::Compiled { .. } => {}
             Event::TestFinished { solution, result } => {
                 if let Some(bar) = &self.bar {

@@ -45,6 +45,15 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
     if let Some(how) = &report.time_limit_origin {
         notes.push(format!("time limit: {how}"));
     }
+    if let Some(check) = &report.time_limit_check {
+        notes.push(format!("compared with the rule: {}", check.summary()));
+    }
+    if let Some(warning) = report.time_limit_warning() {
+        notes.push(style.paint(
+            &format!("warning: {warning}"),
+            console::Style::new().yellow(),
+        ));
+    }
     if let Some(suggested) = &report.suggested_time_limit {
         notes.push(format!(
             "suggested time limit: {}",
@@ -95,7 +104,7 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
         }
     }
     for solution in &report.solutions {
-        write_details(solution, style, out)?;
+        write_details(report, solution, style, out)?;
     }
     write_skipped(report, style, out)?;
     writeln!(out)?;
@@ -256,7 +265,12 @@ const MORE_FAILURES: usize = 4;
 
 /// Why a solution got its verdict: the compiler's message, or the failing test with its message and, when the
 /// verdict was not expected, the first differing lines.
-fn write_details(solution: &SolutionReport, style: Style, out: &mut dyn Write) -> io::Result<()> {
+fn write_details(
+    report: &JudgeReport,
+    solution: &SolutionReport,
+    style: Style,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     if solution.verdict == Verdict::CompileError {
         writeln!(out, "\n{}: compile error", solution.name)?;
         for line in solution
@@ -289,6 +303,14 @@ fn write_details(solution: &SolutionReport, style: Style, out: &mut dyn Write) -
     if !test.message.is_empty() {
         for line in test.message.lines().take(8) {
             writeln!(out, "    {}", style.cut(line, 4))?;
+        }
+    }
+    for note in report.notes(solution) {
+        let options = textwrap::Options::new(style.width.max(40))
+            .initial_indent("    note: ")
+            .subsequent_indent("      ");
+        for line in textwrap::wrap(&note, options) {
+            writeln!(out, "{line}")?;
         }
     }
     if !solution.ok {

@@ -200,3 +200,25 @@ fn a_failed_interactor_is_a_judge_error_whatever_the_solution_did() {
         "{test:#}"
     );
 }
+
+/// Submissions stopped for their time while the interactor was writing to them (interactive-switch, whose
+/// interactor leaves SIGPIPE as it is): the interactor's death by SIGPIPE is a consequence of the stop, not a
+/// judge error, and the verdict is the submission's.
+#[test]
+fn a_submission_stopped_for_time_is_tle_though_the_interactor_dies_of_it() {
+    let (_dir, path) = package("interactive-switch");
+    let judged = cpjudge(
+        &["judge", path.to_str().unwrap(), "--json"],
+        &crate::harness::shared_cache(),
+    );
+    let report = judged.json();
+    for solution in report["solutions"].as_array().unwrap() {
+        let path = solution["path"].as_str().unwrap();
+        assert_eq!(
+            solution["verdict"],
+            crate::packages::folder_verdict(path),
+            "{solution:#}"
+        );
+    }
+    assert_eq!(judged.code, Some(0), "{report:#}\n{}", judged.stderr);
+}

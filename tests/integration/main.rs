@@ -17,6 +17,7 @@ mod languages;
 mod mistakes;
 mod names;
 mod new_problem;
+mod package_rules;
 pub mod packages;
 mod partition;
 mod reports;
