@@ -9,7 +9,7 @@ use crate::cache::Cache;
 use crate::check::Checker;
 use crate::compile::{Compiled, Compiler, Program};
 use crate::error::{Error, Result};
-use crate::problem::{Problem, ProblemLimits, Solution, Test, TimeRule};
+use crate::problem::{PackageWarning, Problem, ProblemLimits, Solution, Test, TimeRule};
 use crate::sandbox::Runner;
 use crate::toolchain::Toolchain;
 use crate::units::format_time;
@@ -97,7 +97,11 @@ impl<'a> Judge<'a> {
             suggested_time_limit: None,
             solutions: Vec::new(),
             interrupted: None,
+            warnings: Vec::new(),
         };
+        for warning in problem.package.iter().flat_map(|p| &p.warnings) {
+            warn(&mut report, warning.clone(), on_event);
+        }
         let mut during = String::from("compiling the problem's programs");
         match self.judge_into(
             problem,
@@ -379,6 +383,12 @@ impl<'a> Judge<'a> {
         }
         Ok(ordered)
     }
+}
+
+/// Reports `warning` as it is found, and keeps it in the report.
+fn warn(report: &mut JudgeReport, warning: PackageWarning, on_event: &mut dyn FnMut(Event)) {
+    on_event(Event::Warning { warning: &warning });
+    report.warnings.push(warning);
 }
 
 /// Whether a share's verdict leaves the whole judge's verdict possibly as expected: the runs of the other shares

@@ -172,6 +172,8 @@ pub struct PackageParts {
     pub secret_flags: TestFlags,
     pub input_validators: Vec<InputValidator>,
     pub time_rule: TimeRule,
+    /// What the package holds that is judged otherwise than the format says, or not at all, in the order found.
+    pub warnings: Vec<super::PackageWarning>,
 }
 
 /// An input validator of a package.

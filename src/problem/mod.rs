@@ -2,8 +2,11 @@
 
 mod catalog;
 mod config;
+mod expected_results;
 mod package;
 mod package_limits;
+mod package_submissions;
+mod package_warning;
 mod selection;
 mod standalone;
 mod submission;
@@ -12,6 +15,7 @@ mod testset;
 pub(crate) use catalog::misnamed;
 pub use catalog::{Catalog, find_root};
 pub use package::is_package;
+pub use package_warning::{PackageWarning, WarningKind};
 
 pub use config::{
     Comparison, InputValidator, PackageParts, Problem, ProblemLimits, Protocol, Solution, TimeRule,

@@ -10,17 +10,16 @@
 //!   2023-07's `type: interactive`): that program as interactor.
 //! - Input validators: each program (a file or a folder) or checktestdata script in `input_validators/` (or
 //!   `input_validator/`).
-//! - Submissions: each file or folder in a folder of `submissions/` named for its verdict.
+//! - Submissions: each file or folder in a folder of `submissions/` named for its verdict, or tagged with
+//!   DOMjudge's `@EXPECTED_RESULTS@` (see [`super::package_submissions`]).
 
+use super::Comparison;
 use super::config::{InputValidator, PackageParts, Problem, ProblemLimits, Protocol};
 use super::package_limits::{PackageLimits, RawLimits};
-use super::submission::unique_names;
 use super::testset::{Test, TestFlags, find_tests};
-use super::{Comparison, Solution};
 use crate::compile::Source;
 use crate::error::{Error, Result};
 use crate::language::Language;
-use crate::verdict::Verdict;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -30,36 +29,6 @@ use std::path::{Path, PathBuf};
 pub fn is_package(dir: &Path) -> bool {
     dir.join("problem.yaml").is_file()
 }
-
-/// The folders of `submissions/` and the verdicts their submissions are expected to get.
-const SUBMISSION_FOLDERS: &[(&str, &[Verdict])] = &[
-    ("accepted", &[Verdict::Accepted]),
-    ("wrong_answer", &[Verdict::WrongAnswer]),
-    ("time_limit_exceeded", &[Verdict::TimeLimit]),
-    ("run_time_error", &[Verdict::RuntimeError]),
-    ("memory_limit_exceeded", &[Verdict::MemoryLimit]),
-    ("output_limit_exceeded", &[Verdict::OutputLimit]),
-    // Scoring is not judged: a partial answer is a wrong one.
-    ("partially_accepted", &[Verdict::WrongAnswer]),
-    (
-        "rejected",
-        &[
-            Verdict::WrongAnswer,
-            Verdict::TimeLimit,
-            Verdict::RuntimeError,
-            Verdict::MemoryLimit,
-            Verdict::OutputLimit,
-        ],
-    ),
-    (
-        "brute_force",
-        &[
-            Verdict::TimeLimit,
-            Verdict::RuntimeError,
-            Verdict::MemoryLimit,
-        ],
-    ),
-];
 
 #[derive(Deserialize, Default)]
 struct RawProblem {
@@ -237,7 +206,8 @@ impl Problem {
             memory,
             output,
         };
-        let solutions = submissions(dir)?;
+        let mut warnings = Vec::new();
+        let solutions = super::package_submissions::submissions(dir, &mut warnings)?;
         Ok(Problem {
             name,
             dir: dir.to_owned(),
@@ -255,6 +225,7 @@ impl Problem {
                 secret_flags,
                 input_validators,
                 time_rule,
+                warnings,
             }),
         })
     }
@@ -348,7 +319,7 @@ fn group_flags(data: &Path, input: &Path, problem_flags: &[String]) -> Result<Te
 }
 
 /// The entries of the first of `folders` that exists in `dir`, as programs: each a file or a folder.
-fn find_programs(dir: &Path, folders: &[&str]) -> Result<Vec<PathBuf>> {
+pub(super) fn find_programs(dir: &Path, folders: &[&str]) -> Result<Vec<PathBuf>> {
     for folder in folders {
         let path = dir.join(folder);
         if path.is_dir() {
@@ -364,7 +335,7 @@ fn find_programs(dir: &Path, folders: &[&str]) -> Result<Vec<PathBuf>> {
     Ok(Vec::new())
 }
 
-fn hidden(path: &Path) -> bool {
+pub(super) fn hidden(path: &Path) -> bool {
     path.file_name()
         .is_some_and(|n| n.to_string_lossy().starts_with('.'))
 }
@@ -531,64 +502,6 @@ pub(crate) fn program(path: &Path) -> Result<Source> {
         language,
         folder: Some(path),
     })
-}
-
-/// Every submission, accepted first: each file or folder in a verdict's folder of `submissions/`.
-fn submissions(dir: &Path) -> Result<Vec<Solution>> {
-    let root = dir.join("submissions");
-    let mut found: Vec<(PathBuf, Source, &[Verdict])> = Vec::new();
-    if root.is_dir() {
-        for entry in std::fs::read_dir(&root).map_err(|e| Error::io("read", &root, e))? {
-            let entry = entry.map_err(|e| Error::io("read", &root, e))?;
-            let folder = entry.path();
-            if hidden(&folder) || !folder.is_dir() {
-                continue;
-            }
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let Some((_, expected)) = SUBMISSION_FOLDERS.iter().find(|(n, _)| *n == name) else {
-                return Err(Error::Usage(format!(
-                    "{}: not a submissions folder of the format (known: {})",
-                    folder.display(),
-                    SUBMISSION_FOLDERS
-                        .iter()
-                        .map(|(n, _)| *n)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )));
-            };
-            for path in find_programs(&root, &[&name])? {
-                found.push((path.clone(), program(&path)?, expected));
-            }
-        }
-    }
-    found.sort_by(|a, b| {
-        let rank = |expected: &[Verdict]| {
-            SUBMISSION_FOLDERS
-                .iter()
-                .position(|(_, e)| *e == expected)
-                .unwrap_or(usize::MAX)
-        };
-        rank(a.2)
-            .cmp(&rank(b.2))
-            .then_with(|| natord::compare(&a.0.to_string_lossy(), &b.0.to_string_lossy()))
-    });
-    let names = unique_names(&found.iter().map(|(p, _, _)| p.clone()).collect::<Vec<_>>());
-    let mut main_taken = false;
-    Ok(found
-        .into_iter()
-        .zip(names)
-        .map(|((_, source, expected), name)| {
-            let main = expected == [Verdict::Accepted] && !std::mem::replace(&mut main_taken, true);
-            Solution {
-                name,
-                path: source.main,
-                language: source.language,
-                expected: expected.to_vec(),
-                main,
-                others: source.others,
-            }
-        })
-        .collect())
 }
 
 #[cfg(test)]

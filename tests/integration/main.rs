@@ -17,6 +17,7 @@ mod names;
 mod new_problem;
 pub mod packages;
 mod partition;
+mod real_packages;
 mod reports;
 mod selecting;
 mod timelimit;
