@@ -214,7 +214,8 @@ fn submission_folder(expected: &[Verdict]) -> Option<&'static str> {
         [Verdict::Accepted] => "accepted",
         [Verdict::WrongAnswer] => "wrong_answer",
         [Verdict::TimeLimit] => "time_limit_exceeded",
-        [Verdict::RuntimeError] => "run_time_error",
+        // A package's run-time errors include a memory overrun, as Kattis judges it.
+        [Verdict::RuntimeError] | [Verdict::RuntimeError, Verdict::MemoryLimit] => "run_time_error",
         _ => return None,
     })
 }

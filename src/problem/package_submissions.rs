@@ -23,7 +23,13 @@ const SUBMISSION_FOLDERS: &[(&str, &[Verdict])] = &[
     ("accepted", &[Verdict::Accepted]),
     ("wrong_answer", &[Verdict::WrongAnswer]),
     ("time_limit_exceeded", &[Verdict::TimeLimit]),
-    ("run_time_error", &[Verdict::RuntimeError]),
+    // Kattis has no verdict for memory: a run over the memory limit is a run-time error there (problemtools
+    // judges it RTE, and the 2025-09 format's verdicts are AC, WA, TLE and RTE alone). cpjudge still reports it
+    // as MLE, which says what happened; it is what this folder expects.
+    (
+        "run_time_error",
+        &[Verdict::RuntimeError, Verdict::MemoryLimit],
+    ),
     // cpjudge's own folders, for what Kattis calls a run-time error or a rejection.
     ("memory_limit_exceeded", &[Verdict::MemoryLimit]),
     ("output_limit_exceeded", &[Verdict::OutputLimit]),

@@ -100,3 +100,26 @@ fn folders_outside_the_format_are_skipped_or_read_from_their_tags() {
         table.stdout
     );
 }
+
+/// Kattis has no verdict for memory: a run over the memory limit is a run-time error there, so a submission of
+/// run_time_error/ that goes over it is as expected, and the report still says memory was the cause.
+#[test]
+fn memory_over_the_limit_is_a_run_time_error_in_a_package() {
+    let (_dir, path) = package("run-time-errors");
+    let judged = cpjudge(
+        &["judge", path.to_str().unwrap(), "--json"],
+        &shared_cache(),
+    );
+    let report = judged.json();
+    assert_eq!(judged.code, Some(0), "{report:#}\n{}", judged.stderr);
+    let hog = solution(&report, "hog.py");
+    assert_eq!(hog["ok"], true, "{hog:#}");
+    // Where no layer measures the memory of the run, the allocation fails and Python ends with an error: RE.
+    if hog["verdict"] == "MLE" {
+        let message = hog["tests"][0]["message"].as_str().unwrap();
+        assert!(message.contains("memory"), "{message}");
+    } else {
+        assert_eq!(hog["verdict"], "RE", "{hog:#}");
+    }
+    assert_eq!(expected(&report, "hog.py"), ["RE", "MLE"]);
+}
