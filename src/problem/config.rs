@@ -165,7 +165,7 @@ pub enum Protocol {
 /// limit is found.
 #[derive(Debug, Clone)]
 pub struct PackageParts {
-    /// The package's format: "legacy" or "2023-07".
+    /// The package's format: "legacy", "2023-07" or "2025-09".
     pub format: &'static str,
     pub tests: Vec<Test>,
     /// The flags of data/secret's tests, for a test added there.

@@ -1,13 +1,13 @@
 //! Problem packages, the format of Kattis, DOMjudge and the ICPC: a folder holding `problem.yaml`, read into a
-//! [`Problem`] as it is. Both the legacy format and the 2023-07 one are read; where they differ, `problem.yaml`'s
-//! `problem_format_version` says which rules apply.
+//! [`Problem`] as it is. The legacy format, 2023-07 and 2025-09 are read; where they differ, `problem.yaml`'s
+//! `problem_format_version` says which rules apply, and what each key means is `package_keys`' to say.
 //!
-//! - Tests: `data/sample` then `data/secret`, groups nested to any depth, each with the flags its `testdata.yaml`
-//!   files give (a group's file overrides its parent's, key by key).
+//! - Tests: `data/sample` then `data/secret`, groups nested to any depth, each with the flags its group files
+//!   give (see `package_groups`).
 //! - Output: `validation: default` (legacy) or no output validator: the default validator with the flags of
 //!   problem.yaml's `validator_flags` and the group's `output_validator_flags` (`output_validator_args` in
-//!   2023-07); `custom`: the program in `output_validators/` (or `output_validator/`); `custom interactive` (or
-//!   2023-07's `type: interactive`): that program as interactor.
+//!   2023-07); `custom`: the program in `output_validators/` (or 2025-09's `output_validator/`, which is the
+//!   program); `custom interactive` (or 2023-07's `type: interactive`): that program as interactor.
 //! - Input validators: each program (a file or a folder) or checktestdata script in `input_validators/` (or
 //!   `input_validator/`).
 //! - Submissions: each file or folder in a folder of `submissions/` named for its verdict, or tagged with
@@ -15,8 +15,10 @@
 
 use super::Comparison;
 use super::config::{InputValidator, PackageParts, Problem, ProblemLimits, Protocol};
+use super::package_groups::{check_groups, group_flags};
+use super::package_keys::{Keys, Version, key_line, problem_keys};
 use super::package_limits::{PackageLimits, RawLimits};
-use super::testset::{Test, TestFlags, find_tests};
+use super::testset::{Test, find_tests};
 use crate::compile::Source;
 use crate::error::{Error, Result};
 use crate::language::Language;
@@ -34,9 +36,6 @@ pub fn is_package(dir: &Path) -> bool {
 struct RawProblem {
     problem_format_version: Option<String>,
     name: Option<Name>,
-    #[serde(rename = "type")]
-    kind: Option<Kind>,
-    validation: Option<String>,
     validator_flags: Option<String>,
     #[serde(default)]
     limits: RawLimits,
@@ -50,53 +49,31 @@ enum Name {
     PerLanguage(BTreeMap<String, String>),
 }
 
-/// 2023-07's `type`: one word, or several.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Kind {
-    One(String),
-    Several(Vec<String>),
-}
-
-/// testdata.yaml: the keys that matter to judging pass/fail problems; the others are allowed and ignored.
-#[derive(Deserialize, Default, Clone)]
-struct RawGroup {
-    input_validator_flags: Option<Args>,
-    output_validator_flags: Option<Args>,
-    input_validator_args: Option<Args>,
-    output_validator_args: Option<Args>,
-}
-
-/// Arguments as one string or as a list.
-#[derive(Deserialize, Clone)]
-#[serde(untagged)]
-enum Args {
-    Line(String),
-    List(Vec<String>),
-    /// 2023-07 gives input validators' arguments per validator name; all of them are passed to every validator.
-    PerValidator(BTreeMap<String, String>),
-}
-
-impl Args {
-    fn words(&self) -> Vec<String> {
-        match self {
-            Args::Line(line) => line.split_whitespace().map(str::to_owned).collect(),
-            Args::List(list) => list.clone(),
-            Args::PerValidator(map) => map
-                .values()
-                .flat_map(|line| line.split_whitespace().map(str::to_owned))
-                .collect(),
-        }
-    }
-}
-
 /// Reads YAML, an error naming the file, line and column.
-fn read_yaml<T: for<'de> Deserialize<'de> + Default>(path: &Path) -> Result<T> {
+pub(super) fn read_yaml<T: for<'de> Deserialize<'de> + Default>(path: &Path) -> Result<T> {
+    parse_yaml(path, serde_saphyr::Options::default())
+}
+
+/// Reads YAML as it is written, to look at its keys: `.nan` and `.inf` kept as text, since a key's value is
+/// judged where it is used, and only there (a limit of `.nan` is refused with its own message).
+pub(super) fn read_yaml_value(path: &Path) -> Result<serde_json::Value> {
+    parse_yaml(
+        path,
+        serde_saphyr::options! {
+            non_finite_float_policy: serde_saphyr::NonFiniteFloatPolicy::AsString,
+        },
+    )
+}
+
+fn parse_yaml<T: for<'de> Deserialize<'de> + Default>(
+    path: &Path,
+    options: serde_saphyr::Options,
+) -> Result<T> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))?;
     if text.trim().is_empty() {
         return Ok(T::default());
     }
-    serde_saphyr::from_str(&text).map_err(|e| {
+    serde_saphyr::from_str_with_options(&text, options).map_err(|e| {
         let message = e.to_string();
         let first = message.lines().next().unwrap_or_default();
         let (line, column, what) = position(first);
@@ -125,22 +102,30 @@ impl Problem {
     /// Reads the package in `dir`.
     pub fn load_package(dir: &Path) -> Result<Problem> {
         let config_path = dir.join("problem.yaml");
+        let text = std::fs::read_to_string(&config_path)
+            .map_err(|e| Error::io("read", &config_path, e))?;
         let raw: RawProblem = read_yaml(&config_path)?;
-        let config_error = |message: String| Error::Config {
-            path: config_path.clone(),
-            line: 1,
-            column: 1,
-            message,
-        };
-        let modern = match raw.problem_format_version.as_deref() {
-            None | Some("legacy") => false,
-            Some(version) if version.starts_with("2023-07") => true,
-            Some(other) => {
-                return Err(config_error(format!(
-                    "problem_format_version \"{other}\" is not one cpjudge reads (legacy, 2023-07)"
-                )));
+        let version = Version::of(raw.problem_format_version.as_deref()).map_err(|message| {
+            Error::Config {
+                path: config_path.clone(),
+                line: key_line(&text, &["problem_format_version"]).unwrap_or(1),
+                column: 1,
+                message,
             }
-        };
+        })?;
+        let mut warnings = Vec::new();
+        let value = read_yaml_value(&config_path)?;
+        let kind = problem_keys(
+            &mut Keys {
+                path: &config_path,
+                text: &text,
+                version,
+                warnings: &mut warnings,
+            },
+            &value,
+        )?;
+        check_groups(dir, version, kind.scoring, &mut warnings)?;
+        super::package_parts::check_parts(dir, &value, &mut warnings)?;
         let name = dir
             .file_name()
             .map(crate::text::file_name)
@@ -154,21 +139,17 @@ impl Problem {
                 .unwrap_or_else(|| name.clone()),
             None => name.clone(),
         };
-        let interactive = kind_is_interactive(&raw, modern).map_err(config_error)?;
-        let custom = interactive
-            || match raw.validation.as_deref() {
-                None | Some("default") => false,
-                Some(words) if words.split_whitespace().next() == Some("custom") => true,
-                Some(other) => {
-                    return Err(config_error(format!(
-                        "validation \"{other}\" is not one of: default, custom, custom interactive"
-                    )));
-                }
-            };
-        let output_validator = find_programs(dir, &["output_validators", "output_validator"])?;
+        // 2025-09's `output_validator/` is the one validator; legacy's `output_validators/` holds each in a file
+        // or folder of its own.
+        let single = dir.join("output_validator");
+        let output_validator = if single.is_dir() && !dir.join("output_validators").is_dir() {
+            vec![single]
+        } else {
+            find_programs(dir, &["output_validators"])?
+        };
         let comparison = match (
-            custom || (modern && !output_validator.is_empty()),
-            interactive,
+            kind.custom || (version.is_modern() && !output_validator.is_empty()),
+            kind.interactive,
         ) {
             (false, _) => Comparison::PackageDefault,
             (true, interactive) => {
@@ -188,25 +169,28 @@ impl Problem {
             .as_deref()
             .map(|f| f.split_whitespace().map(str::to_owned).collect())
             .unwrap_or_default();
-        let tests = package_tests(dir, problem_flags.clone())?;
+        let tests = package_tests(dir, problem_flags.clone(), version)?;
+        if comparison == Comparison::PackageDefault {
+            default_validator_flags(&config_path, &problem_flags, &tests)?;
+        }
         // A test added to the package goes to data/secret, and takes its flags.
         let secret_flags = group_flags(
             &dir.join("data"),
             &dir.join("data").join("secret").join("new.in"),
             &problem_flags,
+            version,
         )?;
         let input_validators = find_input_validators(dir)?;
         let PackageLimits {
             time_rule,
             memory,
             output,
-        } = raw.limits.validate(dir, modern)?;
+        } = raw.limits.validate(dir, version.is_modern())?;
         let limits = ProblemLimits {
             time: time_rule.fixed.unwrap_or(time_rule.minimum),
             memory,
             output,
         };
-        let mut warnings = Vec::new();
         let solutions = super::package_submissions::submissions(dir, &mut warnings)?;
         Ok(Problem {
             name,
@@ -220,7 +204,7 @@ impl Problem {
             stress: None,
             solutions,
             package: Some(PackageParts {
-                format: if modern { "2023-07" } else { "legacy" },
+                format: version.label(),
                 tests,
                 secret_flags,
                 input_validators,
@@ -231,28 +215,32 @@ impl Problem {
     }
 }
 
-fn kind_is_interactive(raw: &RawProblem, modern: bool) -> std::result::Result<bool, String> {
-    let from_validation = raw
-        .validation
-        .as_deref()
-        .is_some_and(|v| v.split_whitespace().any(|w| w == "interactive"));
-    let from_kind = match &raw.kind {
-        None => false,
-        Some(Kind::One(word)) => word.split_whitespace().any(|w| w == "interactive"),
-        Some(Kind::Several(words)) => words.iter().any(|w| w == "interactive"),
-    };
-    if raw.kind.is_some() && !modern {
-        return Err(
-            "`type` belongs to the 2023-07 format: give problem_format_version: 2023-07-draft, \
-                    or use `validation` in a legacy package"
-                .into(),
-        );
+/// Refuses flags the default output validator cannot take (a word it does not know, a tolerance that is no
+/// number), naming where they come from: every test would be a judge error.
+fn default_validator_flags(config: &Path, problem_flags: &[String], tests: &[Test]) -> Result<()> {
+    if let Err(why) = crate::check::default_validator_flags(problem_flags) {
+        return Err(Error::Usage(format!(
+            "{}: validator_flags \"{}\": {why}",
+            config.display(),
+            problem_flags.join(" ")
+        )));
     }
-    Ok(from_validation || from_kind)
+    for test in tests {
+        if let Err(why) = crate::check::default_validator_flags(&test.flags.output) {
+            let group = test.input.parent().unwrap_or(&test.input);
+            return Err(Error::Usage(format!(
+                "{}: the default output validator cannot take this group's flags \"{}\" (problem.yaml's \
+                 validator_flags, then the group files'): {why}",
+                group.display(),
+                test.flags.output.join(" ")
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The tests of `data/sample` and `data/secret`, in that order, each with its group's flags.
-fn package_tests(dir: &Path, problem_flags: Vec<String>) -> Result<Vec<Test>> {
+fn package_tests(dir: &Path, problem_flags: Vec<String>, version: Version) -> Result<Vec<Test>> {
     let data = dir.join("data");
     if !data.is_dir() {
         return Err(Error::NoTestsFolder { dir: data });
@@ -269,7 +257,7 @@ fn package_tests(dir: &Path, problem_flags: Vec<String>) -> Result<Vec<Test>> {
         };
         for mut test in found {
             test.name = format!("{part}/{}", test.name);
-            test.flags = group_flags(&data, &test.input, &problem_flags)?;
+            test.flags = group_flags(&data, &test.input, &problem_flags, version)?;
             tests.push(test);
         }
     }
@@ -277,45 +265,6 @@ fn package_tests(dir: &Path, problem_flags: Vec<String>) -> Result<Vec<Test>> {
         return Err(Error::NoTests { dir: data });
     }
     Ok(tests)
-}
-
-/// The flags of the group a test is in: every testdata.yaml from `data/` down to its folder, the nearest winning.
-fn group_flags(data: &Path, input: &Path, problem_flags: &[String]) -> Result<TestFlags> {
-    let mut group = RawGroup::default();
-    let folder = input.parent().unwrap_or(data);
-    let below = folder.strip_prefix(data).unwrap_or(Path::new(""));
-    let mut at = data.to_owned();
-    for step in std::iter::once(None).chain(below.components().map(Some)) {
-        if let Some(step) = step {
-            at.push(step);
-        }
-        let file = at.join("testdata.yaml");
-        if file.is_file() {
-            let here: RawGroup = read_yaml(&file)?;
-            group.input_validator_flags =
-                here.input_validator_flags.or(group.input_validator_flags);
-            group.output_validator_flags =
-                here.output_validator_flags.or(group.output_validator_flags);
-            group.input_validator_args = here.input_validator_args.or(group.input_validator_args);
-            group.output_validator_args =
-                here.output_validator_args.or(group.output_validator_args);
-        }
-    }
-    let words = |a: &Option<Args>, b: &Option<Args>| {
-        a.iter()
-            .chain(b.iter())
-            .flat_map(Args::words)
-            .collect::<Vec<_>>()
-    };
-    let mut output = problem_flags.to_vec();
-    output.extend(words(
-        &group.output_validator_flags,
-        &group.output_validator_args,
-    ));
-    Ok(TestFlags {
-        input: words(&group.input_validator_flags, &group.input_validator_args),
-        output,
-    })
 }
 
 /// The entries of the first of `folders` that exists in `dir`, as programs: each a file or a folder.

@@ -123,3 +123,304 @@ fn memory_over_the_limit_is_a_run_time_error_in_a_package() {
     }
     assert_eq!(expected(&report, "hog.py"), ["RE", "MLE"]);
 }
+
+/// A legacy package with 2023-07's keys in it (`type: scoring`, `credits`, `limits.time_multipliers`), as real
+/// ones have: each key is taken as it means, and warned about; a scoring problem is judged pass-fail.
+#[test]
+fn a_legacy_package_with_keys_of_2023_07_is_judged_with_warnings() {
+    let (_dir, path) = package("legacy-mixed");
+    let judged = cpjudge(
+        &["judge", path.to_str().unwrap(), "--json"],
+        &shared_cache(),
+    );
+    let report = judged.json();
+    assert_eq!(judged.code, Some(0), "{report:#}\n{}", judged.stderr);
+    assert_eq!(solution(&report, "small_only.py")["verdict"], "WA");
+    // The multiplier of 2023-07 is the one the limit is derived by.
+    let origin = report["time_limit_origin"].as_str().unwrap();
+    assert!(origin.contains("x 3 (ac_to_time_limit)"), "{origin}");
+    let said = warnings(&report);
+    for (start, words) in [
+        ("not_applied problem.yaml", "judged pass-fail"),
+        ("other_version problem.yaml", "`credits`"),
+        ("other_version problem.yaml", "`limits.time_multipliers`"),
+        (
+            "not_applied testdata.yaml",
+            "`accept_score`, `grader_flags`, `on_reject` not applied",
+        ),
+    ] {
+        assert!(
+            said.iter()
+                .any(|w| w.starts_with(start) && w.contains(words)),
+            "no {start} {words}: {said:#?}"
+        );
+    }
+    assert_eq!(said.len(), 4, "{said:#?}");
+    // Each names the line of its key.
+    let lines: Vec<u64> = report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [3, 5, 10, 1]);
+}
+
+/// A package of the format's 2025-09 version: `test_group.yaml`, an `output_validator/` that is the one
+/// validator (a folder of two files), and metadata that says nothing of judging: judged green, without a word.
+#[test]
+fn a_package_in_the_2025_09_format_judges_green() {
+    let (_dir, path) = package("twenty-five");
+    let judged = cpjudge(
+        &["judge", path.to_str().unwrap(), "--json"],
+        &shared_cache(),
+    );
+    let report = judged.json();
+    assert_eq!(judged.code, Some(0), "{report:#}\n{}", judged.stderr);
+    // Wrong only by letter case: test_group.yaml's argument reached the validator.
+    let as_is = solution(&report, "as_is.py");
+    assert_eq!(as_is["verdict"], "WA");
+    assert_eq!(report["time_limit_ms"], 2000);
+    assert_eq!(warnings(&report), Vec::<String>::new());
+}
+
+/// A copy of the `run-time-errors` package changed by `change`, judged, with the folder it is in.
+fn judged_after(
+    change: impl FnOnce(&std::path::Path),
+) -> (crate::packages::Judged, tempfile::TempDir) {
+    let (dir, path) = package("run-time-errors");
+    change(&path);
+    let judged = cpjudge(
+        &["judge", path.to_str().unwrap(), "--json"],
+        &shared_cache(),
+    );
+    (judged, dir)
+}
+
+/// Keys cpjudge does not know, in problem.yaml, in a group's file and in a test's own: each a warning naming
+/// the file, the key and its line, never silence.
+#[test]
+fn unknown_keys_are_warnings_naming_file_key_and_line() {
+    let (judged, _dir) = judged_after(|p| {
+        std::fs::remove_file(p.join("submissions/run_time_error/hog.py")).unwrap();
+        std::fs::write(
+            p.join("problem.yaml"),
+            "name: Echo\ncolour: red\nlimits:\n  memory: 64\n  wall_time: 5\n",
+        )
+        .unwrap();
+        std::fs::write(p.join("data/secret/testdata.yaml"), "points: 3\n").unwrap();
+        std::fs::write(p.join("data/secret/2.yaml"), "hint: read it\nweight: 2\n").unwrap();
+    });
+    let report = judged.json();
+    assert_eq!(judged.code, Some(0), "{report:#}\n{}", judged.stderr);
+    let found: Vec<(String, u64, String)> = report["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| {
+            let file = w["file"].as_str().unwrap();
+            let file = &file[file.find("/data/").or_else(|| file.rfind('/')).unwrap() + 1..];
+            (
+                format!("{} {file}", w["kind"].as_str().unwrap()),
+                w["line"].as_u64().unwrap_or(0),
+                w["message"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    for (start, line, key) in [
+        ("unknown_key problem.yaml", 2, "`colour`"),
+        ("unknown_key problem.yaml", 5, "`limits.wall_time`"),
+        ("unknown_key data/secret/testdata.yaml", 1, "`points`"),
+        ("unknown_key data/secret/2.yaml", 2, "`weight`"),
+    ] {
+        assert!(
+            found
+                .iter()
+                .any(|(s, l, m)| s == start && *l == line && m.contains(key)),
+            "no {start}:{line} {key}: {found:#?}"
+        );
+    }
+    // A test's own file belongs to 2025-09: taken, and said.
+    assert!(
+        found
+            .iter()
+            .any(|(s, _, _)| s == "other_version data/secret/2.yaml"),
+        "{found:#?}"
+    );
+    assert_eq!(found.len(), 5, "{found:#?}");
+}
+
+/// The format's multi-pass validation, as DOMjudge's `hangman` example has it: judged as one pass, a submission
+/// right on the first pass alone got AC. The package is refused, naming the feature.
+#[test]
+fn multi_pass_validation_is_refused_by_name() {
+    let (_dir, path) = package("multi-pass");
+    let judged = cpjudge(&["judge", path.to_str().unwrap()], &shared_cache());
+    judged.expect(
+        2,
+        "problem.yaml:3:1: multi-pass validation (validation: custom multi-pass) is not supported yet",
+    );
+    std::fs::write(
+        path.join("problem.yaml"),
+        "problem_format_version: 2025-09\nname: Count on\ntype:\n  - pass-fail\n  - multi-pass\n",
+    )
+    .unwrap();
+    let judged = cpjudge(&["judge", path.to_str().unwrap()], &shared_cache());
+    judged.expect(
+        2,
+        "problem.yaml:3:1: multi-pass validation (type multi-pass) is not supported yet",
+    );
+}
+
+/// Whatever would make cpjudge's verdicts differ from the format's is refused (exit 2) by name, naming the file,
+/// never judged as something else.
+#[test]
+fn features_that_would_change_verdicts_are_refused_by_name() {
+    type Change = fn(&std::path::Path);
+    let cases: Vec<(Change, &str, &str)> = vec![
+        (
+            |p| std::fs::write(p.join("data/testdata.yaml"), "on_reject: continue\n").unwrap(),
+            "data/testdata.yaml:1:1",
+            "on_reject: continue (judging on after a failed test",
+        ),
+        (
+            |p| std::fs::write(p.join("data/testdata.yaml"), "grading: custom\n").unwrap(),
+            "data/testdata.yaml:1:1",
+            "custom graders (grading: custom) are not supported yet",
+        ),
+        (
+            |p| {
+                std::fs::write(
+                    p.join("data/secret/testdata.yaml"),
+                    "grader_flags: accept_if_any_accepted\n",
+                )
+                .unwrap()
+            },
+            "data/secret/testdata.yaml:1:1",
+            "grader flag accept_if_any_accepted changes a pass-fail verdict",
+        ),
+        (
+            |p| {
+                std::fs::write(
+                    p.join("problem.yaml"),
+                    "name: Echo\nvalidator_flags: float_tolerance\n",
+                )
+                .unwrap()
+            },
+            "problem.yaml",
+            "validator flag float_tolerance needs a number after it",
+        ),
+        (
+            |p| {
+                std::fs::write(
+                    p.join("data/secret/testdata.yaml"),
+                    "output_validator_flags: case_sensitve\n",
+                )
+                .unwrap()
+            },
+            "data/secret",
+            "unknown default validator flag \"case_sensitve\"",
+        ),
+        (
+            |p| {
+                std::fs::write(
+                    p.join("problem.yaml"),
+                    "name: Echo\nvalidation: custom scored\n",
+                )
+                .unwrap()
+            },
+            "problem.yaml:2:1",
+            "\"scored\" is none of interactive, score, multi-pass",
+        ),
+        (
+            |p| {
+                std::fs::write(
+                    p.join("problem.yaml"),
+                    "problem_format_version: 2025-09\nname: Echo\ntype: pass-fail submit-answer\n",
+                )
+                .unwrap()
+            },
+            "problem.yaml:3:1",
+            "submit-answer problems (type submit-answer) are not supported yet",
+        ),
+        (
+            |p| {
+                std::fs::write(
+                    p.join("problem.yaml"),
+                    "problem_format_version: 2025-09\nname: Echo\n",
+                )
+                .unwrap();
+                std::fs::write(p.join("data/secret/test_group.yaml"), "args: [--fast]\n").unwrap();
+            },
+            "data/secret/test_group.yaml:1:1",
+            "arguments to submissions (args) are not supported yet",
+        ),
+        (
+            |p| {
+                std::fs::write(
+                    p.join("data/test_group.yaml"),
+                    "static_validation_score: 10\n",
+                )
+                .unwrap()
+            },
+            "data/test_group.yaml:1:1",
+            "static validation (a validator of the submission's source) is not supported yet",
+        ),
+        (
+            |p| {
+                std::fs::create_dir_all(p.join("include/python3")).unwrap();
+                std::fs::write(p.join("include/python3/driver.py"), "import solution\n").unwrap();
+            },
+            "include",
+            "included files (include/), added to every submission before it is built, is not supported yet",
+        ),
+        (
+            |p| {
+                std::fs::write(
+                    p.join("submissions/submissions.yaml"),
+                    "accepted/echo.py:\n  authors: Jane\nrun_time_error/*:\n  permitted: [AC, RTE]\n",
+                )
+                .unwrap()
+            },
+            "submissions/submissions.yaml:4:1",
+            "`permitted` of run_time_error/*: expectations given in submissions.yaml are not supported yet",
+        ),
+        (
+            |p| std::fs::create_dir_all(p.join("data/secret/1.files")).unwrap(),
+            "data/secret/1.files",
+            "a test's input files (NAME.files) are not supported yet",
+        ),
+        (
+            |p| {
+                std::fs::write(
+                    p.join("problem.yaml"),
+                    "name: Echo\nconstants:\n  shift: 1\n",
+                )
+                .unwrap();
+                std::fs::write(
+                    p.join("submissions/accepted/echo.py"),
+                    "#!/usr/bin/env python3\nprint(int(input()) + {{shift}} - 1)\n",
+                )
+                .unwrap();
+            },
+            "submissions/accepted/echo.py:2",
+            "constants ({{shift}}, from problem.yaml's `constants`) are not substituted yet",
+        ),
+    ];
+    for (change, file, said) in cases {
+        let (dir, path) = package("run-time-errors");
+        change(&path);
+        let judged = cpjudge(&["judge", path.to_str().unwrap()], &shared_cache());
+        let named = path.join(file).display().to_string();
+        assert!(
+            judged.code == Some(2)
+                && judged.stderr.contains(&named)
+                && judged.stderr.contains(said),
+            "{file}: {said}: got {:?}\n{}\n{}",
+            judged.code,
+            judged.stdout,
+            judged.stderr
+        );
+        drop(dir);
+    }
+}
