@@ -177,9 +177,17 @@ fn a_package_in_the_2025_09_format_judges_green() {
     );
     let report = judged.json();
     assert_eq!(judged.code, Some(0), "{report:#}\n{}", judged.stderr);
-    // Wrong only by letter case: test_group.yaml's argument reached the validator.
+    // Wrong only by letter case: test_group.yaml's argument reached the validator. Its message is found: it
+    // names its file `feedback_dir + "judgemessage.txt"`, which the format allows.
     let as_is = solution(&report, "as_is.py");
     assert_eq!(as_is["verdict"], "WA");
+    assert!(
+        as_is["tests"][0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("expected HELLO, got hello"),
+        "{as_is:#}"
+    );
     assert_eq!(report["time_limit_ms"], 2000);
     assert_eq!(warnings(&report), Vec::<String>::new());
 }
