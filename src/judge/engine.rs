@@ -4,12 +4,14 @@
 use super::outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult};
 use super::partition::Partition;
 use super::run_test::TestRunner;
-use super::validate::{Validator, validate};
+use super::validate::{CHECKTESTDATA_INSTALL, Validator, checktestdata_tool, validate};
 use crate::cache::Cache;
 use crate::check::Checker;
 use crate::compile::{Compiled, Compiler, Program};
 use crate::error::{Error, Result};
-use crate::problem::{PackageWarning, Problem, ProblemLimits, Solution, Test, TimeRule};
+use crate::problem::{
+    InputValidator, PackageWarning, Problem, ProblemLimits, Solution, Test, TimeRule, WarningKind,
+};
 use crate::sandbox::Runner;
 use crate::toolchain::Toolchain;
 use crate::units::format_time;
@@ -146,6 +148,22 @@ impl<'a> Judge<'a> {
         let checker = Checker::build(&self.compiler, &problem.comparison)?;
         let (validators, protocol) = problem.input_validators()?;
         for source in &validators {
+            // A script no program here can run leaves the tests unchecked by it, not unjudged.
+            if let InputValidator::Checktestdata(script) = source
+                && checktestdata_tool().is_none()
+            {
+                let warning = PackageWarning::new(
+                    WarningKind::ValidatorSkipped,
+                    script,
+                    None,
+                    format!(
+                        "the tests are not checked by this checktestdata script: no checktestdata program is \
+                         on PATH ({CHECKTESTDATA_INSTALL})"
+                    ),
+                );
+                warn(report, warning, on_event);
+                continue;
+            }
             on_event(Event::Compiling { what: "validator" });
             let validator = Validator::build(&self.compiler, source, protocol)?;
             *during = "validating the tests".to_owned();

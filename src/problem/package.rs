@@ -319,14 +319,32 @@ fn find_input_validators(dir: &Path) -> Result<Vec<InputValidator>> {
         ],
     )?
     .into_iter()
-    .map(|path| {
-        if path.extension().is_some_and(|e| e == "ctd") {
-            Ok(InputValidator::Checktestdata(path))
-        } else {
-            program(&path).map(InputValidator::Program)
-        }
+    .map(|path| match checktestdata_script(&path) {
+        Some(script) => Ok(InputValidator::Checktestdata(script)),
+        None => program(&path).map(InputValidator::Program),
     })
     .collect()
+}
+
+/// The checktestdata script a validator is: a `.ctd` file, or a folder holding one and no build or run script
+/// (as DOMjudge's contests give them).
+fn checktestdata_script(path: &Path) -> Option<PathBuf> {
+    let is_script = |p: &Path| p.extension().is_some_and(|e| e == "ctd") && p.is_file();
+    if !path.is_dir() {
+        return is_script(path).then(|| path.to_owned());
+    }
+    let files: Vec<PathBuf> = std::fs::read_dir(path)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| !hidden(p))
+        .collect();
+    let scripts = files
+        .iter()
+        .any(|f| f.ends_with("run") || f.ends_with("build"));
+    match files.iter().filter(|f| is_script(f)).collect::<Vec<_>>()[..] {
+        [one] if !scripts => Some(one.clone()),
+        _ => None,
+    }
 }
 
 /// A program given as a file, or as a folder of files (build/run scripts, or sources in one language).

@@ -329,7 +329,7 @@ fn our_problems_exported_judge_green_again() {
 }
 
 /// problemtools' verifyproblem, installed under target/ by .ci/install-problemtools when absent.
-fn verifyproblem() -> Option<PathBuf> {
+pub(crate) fn verifyproblem() -> Option<PathBuf> {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let target = repo.join("target/problemtools");
     let tool = target.join("bin/verifyproblem");

@@ -18,7 +18,10 @@ fn warnings(report: &Value) -> Vec<String> {
             all.iter()
                 .map(|w| {
                     let file = w["file"].as_str().unwrap();
-                    let from = file.find("/submissions/").or_else(|| file.rfind('/'));
+                    let from = ["/submissions/", "/input_validators/"]
+                        .iter()
+                        .find_map(|part| file.find(part))
+                        .or_else(|| file.rfind('/'));
                     format!(
                         "{} {} {}",
                         w["kind"].as_str().unwrap(),
@@ -431,4 +434,81 @@ fn features_that_would_change_verdicts_are_refused_by_name() {
         );
         drop(dir);
     }
+}
+
+/// PATH as it is, without the folders that hold a checktestdata program (DOMjudge's `checktestdata`, or the
+/// `pyctd` of `pip install checktestdata`), and with `first` before it.
+fn path_for_checktestdata(first: Option<&std::path::Path>) -> std::ffi::OsString {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let kept = std::env::split_paths(&path)
+        .filter(|dir| !dir.join("checktestdata").exists() && !dir.join("pyctd").exists());
+    std::env::join_paths(first.map(std::path::Path::to_owned).into_iter().chain(kept)).unwrap()
+}
+
+/// Judges `package` with `PATH`.
+fn judge_with_path(
+    package: &std::path::Path,
+    path: &std::ffi::OsStr,
+    json: bool,
+) -> crate::packages::Judged {
+    let mut command = assert_cmd::Command::cargo_bin("cpjudge").unwrap();
+    command
+        .current_dir(std::env::temp_dir())
+        .env("PATH", path)
+        .arg("--cache-dir")
+        .arg(shared_cache())
+        .arg("judge")
+        .arg(package)
+        .timeout(std::time::Duration::from_secs(600));
+    if json {
+        command.arg("--json");
+    }
+    crate::packages::Judged::from(command.output().unwrap())
+}
+
+/// Packages of DOMjudge's contests check their inputs with checktestdata scripts (a `.ctd` file, or a folder
+/// holding one). On a machine without checktestdata, the package was refused: now it is judged, the other
+/// validators run, and a warning says what is not checked and how to install what would check it.
+#[test]
+fn a_checktestdata_validator_the_machine_lacks_is_skipped_with_a_warning() {
+    let (_dir, path) = package("checktestdata");
+    let without = path_for_checktestdata(None);
+    let judged = judge_with_path(&path, &without, true);
+    let report = judged.json();
+    assert_eq!(judged.code, Some(0), "{report:#}\n{}", judged.stderr);
+    let said = warnings(&report);
+    for file in ["format/format.ctd", "range.ctd"] {
+        assert!(
+            said.iter().any(|w| w.starts_with("validator_skipped ")
+                && w.contains(&format!(" input_validators/{file} "))
+                && w.contains("not checked")
+                && w.contains("pip install checktestdata")),
+            "{file}: {said:#?}"
+        );
+    }
+    assert_eq!(said.len(), 2, "{said:#?}");
+    let table = judge_with_path(&path, &without, false);
+    table.expect(0, "warning: ");
+    assert!(table.stdout.contains("range.ctd"), "{}", table.stdout);
+    // The validators that can run still do.
+    std::fs::write(path.join("data/secret/3.in"), "7\n8\n").unwrap();
+    std::fs::write(path.join("data/secret/3.ans"), "7\n").unwrap();
+    judge_with_path(&path, &without, false).expect(2, "secret/3.in is invalid");
+    // With checktestdata at hand (problemtools brings the Python one), the scripts check the tests.
+    let Some(verifyproblem) = crate::packages::verifyproblem() else {
+        return;
+    };
+    let bin = verifyproblem.parent().unwrap();
+    if !bin.join("pyctd").is_file() {
+        crate::harness::skip("problemtools was installed without pyctd");
+        return;
+    }
+    std::fs::write(path.join("data/secret/3.in"), "500\n").unwrap();
+    let with = path_for_checktestdata(Some(bin));
+    judge_with_path(&path, &with, false).expect(2, "secret/3.in is invalid");
+    std::fs::remove_file(path.join("data/secret/3.in")).unwrap();
+    std::fs::remove_file(path.join("data/secret/3.ans")).unwrap();
+    let judged = judge_with_path(&path, &with, true);
+    assert_eq!(judged.code, Some(0), "{}\n{}", judged.stdout, judged.stderr);
+    assert_eq!(warnings(&judged.json()), Vec::<String>::new());
 }
