@@ -14,7 +14,10 @@
 //!   (2025-09), see [`statement`].
 
 mod config;
+mod files;
 mod statement;
+
+use files::{copy, copy_into, write, write_executable};
 
 use crate::compile::Source;
 use crate::error::{Error, Result};
@@ -212,7 +215,7 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
     if let Some(generator) = &problem.generator {
         copy_into(generator, &root.join("generators"))?;
     }
-    write_statement(problem, root, format)?;
+    statement::write(problem, root, format)?;
 
     // A temporary folder is private; the package is as readable as any folder made.
     std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o755))
@@ -221,47 +224,6 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
     // Moved: nothing is left to remove.
     let _ = building.keep();
     Ok(exported)
-}
-
-/// The statement: our `statement.md` rendered for the format; a package's own statement folder as it is; or,
-/// where there is neither, the name alone, which the legacy format's tools need.
-fn write_statement(problem: &Problem, root: &Path, format: Format) -> Result<()> {
-    let (folder, file) = match format {
-        Format::Legacy => ("problem_statement", "problem.en.tex"),
-        Format::V2025_09 => ("statement", "problem.en.md"),
-    };
-    let ours = problem.dir.join("statement.md");
-    if ours.is_file() {
-        let markdown = std::fs::read_to_string(&ours).map_err(|e| Error::io("read", &ours, e))?;
-        let text = match format {
-            Format::Legacy => statement::latex(&problem.title, &markdown),
-            Format::V2025_09 => statement::markdown(&markdown),
-        };
-        return write(
-            &root.join(folder).join(file),
-            format!("{text}\n").as_bytes(),
-        );
-    }
-    for theirs in ["problem_statement", "statement"] {
-        let dir = problem.dir.join(theirs);
-        if dir.is_dir() {
-            for entry in walkdir::WalkDir::new(&dir).into_iter().flatten() {
-                if entry.file_type().is_file() {
-                    let below = entry.path().strip_prefix(&dir).unwrap_or(entry.path());
-                    copy(entry.path(), &root.join(folder).join(below))?;
-                }
-            }
-            return Ok(());
-        }
-    }
-    let text = match format {
-        Format::Legacy => statement::latex(&problem.title, ""),
-        Format::V2025_09 => String::new(),
-    };
-    write(
-        &root.join(folder).join(file),
-        format!("{text}\n").as_bytes(),
-    )
 }
 
 /// A test's path below its tests folder, without extension, as the file system names it: the end of its input's
@@ -402,31 +364,6 @@ fn copy_program(source: &Source, folder: &Path, own: bool) -> Result<()> {
             Ok(())
         }
     }
-}
-
-fn copy_into(file: &Path, folder: &Path) -> Result<()> {
-    copy(file, &folder.join(file.file_name().unwrap_or_default()))
-}
-
-fn copy(from: &Path, to: &Path) -> Result<()> {
-    if let Some(parent) = to.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?;
-    }
-    std::fs::copy(from, to).map_err(|e| Error::io("copy", from, e))?;
-    Ok(())
-}
-
-fn write(path: &Path, contents: &[u8]) -> Result<()> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?;
-    }
-    std::fs::write(path, contents).map_err(|e| Error::io("write", path, e))
-}
-
-fn write_executable(path: &Path, contents: &[u8]) -> Result<()> {
-    write(path, contents)?;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
-        .map_err(|e| Error::io("make executable", path, e))
 }
 
 #[cfg(test)]

@@ -5,8 +5,53 @@
 //! so is its samples section: the format shows `data/sample`'s tests itself, and 2025-09 wants no sample data in
 //! a statement.
 
+use super::{Format, files};
+use crate::error::{Error, Result};
+use crate::problem::Problem;
 use pulldown_cmark::{Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 use std::ops::Range;
+use std::path::Path;
+
+/// The statement: our `statement.md` rendered for the format; a package's own statement folder as it is; or,
+/// where there is neither, the name alone, which the legacy format's tools need.
+pub(super) fn write(problem: &Problem, root: &Path, format: Format) -> Result<()> {
+    let (folder, file) = match format {
+        Format::Legacy => ("problem_statement", "problem.en.tex"),
+        Format::V2025_09 => ("statement", "problem.en.md"),
+    };
+    let ours = problem.dir.join("statement.md");
+    if ours.is_file() {
+        let source = std::fs::read_to_string(&ours).map_err(|e| Error::io("read", &ours, e))?;
+        let text = match format {
+            Format::Legacy => latex(&problem.title, &source),
+            Format::V2025_09 => markdown(&source),
+        };
+        return files::write(
+            &root.join(folder).join(file),
+            format!("{text}\n").as_bytes(),
+        );
+    }
+    for theirs in ["problem_statement", "statement"] {
+        let dir = problem.dir.join(theirs);
+        if dir.is_dir() {
+            for entry in walkdir::WalkDir::new(&dir).into_iter().flatten() {
+                if entry.file_type().is_file() {
+                    let below = entry.path().strip_prefix(&dir).unwrap_or(entry.path());
+                    files::copy(entry.path(), &root.join(folder).join(below))?;
+                }
+            }
+            return Ok(());
+        }
+    }
+    let text = match format {
+        Format::Legacy => latex(&problem.title, ""),
+        Format::V2025_09 => String::new(),
+    };
+    files::write(
+        &root.join(folder).join(file),
+        format!("{text}\n").as_bytes(),
+    )
+}
 
 /// What the Markdown parser reads: CommonMark with `$math$`, which passes through to LaTeX as it is.
 fn options() -> Options {
