@@ -512,3 +512,37 @@ fn a_checktestdata_validator_the_machine_lacks_is_skipped_with_a_warning() {
     assert_eq!(judged.code, Some(0), "{}\n{}", judged.stdout, judged.stderr);
     assert_eq!(warnings(&judged.json()), Vec::<String>::new());
 }
+
+/// DOMjudge's example submissions that cpjudge judges otherwise on purpose, rebuilt small: a program that
+/// writes a file, and one that fills its output. They get the verdicts the README's list says, which is what
+/// the list is checked against.
+#[test]
+fn domjudge_examples_judged_otherwise_by_policy_are_the_readmes() {
+    let (_dir, path) = package("domjudge-policies");
+    let judged = cpjudge(
+        &["judge", path.to_str().unwrap(), "--json"],
+        &shared_cache(),
+    );
+    let report = judged.json();
+    assert_eq!(judged.code, Some(1), "{report:#}\n{}", judged.stderr);
+    let readme =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    for (name, listed, got) in [
+        (
+            "test-write-file.c",
+            "| `wrong_answer/test-write-file.c` | WRONG-ANSWER | RE |",
+            "RE",
+        ),
+        (
+            "test-fill-stdout.c",
+            "| `time_limit_exceeded/test-fill-stdout.cc` | TIMELIMIT | OLE |",
+            "OLE",
+        ),
+    ] {
+        assert_eq!(solution(&report, name)["verdict"], got, "{report:#}");
+        assert_eq!(solution(&report, name)["ok"], false, "{report:#}");
+        assert!(readme.contains(listed), "the README does not list {name}");
+    }
+    assert_eq!(solution(&report, "hello.c")["ok"], true);
+}
