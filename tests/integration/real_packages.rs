@@ -212,7 +212,7 @@ fn judged_after(
 /// the file, the key and its line, never silence.
 #[test]
 fn unknown_keys_are_warnings_naming_file_key_and_line() {
-    let (judged, _dir) = judged_after(|p| {
+    let (judged, dir) = judged_after(|p| {
         std::fs::remove_file(p.join("submissions/run_time_error/hog.py")).unwrap();
         std::fs::write(
             p.join("problem.yaml"),
@@ -259,6 +259,17 @@ fn unknown_keys_are_warnings_naming_file_key_and_line() {
         "{found:#?}"
     );
     assert_eq!(found.len(), 5, "{found:#?}");
+    // The commands that write no judge report say the same on standard error.
+    let path = dir.path().join("run-time-errors");
+    let validated = cpjudge(&["validate", path.to_str().unwrap()], &shared_cache());
+    validated.expect(0, "3 of 3 tests valid");
+    assert!(
+        validated
+            .stderr
+            .contains("problem.yaml:2: `colour` is no key of the format"),
+        "{}",
+        validated.stderr
+    );
 }
 
 /// The format's multi-pass validation, as DOMjudge's `hangman` example has it: judged as one pass, a submission
