@@ -4,6 +4,7 @@ mod catalog;
 mod config;
 mod expected_results;
 mod package;
+mod package_flags;
 mod package_groups;
 mod package_keys;
 mod package_limits;
@@ -14,6 +15,7 @@ mod selection;
 mod standalone;
 mod submission;
 mod testset;
+mod yaml_keys;
 
 pub(crate) use catalog::misnamed;
 pub use catalog::{Catalog, find_root};

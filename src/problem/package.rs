@@ -15,10 +15,12 @@
 
 use super::Comparison;
 use super::config::{InputValidator, PackageParts, Problem, ProblemLimits, Protocol};
-use super::package_groups::{check_groups, group_flags};
-use super::package_keys::{Keys, Version, key_line, problem_keys};
+use super::package_flags::group_flags;
+use super::package_groups::check_groups;
+use super::package_keys::problem_keys;
 use super::package_limits::{PackageLimits, RawLimits};
 use super::testset::{Test, find_tests};
+use super::yaml_keys::{Keys, Version, key_line};
 use crate::compile::Source;
 use crate::error::{Error, Result};
 use crate::language::Language;

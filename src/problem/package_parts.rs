@@ -4,9 +4,8 @@
 //! name; what would not is a warning.
 
 use super::package::{hidden, read_yaml_value};
-use super::package_keys::Keys;
-use super::package_keys::Version;
 use super::package_warning::{PackageWarning, WarningKind};
+use super::yaml_keys::{Keys, Version};
 use crate::error::{Error, Result};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
