@@ -153,9 +153,14 @@ missing or given twice, shares of different judges, a file that is not a report)
 
 const EXPORT_HELP: &str = "\
 Examples:
-  cpjudge export knight-tour packages/knight-tour
-  verifyproblem packages/knight-tour          (problemtools, to check it travels)
-  cpjudge judge packages/knight-tour          (judged again, as a package)
+  cpjudge export knight-tour                  (into ./knighttour: Kattis wants [a-z0-9]+ as a package's name)
+  verifyproblem knighttour                    (problemtools, to check it travels)
+  cpjudge judge knighttour                    (judged again, as a package)
+  cpjudge export knight-tour packages/knighttour --format 2025-09
+
+The legacy format (the default) has the statement rendered to LaTeX (problem_statement/problem.en.tex); 2025-09
+has it as Markdown (statement/problem.en.md). Either way the statement's title and samples section are left
+out: the format prints the name and the samples itself.
 
 A checker, interactor or validator speaking cpjudge's protocol goes as a folder with build and run scripts that
 call it in the package format's (exit codes 42 and 43, feedback folder).";
@@ -574,8 +579,12 @@ pub struct ReportForms {
 pub struct ExportArgs {
     /// The problem: its name, or the path of its folder.
     pub problem: PathBuf,
-    /// The folder to write the package into; it must not exist, or be empty.
-    pub dir: std::path::PathBuf,
+    /// The folder to write the package into; it must not exist, or be empty. By default, the problem's name
+    /// without what Kattis does not take in a package's name (knight-pawns: ./knightpawns).
+    pub dir: Option<std::path::PathBuf>,
+    /// The version of the format to write.
+    #[arg(long, value_enum, default_value_t)]
+    pub format: crate::export::Format,
 }
 
 #[derive(Debug, clap::Args)]

@@ -1,16 +1,23 @@
-//! Writing one of our problems as a Problem Package Format package (legacy format, which problemtools,
-//! DOMjudge and Kattis read), so that it travels to those systems.
+//! Writing one of our problems as a Problem Package Format package, so that it travels to problemtools, DOMjudge
+//! and Kattis: in the legacy format, which they all read, or in 2025-09, the format's latest version.
 //!
-//! - `problem.yaml`: the title, the memory and output limits, the time multipliers of our own rule (the slowest
-//!   reference x 2, TLE solutions judged at the limit x 1.5), how outputs are validated; `.timelimit`: the time
-//!   limit in seconds.
+//! - `problem.yaml`: the title, a UUID made from the name, the memory and output limits, the time multipliers of
+//!   our own rule (the slowest reference x 2, TLE solutions judged at the limit x 1.5), how outputs are
+//!   validated; the time limit in `.timelimit` (legacy) or `limits.time_limit` (2025-09).
 //! - `data/sample` (the tests shown in the statement) and `data/secret` (the others, in their folders).
 //! - The checker, the interactor and the validator speak our protocol (exit code 0 accepts), not the format's
 //!   (42): each goes as a folder with a `build` script that compiles it and a `run` script that calls it as we
 //!   do and turns its exit code and message into the format's. A comparison mode becomes the default
-//!   validator's flags.
-//! - The solutions go under `submissions/`, in the folder of their expected verdict; the generator and the
-//!   statement go as they are, under `generators/` and `problem_statement/`.
+//!   validator's flags (legacy's `validator_flags`, 2025-09's `output_validator_args` in `data/test_group.yaml`).
+//! - The solutions go under `submissions/`, in the folder of their expected verdict; the generator under
+//!   `generators/`; the statement rendered to LaTeX (legacy, whose tools read LaTeX alone) or as Markdown
+//!   (2025-09), see [`statement`].
+
+mod config;
+mod files;
+mod statement;
+
+use files::{copy, copy_into, write, write_executable};
 
 use crate::compile::Source;
 use crate::error::{Error, Result};
@@ -19,19 +26,53 @@ use crate::verdict::Verdict;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
+/// The version of the format a package is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Format {
+    /// The legacy format, which problemtools' verifyproblem, DOMjudge and Kattis read.
+    #[default]
+    Legacy,
+    /// 2025-09, the format's latest version.
+    #[value(name = "2025-09")]
+    V2025_09,
+}
+
+impl Format {
+    pub fn label(self) -> &'static str {
+        match self {
+            Format::Legacy => "legacy",
+            Format::V2025_09 => "2025-09",
+        }
+    }
+}
+
+/// A package's folder name as Kattis and problemtools want it, `[a-z0-9]+`: the problem's name in lower case
+/// without its other characters (`knight-pawns` becomes `knightpawns`); none when nothing is left.
+pub fn short_name(name: &str) -> Option<String> {
+    let short: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    (!short.is_empty()).then_some(short)
+}
+
 /// What was written, for the report.
 #[derive(Debug)]
 pub struct Exported {
     pub dir: PathBuf,
+    pub format: Format,
+    /// The name the folder should have, when its own is not one Kattis and problemtools take.
+    pub rename_to: Option<String>,
     pub tests: usize,
     pub submissions: usize,
     /// The programs wrapped to speak the format's protocol: (role, folder under the package).
     pub wrapped: Vec<(&'static str, String)>,
 }
 
-/// Writes `problem`, with `tests`, as a package in `dir`, which must not exist or be empty. The package is made
-/// beside it and moved into place once whole.
-pub fn export(problem: &Problem, tests: &[Test], dir: &Path) -> Result<Exported> {
+/// Writes `problem`, with `tests`, as a package in `format` in `dir`, which must not exist or be empty. The
+/// package is made beside it and moved into place once whole.
+pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> Result<Exported> {
     if dir.exists()
         && std::fs::read_dir(dir)
             .map_err(|e| Error::io("read", dir, e))?
@@ -53,48 +94,32 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path) -> Result<Exported>
         .tempdir_in(parent)
         .map_err(|e| Error::io("create a folder in", parent, e))?;
     let root = building.path();
+    let folder_name = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let mut exported = Exported {
         dir: dir.to_owned(),
+        format,
+        rename_to: (short_name(&folder_name).as_deref() != Some(folder_name.as_str()))
+            .then(|| short_name(&folder_name).or_else(|| short_name(&problem.name)))
+            .flatten(),
         tests: tests.len(),
         submissions: 0,
         wrapped: Vec::new(),
     };
 
-    let mut yaml = format!(
-        "name: {}\n",
-        serde_json::to_string(&problem.title).expect("a string")
-    );
-    let (validation, flags) = match &problem.comparison {
-        Comparison::Tokens => ("default", Some("case_sensitive".to_owned())),
-        Comparison::Exact => (
-            "default",
-            Some("case_sensitive space_change_sensitive".to_owned()),
-        ),
-        Comparison::Float { tolerance } => (
-            "default",
-            Some(format!("case_sensitive float_tolerance {tolerance}")),
-        ),
-        Comparison::PackageDefault => ("default", None),
-        Comparison::Checker(_) | Comparison::OutputValidator(_) => ("custom", None),
-        Comparison::Interactive { .. } => ("custom interactive", None),
-    };
-    yaml.push_str(&format!("validation: {validation}\n"));
-    if let Some(flags) = flags {
-        yaml.push_str(&format!("validator_flags: {flags}\n"));
+    let config = config::config(problem, format);
+    write(&root.join("problem.yaml"), config.problem_yaml.as_bytes())?;
+    if let Some(test_group) = &config.test_group_yaml {
+        write(&root.join("data/test_group.yaml"), test_group.as_bytes())?;
     }
-    // The limit was set by our rule (see `cpjudge timelimit`), which the multipliers state in the format's terms.
-    yaml.push_str(&format!(
-        "limits:\n  memory: {}\n  output: {}\n  time_multiplier: {}\n  time_safety_margin: {}\n",
-        problem.limits.memory.0.div_ceil(crate::units::Bytes::MIB),
-        problem.limits.output.0.div_ceil(crate::units::Bytes::MIB),
-        crate::calibrate::REFERENCE_MULTIPLIER,
-        crate::calibrate::TLE_MARGIN,
-    ));
-    write(&root.join("problem.yaml"), yaml.as_bytes())?;
-    write(
-        &root.join(".timelimit"),
-        format!("{}\n", problem.limits.time.as_secs_f64()).as_bytes(),
-    )?;
+    if format == Format::Legacy {
+        write(
+            &root.join(".timelimit"),
+            format!("{}\n", problem.limits.time.as_secs_f64()).as_bytes(),
+        )?;
+    }
 
     for test in tests {
         let part = if test.is_sample() { "sample" } else { "secret" };
@@ -109,27 +134,40 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path) -> Result<Exported>
         )?;
     }
 
+    // Legacy's output_validators/ holds each validator in a folder of its own; 2025-09's output_validator/ is the
+    // one validator.
+    let (validators, own) = match format {
+        Format::Legacy => ("output_validators", true),
+        Format::V2025_09 => ("output_validator", false),
+    };
+    let wrapped_in = |role: &str| {
+        if own {
+            format!("{validators}/{role}")
+        } else {
+            validators.to_owned()
+        }
+    };
     match &problem.comparison {
         Comparison::Checker(path) => {
-            let folder = "output_validators/checker";
-            wrap(&Source::file(path)?, &root.join(folder), CHECKER_RUN)?;
-            exported.wrapped.push(("checker", folder.to_owned()));
+            let folder = wrapped_in("checker");
+            wrap(&Source::file(path)?, &root.join(&folder), CHECKER_RUN)?;
+            exported.wrapped.push(("checker", folder));
         }
         Comparison::OutputValidator(source) => {
-            copy_program(source, &root.join("output_validators"))?;
+            copy_program(source, &root.join(validators), own)?;
         }
         Comparison::Interactive {
             interactor,
             protocol: Protocol::Cpjudge,
         } => {
-            let folder = "output_validators/interactor";
-            wrap(interactor, &root.join(folder), INTERACTOR_RUN)?;
-            exported.wrapped.push(("interactor", folder.to_owned()));
+            let folder = wrapped_in("interactor");
+            wrap(interactor, &root.join(&folder), INTERACTOR_RUN)?;
+            exported.wrapped.push(("interactor", folder));
         }
         Comparison::Interactive {
             interactor,
             protocol: Protocol::Package,
-        } => copy_program(interactor, &root.join("output_validators"))?,
+        } => copy_program(interactor, &root.join(validators), own)?,
         Comparison::Tokens
         | Comparison::Exact
         | Comparison::Float { .. }
@@ -144,7 +182,7 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path) -> Result<Exported>
         for validator in &package.input_validators {
             match validator {
                 crate::problem::InputValidator::Program(source) => {
-                    copy_program(source, &root.join("input_validators"))?
+                    copy_program(source, &root.join("input_validators"), true)?
                 }
                 crate::problem::InputValidator::Checktestdata(script) => {
                     copy_into(script, &root.join("input_validators"))?
@@ -166,25 +204,17 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path) -> Result<Exported>
                     .join(" or ")
             ))
         })?;
-        copy_program(&solution.source(), &root.join("submissions").join(folder))?;
+        copy_program(
+            &solution.source(),
+            &root.join("submissions").join(folder),
+            true,
+        )?;
         exported.submissions += 1;
     }
     if let Some(generator) = &problem.generator {
         copy_into(generator, &root.join("generators"))?;
     }
-    let statement = problem.dir.join("statement.md");
-    if statement.is_file() {
-        copy(&statement, &root.join("problem_statement/problem.en.md"))?;
-    }
-    // The legacy format's tools look for the name in a LaTeX statement.
-    write(
-        &root.join("problem_statement/problem.en.tex"),
-        format!(
-            "\\problemname{{{}}}\n\nThe statement is in problem.en.md.\n",
-            problem.title.replace(['{', '}', '\\'], "")
-        )
-        .as_bytes(),
-    )?;
+    statement::write(problem, root, format)?;
 
     // A temporary folder is private; the package is as readable as any folder made.
     std::fs::set_permissions(root, std::fs::Permissions::from_mode(0o755))
@@ -213,7 +243,8 @@ fn submission_folder(expected: &[Verdict]) -> Option<&'static str> {
         [Verdict::Accepted] => "accepted",
         [Verdict::WrongAnswer] => "wrong_answer",
         [Verdict::TimeLimit] => "time_limit_exceeded",
-        [Verdict::RuntimeError] => "run_time_error",
+        // A package's run-time errors include a memory overrun, as Kattis judges it.
+        [Verdict::RuntimeError] | [Verdict::RuntimeError, Verdict::MemoryLimit] => "run_time_error",
         _ => return None,
     })
 }
@@ -325,44 +356,24 @@ fn shell_word(word: &str) -> String {
     }
 }
 
-/// A program as it is: its file into `folder`, or its files into a folder of its own there.
-fn copy_program(source: &Source, folder: &Path) -> Result<()> {
+/// A program as it is: its file into `folder`, or its files into a folder of its own there (`own`), or into
+/// `folder` itself.
+fn copy_program(source: &Source, folder: &Path, own: bool) -> Result<()> {
     match &source.folder {
         None => copy_into(&source.main, folder),
-        Some(own) => {
-            let name = own.file_name().unwrap_or_default();
+        Some(theirs) => {
+            let into = if own {
+                folder.join(theirs.file_name().unwrap_or_default())
+            } else {
+                folder.to_owned()
+            };
             for file in std::iter::once(&source.main).chain(&source.others) {
-                let below = file.strip_prefix(own).unwrap_or(file);
-                copy(file, &folder.join(name).join(below))?;
+                let below = file.strip_prefix(theirs).unwrap_or(file);
+                copy(file, &into.join(below))?;
             }
             Ok(())
         }
     }
-}
-
-fn copy_into(file: &Path, folder: &Path) -> Result<()> {
-    copy(file, &folder.join(file.file_name().unwrap_or_default()))
-}
-
-fn copy(from: &Path, to: &Path) -> Result<()> {
-    if let Some(parent) = to.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?;
-    }
-    std::fs::copy(from, to).map_err(|e| Error::io("copy", from, e))?;
-    Ok(())
-}
-
-fn write(path: &Path, contents: &[u8]) -> Result<()> {
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| Error::io("create", parent, e))?;
-    }
-    std::fs::write(path, contents).map_err(|e| Error::io("write", path, e))
-}
-
-fn write_executable(path: &Path, contents: &[u8]) -> Result<()> {
-    write(path, contents)?;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
-        .map_err(|e| Error::io("make executable", path, e))
 }
 
 #[cfg(test)]

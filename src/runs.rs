@@ -167,9 +167,20 @@ pub fn output_validator(
 ) -> RunSpec {
     let mut spec = tool(program, workdir, Some(output), limits.clone());
     spec.argv
-        .extend([input, answer, feedback].map(|p| p.as_os_str().to_owned()));
+        .extend([input, answer].map(|p| p.as_os_str().to_owned()));
+    spec.argv.push(feedback_argument(feedback));
     spec.argv.extend(flags.iter().map(OsString::from));
     spec
+}
+
+/// The feedback folder as the format passes it: ending in a slash, since a validator may name its files by
+/// appending their names (`feedback_dir + "judgemessage.txt"`), as the format allows.
+fn feedback_argument(feedback: &Path) -> OsString {
+    let mut argument = feedback.as_os_str().to_owned();
+    if !argument.as_encoded_bytes().ends_with(b"/") {
+        argument.push("/");
+    }
+    argument
 }
 
 /// An interactor talking with a solution whose wall-time limit is `solution_wall`: `interactor <input> <answer>`,
@@ -198,7 +209,7 @@ pub fn interactor(
     spec.argv
         .extend([&test.input, &test.answer].map(|p| p.as_os_str().to_owned()));
     if let Some(feedback) = feedback {
-        spec.argv.push(feedback.as_os_str().to_owned());
+        spec.argv.push(feedback_argument(feedback));
         spec.argv
             .extend(test.flags.output.iter().map(OsString::from));
     }

@@ -11,6 +11,7 @@ mod tokens;
 pub use checker::Checker;
 pub(crate) use checker::{feedback_dir, verdict_of};
 pub use diff::first_difference;
+pub(crate) use package_default::check_flags as default_validator_flags;
 
 use crate::problem::Comparison;
 use crate::verdict::Verdict;

@@ -57,6 +57,11 @@ fn parse(flags: &[String]) -> Result<Flags, String> {
     Ok(parsed)
 }
 
+/// Whether the default validator can take `flags`; if not, why.
+pub(crate) fn check_flags(flags: &[String]) -> Result<(), String> {
+    parse(flags).map(|_| ())
+}
+
 /// Judges `output` against `answer` with the default validator's `flags`.
 pub fn compare(output: &Path, answer: &Path, flags: &[String]) -> io::Result<CheckOutcome> {
     let flags = match parse(flags) {

@@ -24,6 +24,7 @@ pub fn add(
         authoring::check_name(name)?;
     }
     let target = Target::find(project, cwd, &args.problem)?;
+    target.warn_package();
     let (sandbox, _) = target.sandbox(layers, false, &cache.dir)?;
     let workshop = Workshop::new(&sandbox, &cache, &target.problem)?;
     let candidates = match &args.input {

@@ -23,7 +23,16 @@ pub fn export(catalog: Result<Catalog>, cwd: &Path, args: &ExportArgs) -> Result
         let tests = find_tests(&catalog.testdata_dir(&problem.name))?;
         (problem, tests)
     };
-    let exported = crate::export::export(&problem, &tests, &cwd.join(&args.dir))?;
+    let dir = match &args.dir {
+        Some(dir) => cwd.join(dir),
+        None => cwd.join(crate::export::short_name(&problem.name).ok_or_else(|| {
+            Error::Usage(format!(
+                "problem {} has no letter or digit in its name to name a package folder after: give the folder",
+                problem.name
+            ))
+        })?),
+    };
+    let exported = crate::export::export(&problem, &tests, &dir, args.format)?;
     crate::report::write_exported(&problem.name, &exported, &mut std::io::stdout().lock())
         .map_err(|e| Error::io("write", "standard output", e))?;
     Ok(Outcome::AsExpected)

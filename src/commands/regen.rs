@@ -20,6 +20,7 @@ pub fn regen(
     args: &RegenArgs,
 ) -> Result<Outcome> {
     let target = Target::find(project, cwd, &args.problem)?;
+    target.warn_package();
     let (sandbox, _) = target.sandbox(layers, false, &cache.dir)?;
     let workshop = Workshop::new(&sandbox, &cache, &target.problem)?;
     let steps = Steps::new("rebuilding", 0);

@@ -25,6 +25,7 @@ pub fn stress(
     args: &StressArgs,
 ) -> Result<Outcome> {
     let target = Target::find(project, cwd, &args.problem)?;
+    target.warn_package();
     let problem = &target.problem;
     let submission =
         submissions(std::slice::from_ref(&args.submission), &[Verdict::Accepted])?.remove(0);

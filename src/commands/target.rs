@@ -45,6 +45,14 @@ impl Target {
         })
     }
 
+    /// Says on standard error what a package holds that is read otherwise than its format says, for the commands
+    /// whose report has no place for it (the judge's report has).
+    pub fn warn_package(&self) {
+        if let Some(package) = &self.problem.package {
+            crate::report::warn_package(&package.warnings);
+        }
+    }
+
     /// The sandbox for this problem's runs (see [`super::session::prepare_sandbox`]): its private folders and
     /// its tests hidden from solutions.
     pub fn sandbox(

@@ -24,6 +24,7 @@ pub fn timelimit(
     args: &TimelimitArgs,
 ) -> Result<Outcome> {
     let target = Target::find(project, cwd, &args.problem)?;
+    target.warn_package();
     let problem = target.problem.clone();
     let tests = TestSelection::new(&args.test_patterns, false)?.apply(target.tests(None)?)?;
     let (sandbox, isolation) = target.sandbox(layers, args.strict, &cache.dir)?;

@@ -20,6 +20,7 @@ pub fn validate(
     args: &ValidateArgs,
 ) -> Result<Outcome> {
     let target = Target::find(project, cwd, &args.problem)?;
+    target.warn_package();
     let tests = target.inputs(args.tests.as_deref())?;
     let (sandbox, _) = target.sandbox(layers, false, &cache.dir)?;
     let workshop = Workshop::new(&sandbox, &cache, &target.problem)?;

@@ -5,12 +5,14 @@ use super::limit_check::LimitCheck;
 use super::outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult};
 use super::partition::Partition;
 use super::run_test::TestRunner;
-use super::validate::{Validator, validate};
+use super::validate::{CHECKTESTDATA_INSTALL, Validator, checktestdata_tool, validate};
 use crate::cache::Cache;
 use crate::check::Checker;
 use crate::compile::{Compiled, Compiler, Program};
 use crate::error::{Error, Result};
-use crate::problem::{Problem, ProblemLimits, Solution, Test, TimeRule};
+use crate::problem::{
+    InputValidator, PackageWarning, Problem, ProblemLimits, Solution, Test, TimeRule, WarningKind,
+};
 use crate::sandbox::Runner;
 use crate::toolchain::Toolchain;
 use crate::units::format_time;
@@ -101,7 +103,11 @@ impl<'a> Judge<'a> {
             solutions: Vec::new(),
             skipped: Vec::new(),
             interrupted: None,
+            warnings: Vec::new(),
         };
+        for warning in problem.package.iter().flat_map(|p| &p.warnings) {
+            warn(&mut report, warning.clone(), on_event);
+        }
         let mut during = String::from("compiling the problem's programs");
         match self.judge_into(
             problem,
@@ -146,6 +152,22 @@ impl<'a> Judge<'a> {
         let checker = Checker::build(&self.compiler, &problem.comparison, &problem.limits)?;
         let (validators, protocol) = problem.input_validators()?;
         for source in &validators {
+            // A script no program here can run leaves the tests unchecked by it, not unjudged.
+            if let InputValidator::Checktestdata(script) = source
+                && checktestdata_tool().is_none()
+            {
+                let warning = PackageWarning::new(
+                    WarningKind::ValidatorSkipped,
+                    script,
+                    None,
+                    format!(
+                        "the tests are not checked by this checktestdata script: no checktestdata program is \
+                         on PATH ({CHECKTESTDATA_INSTALL})"
+                    ),
+                );
+                warn(report, warning, on_event);
+                continue;
+            }
             on_event(Event::Compiling { what: "validator" });
             let validator = Validator::build(&self.compiler, source, protocol, &problem.limits)?;
             *during = "validating the tests".to_owned();
@@ -384,6 +406,12 @@ impl<'a> Judge<'a> {
         }
         Ok(ordered)
     }
+}
+
+/// Reports `warning` as it is found, and keeps it in the report.
+fn warn(report: &mut JudgeReport, warning: PackageWarning, on_event: &mut dyn FnMut(Event)) {
+    on_event(Event::Warning { warning: &warning });
+    report.warnings.push(warning);
 }
 
 /// Whether a share's verdict leaves the whole judge's verdict possibly as expected: the runs of the other shares

@@ -2,7 +2,7 @@
 
 use crate::compile::CompileOutcome;
 use crate::language::Language;
-use crate::problem::Solution;
+use crate::problem::{PackageWarning, Solution};
 use crate::units::{Bytes, format_time};
 use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
@@ -168,6 +168,8 @@ pub struct JudgeReport {
     pub skipped: Vec<crate::problem::Skipped>,
     /// Set when the user stopped the judge: the solutions after those above were not (completely) judged.
     pub interrupted: Option<Interruption>,
+    /// What the problem's package holds that was judged otherwise than its format says, or not at all.
+    pub warnings: Vec<PackageWarning>,
 }
 
 /// A time limit `timelimit` suggested, and where and when it timed the references.
@@ -245,6 +247,10 @@ pub enum Event<'a> {
         problem: &'a str,
         solutions: &'a [Solution],
         tests: usize,
+    },
+    /// Something the package holds is judged otherwise than its format says, or not at all.
+    Warning {
+        warning: &'a PackageWarning,
     },
     /// Programs are being compiled (or found in the cache).
     Compiling {

@@ -6,7 +6,24 @@ use crate::error::{Error, Result};
 use crate::problem::{InputValidator, ProblemLimits, Protocol, Test};
 use crate::runs::{self, TOOL_LIMITS};
 use crate::sandbox::{Limits, Runner, Termination};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The programs that run checktestdata scripts, by preference: DOMjudge's own, and the Python reimplementation,
+/// which `pip install checktestdata` puts on PATH as `pyctd` (both read the input on standard input, exit 0 when
+/// it is valid).
+const CHECKTESTDATA: [&str; 2] = ["checktestdata", "pyctd"];
+
+/// How to get a checktestdata program, for messages.
+pub(crate) const CHECKTESTDATA_INSTALL: &str = "install DOMjudge's checktestdata \
+    (https://github.com/DOMjudge/checktestdata, or the distribution's package where it has one), or run \
+    `pip install checktestdata`, which puts its Python reimplementation on PATH as pyctd";
+
+/// The checktestdata program on PATH, if any.
+pub(crate) fn checktestdata_tool() -> Option<PathBuf> {
+    CHECKTESTDATA
+        .into_iter()
+        .find_map(|name| which::which(name).ok())
+}
 
 /// What the validator said of one input.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -87,12 +104,12 @@ impl Validator {
         }
     }
 
-    /// A checktestdata script, run by the `checktestdata` program, which must be on PATH, under `limits`.
+    /// A checktestdata script, run by a checktestdata program, which must be on PATH, under `limits`.
     pub fn checktestdata(script: &Path, limits: Limits) -> Result<Validator> {
-        let tool = which::which("checktestdata").map_err(|_| {
+        let tool = checktestdata_tool().ok_or_else(|| {
             Error::Usage(format!(
-                "{}: this input validator is a checktestdata script, and `checktestdata` was not found on PATH \
-                 (it is part of DOMjudge: https://github.com/DOMjudge/checktestdata)",
+                "{}: this input validator is a checktestdata script, and no checktestdata program is on PATH \
+                 ({CHECKTESTDATA_INSTALL})",
                 script.display()
             ))
         })?;
@@ -104,7 +121,7 @@ impl Validator {
                 cap_address_space: true,
             },
             identity: cache_key(&[b"checktestdata", &text]),
-            // checktestdata exits 0 on a valid input.
+            // checktestdata exits 0 on a valid input, and so does its Python reimplementation.
             protocol: Protocol::Cpjudge,
             limits,
         })

@@ -165,7 +165,7 @@ pub enum Protocol {
 /// limit is found.
 #[derive(Debug, Clone)]
 pub struct PackageParts {
-    /// The package's format: "legacy" or "2023-07".
+    /// The package's format: "legacy", "2023-07" or "2025-09".
     pub format: &'static str,
     pub tests: Vec<Test>,
     /// The flags of data/secret's tests, for a test added there.
@@ -174,6 +174,8 @@ pub struct PackageParts {
     pub time_rule: TimeRule,
     /// Submissions in no language of the table, not judged.
     pub unknown_language: Vec<super::Skipped>,
+    /// What the package holds that is judged otherwise than the format says, or not at all, in the order found.
+    pub warnings: Vec<super::PackageWarning>,
 }
 
 /// An input validator of a package.

@@ -2,16 +2,25 @@
 
 mod catalog;
 mod config;
+mod expected_results;
 mod package;
+mod package_flags;
+mod package_groups;
+mod package_keys;
 mod package_limits;
+mod package_parts;
+mod package_submissions;
+mod package_warning;
 mod selection;
 mod standalone;
 mod submission;
 mod testset;
+mod yaml_keys;
 
 pub(crate) use catalog::misnamed;
 pub use catalog::{Catalog, find_root};
 pub use package::is_package;
+pub use package_warning::{PackageWarning, WarningKind};
 
 pub use config::{
     Comparison, InputValidator, PackageParts, Problem, ProblemLimits, Protocol, Solution, TimeRule,

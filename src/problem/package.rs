@@ -1,26 +1,29 @@
 //! Problem packages, the format of Kattis, DOMjudge and the ICPC: a folder holding `problem.yaml`, read into a
-//! [`Problem`] as it is. Both the legacy format and the 2023-07 one are read; where they differ, `problem.yaml`'s
-//! `problem_format_version` says which rules apply.
+//! [`Problem`] as it is. The legacy format, 2023-07 and 2025-09 are read; where they differ, `problem.yaml`'s
+//! `problem_format_version` says which rules apply, and what each key means is `package_keys`' to say.
 //!
-//! - Tests: `data/sample` then `data/secret`, groups nested to any depth, each with the flags its `testdata.yaml`
-//!   files give (a group's file overrides its parent's, key by key).
+//! - Tests: `data/sample` then `data/secret`, groups nested to any depth, each with the flags its group files
+//!   give (see `package_groups`).
 //! - Output: `validation: default` (legacy) or no output validator: the default validator with the flags of
 //!   problem.yaml's `validator_flags` and the group's `output_validator_flags` (`output_validator_args` in
-//!   2023-07); `custom`: the program in `output_validators/` (or `output_validator/`); `custom interactive` (or
-//!   2023-07's `type: interactive`): that program as interactor.
+//!   2023-07); `custom`: the program in `output_validators/` (or 2025-09's `output_validator/`, which is the
+//!   program); `custom interactive` (or 2023-07's `type: interactive`): that program as interactor.
 //! - Input validators: each program (a file or a folder) or checktestdata script in `input_validators/` (or
 //!   `input_validator/`).
-//! - Submissions: each file or folder in a folder of `submissions/` named for its verdict.
+//! - Submissions: each file or folder in a folder of `submissions/` named for its verdict, or tagged with
+//!   DOMjudge's `@EXPECTED_RESULTS@` (see [`super::package_submissions`]).
 
+use super::Comparison;
 use super::config::{InputValidator, PackageParts, Problem, ProblemLimits, Protocol};
+use super::package_flags::group_flags;
+use super::package_groups::check_groups;
+use super::package_keys::problem_keys;
 use super::package_limits::{PackageLimits, RawLimits};
-use super::submission::{Skipped, unique_names};
-use super::testset::{Test, TestFlags, find_tests};
-use super::{Comparison, Solution};
+use super::testset::{Test, find_tests};
+use super::yaml_keys::{Keys, Version, key_line};
 use crate::compile::Source;
 use crate::error::{Error, Result};
 use crate::language::{Language, Rules};
-use crate::verdict::Verdict;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
@@ -31,43 +34,10 @@ pub fn is_package(dir: &Path) -> bool {
     dir.join("problem.yaml").is_file()
 }
 
-/// The folders of `submissions/` and the verdicts their submissions are expected to get.
-const SUBMISSION_FOLDERS: &[(&str, &[Verdict])] = &[
-    ("accepted", &[Verdict::Accepted]),
-    ("wrong_answer", &[Verdict::WrongAnswer]),
-    ("time_limit_exceeded", &[Verdict::TimeLimit]),
-    ("run_time_error", &[Verdict::RuntimeError]),
-    ("memory_limit_exceeded", &[Verdict::MemoryLimit]),
-    ("output_limit_exceeded", &[Verdict::OutputLimit]),
-    // Scoring is not judged: a partial answer is a wrong one.
-    ("partially_accepted", &[Verdict::WrongAnswer]),
-    (
-        "rejected",
-        &[
-            Verdict::WrongAnswer,
-            Verdict::TimeLimit,
-            Verdict::RuntimeError,
-            Verdict::MemoryLimit,
-            Verdict::OutputLimit,
-        ],
-    ),
-    (
-        "brute_force",
-        &[
-            Verdict::TimeLimit,
-            Verdict::RuntimeError,
-            Verdict::MemoryLimit,
-        ],
-    ),
-];
-
 #[derive(Deserialize, Default)]
 struct RawProblem {
     problem_format_version: Option<String>,
     name: Option<Name>,
-    #[serde(rename = "type")]
-    kind: Option<Kind>,
-    validation: Option<String>,
     validator_flags: Option<String>,
     #[serde(default)]
     limits: RawLimits,
@@ -81,53 +51,31 @@ enum Name {
     PerLanguage(BTreeMap<String, String>),
 }
 
-/// 2023-07's `type`: one word, or several.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum Kind {
-    One(String),
-    Several(Vec<String>),
-}
-
-/// testdata.yaml: the keys that matter to judging pass/fail problems; the others are allowed and ignored.
-#[derive(Deserialize, Default, Clone)]
-struct RawGroup {
-    input_validator_flags: Option<Args>,
-    output_validator_flags: Option<Args>,
-    input_validator_args: Option<Args>,
-    output_validator_args: Option<Args>,
-}
-
-/// Arguments as one string or as a list.
-#[derive(Deserialize, Clone)]
-#[serde(untagged)]
-enum Args {
-    Line(String),
-    List(Vec<String>),
-    /// 2023-07 gives input validators' arguments per validator name; all of them are passed to every validator.
-    PerValidator(BTreeMap<String, String>),
-}
-
-impl Args {
-    fn words(&self) -> Vec<String> {
-        match self {
-            Args::Line(line) => line.split_whitespace().map(str::to_owned).collect(),
-            Args::List(list) => list.clone(),
-            Args::PerValidator(map) => map
-                .values()
-                .flat_map(|line| line.split_whitespace().map(str::to_owned))
-                .collect(),
-        }
-    }
-}
-
 /// Reads YAML, an error naming the file, line and column.
-fn read_yaml<T: for<'de> Deserialize<'de> + Default>(path: &Path) -> Result<T> {
+pub(super) fn read_yaml<T: for<'de> Deserialize<'de> + Default>(path: &Path) -> Result<T> {
+    parse_yaml(path, serde_saphyr::Options::default())
+}
+
+/// Reads YAML as it is written, to look at its keys: `.nan` and `.inf` kept as text, since a key's value is
+/// judged where it is used, and only there (a limit of `.nan` is refused with its own message).
+pub(super) fn read_yaml_value(path: &Path) -> Result<serde_json::Value> {
+    parse_yaml(
+        path,
+        serde_saphyr::options! {
+            non_finite_float_policy: serde_saphyr::NonFiniteFloatPolicy::AsString,
+        },
+    )
+}
+
+fn parse_yaml<T: for<'de> Deserialize<'de> + Default>(
+    path: &Path,
+    options: serde_saphyr::Options,
+) -> Result<T> {
     let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))?;
     if text.trim().is_empty() {
         return Ok(T::default());
     }
-    serde_saphyr::from_str(&text).map_err(|e| {
+    serde_saphyr::from_str_with_options(&text, options).map_err(|e| {
         let message = e.to_string();
         let first = message.lines().next().unwrap_or_default();
         let (line, column, what) = position(first);
@@ -156,22 +104,30 @@ impl Problem {
     /// Reads the package in `dir`.
     pub fn load_package(dir: &Path) -> Result<Problem> {
         let config_path = dir.join("problem.yaml");
+        let text = std::fs::read_to_string(&config_path)
+            .map_err(|e| Error::io("read", &config_path, e))?;
         let raw: RawProblem = read_yaml(&config_path)?;
-        let config_error = |message: String| Error::Config {
-            path: config_path.clone(),
-            line: 1,
-            column: 1,
-            message,
-        };
-        let modern = match raw.problem_format_version.as_deref() {
-            None | Some("legacy") => false,
-            Some(version) if version.starts_with("2023-07") => true,
-            Some(other) => {
-                return Err(config_error(format!(
-                    "problem_format_version \"{other}\" is not one cpjudge reads (legacy, 2023-07)"
-                )));
+        let version = Version::of(raw.problem_format_version.as_deref()).map_err(|message| {
+            Error::Config {
+                path: config_path.clone(),
+                line: key_line(&text, &["problem_format_version"]).unwrap_or(1),
+                column: 1,
+                message,
             }
-        };
+        })?;
+        let mut warnings = Vec::new();
+        let value = read_yaml_value(&config_path)?;
+        let kind = problem_keys(
+            &mut Keys {
+                path: &config_path,
+                text: &text,
+                version,
+                warnings: &mut warnings,
+            },
+            &value,
+        )?;
+        check_groups(dir, version, kind.scoring, &mut warnings)?;
+        super::package_parts::check_parts(dir, &value, &mut warnings)?;
         let name = dir
             .file_name()
             .map(crate::text::file_name)
@@ -185,21 +141,17 @@ impl Problem {
                 .unwrap_or_else(|| name.clone()),
             None => name.clone(),
         };
-        let interactive = kind_is_interactive(&raw, modern).map_err(config_error)?;
-        let custom = interactive
-            || match raw.validation.as_deref() {
-                None | Some("default") => false,
-                Some(words) if words.split_whitespace().next() == Some("custom") => true,
-                Some(other) => {
-                    return Err(config_error(format!(
-                        "validation \"{other}\" is not one of: default, custom, custom interactive"
-                    )));
-                }
-            };
-        let output_validator = find_programs(dir, &["output_validators", "output_validator"])?;
+        // 2025-09's `output_validator/` is the one validator; legacy's `output_validators/` holds each in a file
+        // or folder of its own.
+        let single = dir.join("output_validator");
+        let output_validator = if single.is_dir() && !dir.join("output_validators").is_dir() {
+            vec![single]
+        } else {
+            find_programs(dir, &["output_validators"])?
+        };
         let comparison = match (
-            custom || (modern && !output_validator.is_empty()),
-            interactive,
+            kind.custom || (version.is_modern() && !output_validator.is_empty()),
+            kind.interactive,
         ) {
             (false, _) => Comparison::PackageDefault,
             (true, interactive) => {
@@ -219,25 +171,30 @@ impl Problem {
             .as_deref()
             .map(|f| f.split_whitespace().map(str::to_owned).collect())
             .unwrap_or_default();
-        let tests = package_tests(dir, problem_flags.clone())?;
+        let tests = package_tests(dir, problem_flags.clone(), version)?;
+        if comparison == Comparison::PackageDefault {
+            default_validator_flags(&config_path, &problem_flags, &tests)?;
+        }
         // A test added to the package goes to data/secret, and takes its flags.
         let secret_flags = group_flags(
             &dir.join("data"),
             &dir.join("data").join("secret").join("new.in"),
             &problem_flags,
+            version,
         )?;
         let input_validators = find_input_validators(dir)?;
         let PackageLimits {
             time_rule,
             memory,
             output,
-        } = raw.limits.validate(dir, modern)?;
+        } = raw.limits.validate(dir, version.is_modern())?;
         let limits = ProblemLimits {
             time: time_rule.fixed.unwrap_or(time_rule.minimum),
             memory,
             output,
         };
-        let (solutions, unknown_language) = submissions(dir)?;
+        let (solutions, unknown_language) =
+            super::package_submissions::submissions(dir, &mut warnings)?;
         Ok(Problem {
             name,
             dir: dir.to_owned(),
@@ -250,39 +207,44 @@ impl Problem {
             stress: None,
             solutions,
             package: Some(PackageParts {
-                format: if modern { "2023-07" } else { "legacy" },
+                format: version.label(),
                 tests,
                 secret_flags,
                 input_validators,
                 time_rule,
                 unknown_language,
+                warnings,
             }),
         })
     }
 }
 
-fn kind_is_interactive(raw: &RawProblem, modern: bool) -> std::result::Result<bool, String> {
-    let from_validation = raw
-        .validation
-        .as_deref()
-        .is_some_and(|v| v.split_whitespace().any(|w| w == "interactive"));
-    let from_kind = match &raw.kind {
-        None => false,
-        Some(Kind::One(word)) => word.split_whitespace().any(|w| w == "interactive"),
-        Some(Kind::Several(words)) => words.iter().any(|w| w == "interactive"),
-    };
-    if raw.kind.is_some() && !modern {
-        return Err(
-            "`type` belongs to the 2023-07 format: give problem_format_version: 2023-07-draft, \
-                    or use `validation` in a legacy package"
-                .into(),
-        );
+/// Refuses flags the default output validator cannot take (a word it does not know, a tolerance that is no
+/// number), naming where they come from: every test would be a judge error.
+fn default_validator_flags(config: &Path, problem_flags: &[String], tests: &[Test]) -> Result<()> {
+    if let Err(why) = crate::check::default_validator_flags(problem_flags) {
+        return Err(Error::Usage(format!(
+            "{}: validator_flags \"{}\": {why}",
+            config.display(),
+            problem_flags.join(" ")
+        )));
     }
-    Ok(from_validation || from_kind)
+    for test in tests {
+        if let Err(why) = crate::check::default_validator_flags(&test.flags.output) {
+            let group = test.input.parent().unwrap_or(&test.input);
+            return Err(Error::Usage(format!(
+                "{}: the default output validator cannot take this group's flags \"{}\" (problem.yaml's \
+                 validator_flags, then the group files'): {why}",
+                group.display(),
+                test.flags.output.join(" ")
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The tests of `data/sample` and `data/secret`, in that order, each with its group's flags.
-fn package_tests(dir: &Path, problem_flags: Vec<String>) -> Result<Vec<Test>> {
+fn package_tests(dir: &Path, problem_flags: Vec<String>, version: Version) -> Result<Vec<Test>> {
     let data = dir.join("data");
     if !data.is_dir() {
         return Err(Error::NoTestsFolder { dir: data });
@@ -299,7 +261,7 @@ fn package_tests(dir: &Path, problem_flags: Vec<String>) -> Result<Vec<Test>> {
         };
         for mut test in found {
             test.name = format!("{part}/{}", test.name);
-            test.flags = group_flags(&data, &test.input, &problem_flags)?;
+            test.flags = group_flags(&data, &test.input, &problem_flags, version)?;
             tests.push(test);
         }
     }
@@ -309,47 +271,8 @@ fn package_tests(dir: &Path, problem_flags: Vec<String>) -> Result<Vec<Test>> {
     Ok(tests)
 }
 
-/// The flags of the group a test is in: every testdata.yaml from `data/` down to its folder, the nearest winning.
-fn group_flags(data: &Path, input: &Path, problem_flags: &[String]) -> Result<TestFlags> {
-    let mut group = RawGroup::default();
-    let folder = input.parent().unwrap_or(data);
-    let below = folder.strip_prefix(data).unwrap_or(Path::new(""));
-    let mut at = data.to_owned();
-    for step in std::iter::once(None).chain(below.components().map(Some)) {
-        if let Some(step) = step {
-            at.push(step);
-        }
-        let file = at.join("testdata.yaml");
-        if file.is_file() {
-            let here: RawGroup = read_yaml(&file)?;
-            group.input_validator_flags =
-                here.input_validator_flags.or(group.input_validator_flags);
-            group.output_validator_flags =
-                here.output_validator_flags.or(group.output_validator_flags);
-            group.input_validator_args = here.input_validator_args.or(group.input_validator_args);
-            group.output_validator_args =
-                here.output_validator_args.or(group.output_validator_args);
-        }
-    }
-    let words = |a: &Option<Args>, b: &Option<Args>| {
-        a.iter()
-            .chain(b.iter())
-            .flat_map(Args::words)
-            .collect::<Vec<_>>()
-    };
-    let mut output = problem_flags.to_vec();
-    output.extend(words(
-        &group.output_validator_flags,
-        &group.output_validator_args,
-    ));
-    Ok(TestFlags {
-        input: words(&group.input_validator_flags, &group.input_validator_args),
-        output,
-    })
-}
-
 /// The entries of the first of `folders` that exists in `dir`, as programs: each a file or a folder.
-fn find_programs(dir: &Path, folders: &[&str]) -> Result<Vec<PathBuf>> {
+pub(super) fn find_programs(dir: &Path, folders: &[&str]) -> Result<Vec<PathBuf>> {
     for folder in folders {
         let path = dir.join(folder);
         if path.is_dir() {
@@ -365,7 +288,7 @@ fn find_programs(dir: &Path, folders: &[&str]) -> Result<Vec<PathBuf>> {
     Ok(Vec::new())
 }
 
-fn hidden(path: &Path) -> bool {
+pub(super) fn hidden(path: &Path) -> bool {
     path.file_name()
         .is_some_and(|n| n.to_string_lossy().starts_with('.'))
 }
@@ -400,14 +323,32 @@ fn find_input_validators(dir: &Path) -> Result<Vec<InputValidator>> {
         ],
     )?
     .into_iter()
-    .map(|path| {
-        if path.extension().is_some_and(|e| e == "ctd") {
-            Ok(InputValidator::Checktestdata(path))
-        } else {
-            program(&path).map(InputValidator::Program)
-        }
+    .map(|path| match checktestdata_script(&path) {
+        Some(script) => Ok(InputValidator::Checktestdata(script)),
+        None => program(&path).map(InputValidator::Program),
     })
     .collect()
+}
+
+/// The checktestdata script a validator is: a `.ctd` file, or a folder holding one and no build or run script
+/// (as DOMjudge's contests give them).
+fn checktestdata_script(path: &Path) -> Option<PathBuf> {
+    let is_script = |p: &Path| p.extension().is_some_and(|e| e == "ctd") && p.is_file();
+    if !path.is_dir() {
+        return is_script(path).then(|| path.to_owned());
+    }
+    let files: Vec<PathBuf> = std::fs::read_dir(path)
+        .ok()?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| !hidden(p))
+        .collect();
+    let scripts = files
+        .iter()
+        .any(|f| f.ends_with("run") || f.ends_with("build"));
+    match files.iter().filter(|f| is_script(f)).collect::<Vec<_>>()[..] {
+        [one] if !scripts => Some(one.clone()),
+        _ => None,
+    }
 }
 
 /// A program given as a file, or as a folder of files (build/run scripts, or sources in one language).
@@ -551,80 +492,6 @@ fn unknown_language(path: &Path, files: &[PathBuf]) -> Error {
             .collect::<Vec<_>>()
             .join(" "),
     }
-}
-
-/// Every submission, accepted first: each file or folder in a verdict's folder of `submissions/`; and those in no
-/// language of the table, set aside.
-fn submissions(dir: &Path) -> Result<(Vec<Solution>, Vec<Skipped>)> {
-    let root = dir.join("submissions");
-    let mut found: Vec<(PathBuf, Source, &[Verdict])> = Vec::new();
-    let mut unknown = Vec::new();
-    if root.is_dir() {
-        for entry in std::fs::read_dir(&root).map_err(|e| Error::io("read", &root, e))? {
-            let entry = entry.map_err(|e| Error::io("read", &root, e))?;
-            let folder = entry.path();
-            if hidden(&folder) || !folder.is_dir() {
-                continue;
-            }
-            let name = entry.file_name().to_string_lossy().into_owned();
-            let Some((_, expected)) = SUBMISSION_FOLDERS.iter().find(|(n, _)| *n == name) else {
-                return Err(Error::Usage(format!(
-                    "{}: not a submissions folder of the format (known: {})",
-                    folder.display(),
-                    SUBMISSION_FOLDERS
-                        .iter()
-                        .map(|(n, _)| *n)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )));
-            };
-            for path in find_programs(&root, &[&name])? {
-                match program(&path) {
-                    Ok(source) => found.push((path.clone(), source, expected)),
-                    Err(Error::UnknownLanguage { extension, .. }) => unknown.push(Skipped {
-                        name: path.strip_prefix(&root).unwrap_or(&path).to_string_lossy().into_owned(),
-                        path: path.clone(),
-                        language: None,
-                        why: format!(
-                            "no language of the table has files like this ({}); a project's or the user's \
-                             languages.toml can add one",
-                            if extension.is_empty() { "no extension".to_owned() } else { format!(".{extension}") }
-                        ),
-                    }),
-                    Err(other) => return Err(other),
-                }
-            }
-        }
-    }
-    found.sort_by(|a, b| {
-        let rank = |expected: &[Verdict]| {
-            SUBMISSION_FOLDERS
-                .iter()
-                .position(|(_, e)| *e == expected)
-                .unwrap_or(usize::MAX)
-        };
-        rank(a.2)
-            .cmp(&rank(b.2))
-            .then_with(|| natord::compare(&a.0.to_string_lossy(), &b.0.to_string_lossy()))
-    });
-    let names = unique_names(&found.iter().map(|(p, _, _)| p.clone()).collect::<Vec<_>>());
-    let mut main_taken = false;
-    let solutions = found
-        .into_iter()
-        .zip(names)
-        .map(|((_, source, expected), name)| {
-            let main = expected == [Verdict::Accepted] && !std::mem::replace(&mut main_taken, true);
-            Solution {
-                name,
-                path: source.main,
-                language: source.language,
-                expected: expected.to_vec(),
-                main,
-                others: source.others,
-            }
-        })
-        .collect();
-    Ok((solutions, unknown))
 }
 
 #[cfg(test)]

@@ -53,7 +53,8 @@ pub(super) struct PackageLimits {
 }
 
 impl RawLimits {
-    /// Validates every limit given (those of the other format too), and finds how the time limit is set.
+    /// Validates every limit given (those of the other format too), and finds how the time limit is set: by the
+    /// package's version's keys, or the other's where its own are not given.
     pub(super) fn validate(&self, dir: &Path, modern: bool) -> Result<PackageLimits> {
         let yaml = Yaml {
             path: &dir.join("problem.yaml"),
@@ -94,9 +95,30 @@ impl RawLimits {
             .transpose()?;
         let from_file = timelimit_file(dir)?;
 
+        // A key of the other version is taken as it means there where the package's own is not given: real
+        // packages mix them (a warning says so, see `package_keys`).
+        let pick = |own: Option<f64>, own_key, other: Option<f64>, other_key, default| match (
+            own, other,
+        ) {
+            (Some(v), _) => (v, own_key),
+            (None, Some(v)) => (v, other_key),
+            (None, None) => (default, own_key),
+        };
         let (ac_multiplier, tle_multiplier, resolution, minimum, rules) = if modern {
-            let ac = modern_ac.unwrap_or(AC_TO_TIME_LIMIT);
-            let tle = modern_tle.unwrap_or(TIME_LIMIT_TO_TLE);
+            let (ac, ac_key) = pick(
+                modern_ac,
+                "ac_to_time_limit",
+                legacy_ac,
+                "time_multiplier",
+                AC_TO_TIME_LIMIT,
+            );
+            let (tle, tle_key) = pick(
+                modern_tle,
+                "time_limit_to_tle",
+                legacy_tle,
+                "time_safety_margin",
+                TIME_LIMIT_TO_TLE,
+            );
             let resolution = resolution.unwrap_or(Duration::from_secs(1));
             (
                 ac,
@@ -104,22 +126,38 @@ impl RawLimits {
                 resolution,
                 Duration::ZERO,
                 format!(
-                    "2023-07 rules, the slowest accepted submission x {ac} (ac_to_time_limit) rounded up to \
-                     {}, TLE submissions run on to the limit x {tle} (time_limit_to_tle)",
+                    "2023-07 rules, the slowest accepted submission x {ac} ({ac_key}) rounded up to \
+                     {}, TLE submissions run on to the limit x {tle} ({tle_key})",
                     units::format_time(resolution)
                 ),
             )
         } else {
-            let ac = legacy_ac.unwrap_or(LEGACY_TIME_MULTIPLIER);
-            let tle = legacy_tle.unwrap_or(LEGACY_SAFETY_MARGIN);
+            let (ac, ac_key) = pick(
+                legacy_ac,
+                "time_multiplier",
+                modern_ac,
+                "ac_to_time_limit",
+                LEGACY_TIME_MULTIPLIER,
+            );
+            let (tle, tle_key) = pick(
+                legacy_tle,
+                "time_safety_margin",
+                modern_tle,
+                "time_limit_to_tle",
+                LEGACY_SAFETY_MARGIN,
+            );
+            let step = match resolution {
+                Some(given) => format!("{} (time_resolution)", units::format_time(given)),
+                None => "whole seconds".to_owned(),
+            };
             (
                 ac,
                 tle,
-                Duration::from_secs(1),
+                resolution.unwrap_or(Duration::from_secs(1)),
                 Duration::from_secs(1),
                 format!(
-                    "legacy rules, the slowest accepted submission x {ac} (time_multiplier) rounded up to whole \
-                     seconds, at least 1s, TLE submissions run on to the limit x {tle} (time_safety_margin)"
+                    "legacy rules, the slowest accepted submission x {ac} ({ac_key}) rounded up to {step}, \
+                     at least 1s, TLE submissions run on to the limit x {tle} ({tle_key})"
                 ),
             )
         };
@@ -337,6 +375,45 @@ mod tests {
                 "{message}"
             );
         }
+    }
+
+    #[test]
+    fn a_key_of_the_other_version_is_taken_where_the_own_is_not_given() {
+        let dir = tempfile::tempdir().unwrap();
+        let rule = |limits: &str, modern| {
+            let raw: RawLimits = serde_saphyr::from_str(limits).unwrap();
+            raw.validate(dir.path(), modern).unwrap().time_rule
+        };
+        let legacy = rule(
+            "time_multipliers:\n  time_limit_to_tle: 4\ntime_resolution: 0.5",
+            false,
+        );
+        assert_eq!(
+            (legacy.ac_multiplier, legacy.tle_multiplier),
+            (LEGACY_TIME_MULTIPLIER, 4.0)
+        );
+        assert_eq!(legacy.resolution, Duration::from_millis(500));
+        assert!(
+            legacy.origin.contains("x 4 (time_limit_to_tle)")
+                && legacy
+                    .origin
+                    .contains("rounded up to 500ms (time_resolution)"),
+            "{}",
+            legacy.origin
+        );
+        let modern = rule("time_multiplier: 3\ntime_safety_margin: 2.5", true);
+        assert_eq!((modern.ac_multiplier, modern.tle_multiplier), (3.0, 2.5));
+        assert!(
+            modern.origin.contains("x 3 (time_multiplier)"),
+            "{}",
+            modern.origin
+        );
+        // The package's own key wins.
+        let both = rule(
+            "time_multiplier: 3\ntime_multipliers:\n  ac_to_time_limit: 1.5",
+            true,
+        );
+        assert_eq!(both.ac_multiplier, 1.5);
     }
 
     #[test]

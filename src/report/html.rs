@@ -27,6 +27,8 @@ struct Page {
     /// What `timelimit` suggested for these references and tests, and where and when.
     suggested_time_limit: Option<String>,
     memory_limit: String,
+    /// What the package holds that was judged otherwise than its format says, each with its file.
+    warnings: Vec<String>,
     all_tests: bool,
     tests: Vec<String>,
     isolation: Vec<Layer>,
@@ -166,6 +168,7 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
             .as_ref()
             .map(super::suggestion_text),
         memory_limit: report.memory_limit.to_string(),
+        warnings: report.warnings.iter().map(|w| w.to_string()).collect(),
         all_tests: report.all_tests,
         tests: report.tests.clone(),
         isolation,

@@ -7,7 +7,7 @@ use crate::judge::{
     Interruption, JudgeReport, LimitCheck, Partition, SolutionReport, SuggestedLimit, TestResult,
 };
 use crate::language::Language;
-use crate::problem::Skipped;
+use crate::problem::{PackageWarning, Skipped, WarningKind};
 use crate::sandbox::Isolation;
 use crate::units::{Bytes, millis};
 use crate::verdict::Verdict;
@@ -57,6 +57,9 @@ struct JsonReport {
     /// The solutions not judged: their language is not in the table, or its tools are not installed here.
     #[serde(default)]
     skipped: Vec<JsonSkipped>,
+    /// What the problem's package holds that was judged otherwise than its format says, or not at all.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    warnings: Vec<JsonWarning>,
     isolation: Isolation,
     harness: JsonHarness,
     /// The machine the judge ran on, and when (RFC 3339); empty in reports of older versions.
@@ -84,6 +87,16 @@ struct JsonLimitCheck {
     multiplier: f64,
     /// The limit the rule would derive from it.
     derived_ms: u64,
+}
+
+#[derive(Serialize, Deserialize)]
+struct JsonWarning {
+    kind: String,
+    file: String,
+    /// The line of the key or tag the warning is about, when it is about one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
+    message: String,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -225,6 +238,16 @@ pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write)
                 why: s.why.clone(),
             })
             .collect(),
+        warnings: report
+            .warnings
+            .iter()
+            .map(|w| JsonWarning {
+                kind: w.kind.code().to_owned(),
+                file: crate::text::file_name(w.file.as_os_str()),
+                line: w.line,
+                message: w.message.clone(),
+            })
+            .collect(),
         isolation: about.origin.isolation.clone(),
         harness: JsonHarness {
             peak_memory: about.harness_peak_memory.0,
@@ -302,6 +325,15 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
             })
         })
         .collect::<Result<_, String>>()?;
+    let warnings = json
+        .warnings
+        .into_iter()
+        .map(|w| {
+            let kind = WarningKind::from_code(&w.kind)
+                .ok_or_else(|| format!("unknown kind of warning {:?}", w.kind))?;
+            Ok(PackageWarning::new(kind, w.file, w.line, w.message))
+        })
+        .collect::<Result<_, String>>()?;
     Ok(SavedReport {
         report: JudgeReport {
             problem: json.problem,
@@ -336,6 +368,7 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
                 during: i.during,
                 not_judged: i.not_judged,
             }),
+            warnings,
         },
         origin: Origin {
             isolation: json.isolation,
@@ -406,6 +439,7 @@ pub(crate) mod tests {
             all_tests: false,
             partition: None,
             suggested_time_limit: None,
+            warnings: Vec::new(),
             solutions: vec![
                 SolutionReport {
                     name: "ref".into(),
@@ -489,6 +523,12 @@ pub(crate) mod tests {
             host: "judge-2".into(),
             date: "2026-11-22T09:00:00Z".into(),
         });
+        report.warnings = vec![PackageWarning::new(
+            WarningKind::SubmissionSkipped,
+            "sum/submissions/slow_accepted",
+            None,
+            "not a folder of the format",
+        )];
         let mut first = Vec::new();
         write_json(&report, &about, &mut first).unwrap();
         let saved = read_json(std::str::from_utf8(&first).unwrap()).unwrap();

@@ -11,6 +11,7 @@ pub(crate) mod json;
 mod junit;
 mod new_problem;
 mod origin;
+mod package_warnings;
 mod plot;
 mod progress;
 mod regen;
@@ -37,6 +38,7 @@ pub use json::{AboutJudge, ProblemSummary, SavedReport, read_json, write_json, w
 pub use junit::write_junit;
 pub use new_problem::write_new_problem;
 pub use origin::Origin;
+pub use package_warnings::warn_package;
 pub use progress::Progress;
 pub use regen::write_regen;
 pub use steps::Steps;

@@ -52,6 +52,12 @@ impl Progress {
                     bar.set_length(solutions.len() as u64 * self.tests);
                 }
             }
+            // On a terminal the table comes long after; elsewhere (a log) it is there to read, with these in it.
+            Event::Warning { warning } => {
+                if let Some(bar) = &self.bar {
+                    bar.println(format!("warning: {warning}"));
+                }
+            }
             Event::Compiling { what } => self.message(&format!("compiling {what}")),
             Event::Validating { tests } => self.message(&format!("validating {tests} tests")),
             Event::TimeLimitFound { limit, .. } => {

@@ -28,6 +28,7 @@ fn overridden(yes: bool, option: &str) -> String {
 /// [`Detail::Quiet`] only the summary, with [`Detail::Verbose`] every test's line too.
 pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io::Result<()> {
     if style.detail == Detail::Quiet {
+        write_warnings(report, style, out)?;
         return write_summary(report, style, out);
     }
     writeln!(
@@ -66,6 +67,7 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
             writeln!(out, "{line}")?;
         }
     }
+    write_warnings(report, style, out)?;
     let name_width = report
         .solutions
         .iter()
@@ -130,6 +132,20 @@ fn write_skipped(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io:
         let options = textwrap::Options::new(style.width.max(40))
             .initial_indent("  ")
             .subsequent_indent("    ");
+        for line in textwrap::wrap(&text, options) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
+}
+
+/// What the package holds that was judged otherwise than its format says: wrapped, never cut, since every
+/// word of a warning matters.
+fn write_warnings(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io::Result<()> {
+    for warning in &report.warnings {
+        let mark = style.paint("warning:", console::Style::new().yellow().bold());
+        let text = format!("{mark} {warning}");
+        let options = textwrap::Options::new(style.width.max(40)).subsequent_indent("    ");
         for line in textwrap::wrap(&text, options) {
             writeln!(out, "{line}")?;
         }

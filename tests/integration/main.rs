@@ -20,6 +20,7 @@ mod new_problem;
 mod package_rules;
 pub mod packages;
 mod partition;
+mod real_packages;
 mod reports;
 mod selecting;
 mod timelimit;

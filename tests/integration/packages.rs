@@ -305,6 +305,13 @@ fn our_problems_exported_judge_green_again() {
         let exported = dir.path().join(problem);
         let made = export(problem, &exported);
         assert!(made.status.success(), "{made:?}");
+        // A folder named with a dash is no name Kattis takes: the report says which would be.
+        let said = String::from_utf8_lossy(&made.stdout);
+        let short = problem.replace('-', "");
+        assert!(
+            said.contains(&format!("rename the folder {short} to check it there")),
+            "{said}"
+        );
         for needed in ["problem.yaml", ".timelimit", "data/sample", "data/secret"] {
             assert!(exported.join(needed).exists(), "{problem}: no {needed}");
         }
@@ -328,12 +335,27 @@ fn our_problems_exported_judge_green_again() {
     }
 }
 
-/// problemtools' verifyproblem, installed under target/ by .ci/install-problemtools when absent.
-fn verifyproblem() -> Option<PathBuf> {
+/// Exports a bundled problem from `cwd` with the folder left to its default, in the given format, or the default
+/// one (as a user would: `cpjudge export NAME`).
+fn export_here(problem: &str, cwd: &Path, format: Option<&str>) -> std::process::Output {
+    Command::cargo_bin("cpjudge")
+        .unwrap()
+        .current_dir(cwd)
+        .arg("--root")
+        .arg(env!("CARGO_MANIFEST_DIR"))
+        .args(["export", problem])
+        .args(format.map(|f| ["--format", f]).into_iter().flatten())
+        .output()
+        .unwrap()
+}
+
+/// problemtools' verifyproblem, installed under target/ by .ci/install-problemtools when absent, with what its
+/// statement check needs (LuaLaTeX, for the legacy format's LaTeX statements).
+pub(crate) fn verifyproblem() -> Option<PathBuf> {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
     let target = repo.join("target/problemtools");
     let tool = target.join("bin/verifyproblem");
-    if !tool.is_file() {
+    if !tool.is_file() || which_lualatex().is_none() {
         let installed = std::process::Command::new(repo.join(".ci/install-problemtools"))
             .arg(&target)
             .output();
@@ -357,6 +379,15 @@ fn verifyproblem() -> Option<PathBuf> {
     Some(tool)
 }
 
+fn which_lualatex() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join("lualatex"))
+        .find(|candidate| candidate.is_file())
+}
+
+/// Each bundled problem, exported as a user would (`cpjudge export NAME`, into the folder named after it), passes
+/// problemtools' verifyproblem as a user would run it: every part, its statement too, with no error.
 #[test]
 fn our_problems_exported_pass_verifyproblem() {
     let Some(tool) = verifyproblem() else {
@@ -371,21 +402,24 @@ fn our_problems_exported_pass_verifyproblem() {
     )
     .unwrap();
     for problem in BUNDLED {
-        // verifyproblem wants a short name of letters and digits.
-        let short = problem.replace('-', "");
-        let made = export(problem, &dir.path().join(&short));
+        let made = export_here(problem, dir.path(), None);
         assert!(made.status.success(), "{made:?}");
+        // The name Kattis takes: letters and digits alone.
+        let short = problem.replace('-', "");
+        let statement = std::fs::read_to_string(
+            dir.path()
+                .join(&short)
+                .join("problem_statement/problem.en.tex"),
+        )
+        .unwrap();
+        assert!(
+            statement.contains("\\section*{Input}")
+                || statement.contains("\\section*{Interaction}"),
+            "{problem}: the statement is not rendered:\n{statement}"
+        );
         let checked = std::process::Command::new(&tool)
             .current_dir(dir.path())
-            .args([
-                "-p",
-                "config",
-                "data",
-                "validators",
-                "submissions",
-                "--",
-                &short,
-            ])
+            .arg(&short)
             .output()
             .unwrap();
         let said = String::from_utf8_lossy(&checked.stdout);
@@ -394,6 +428,41 @@ fn our_problems_exported_pass_verifyproblem() {
             "{problem}:\n{said}\n{}",
             String::from_utf8_lossy(&checked.stderr)
         );
+    }
+}
+
+/// Exported in the format's 2025-09 version (its Markdown statement, test_group.yaml, output_validator/ as the
+/// one validator, limits.time_limit), each bundled problem is judged green again.
+#[test]
+fn our_problems_exported_in_2025_09_judge_green_again() {
+    let dir = tempfile::tempdir().unwrap();
+    for problem in BUNDLED {
+        let made = export_here(problem, dir.path(), Some("2025-09"));
+        assert!(made.status.success(), "{made:?}");
+        let exported = dir.path().join(problem.replace('-', ""));
+        let yaml = std::fs::read_to_string(exported.join("problem.yaml")).unwrap();
+        assert!(
+            yaml.starts_with("problem_format_version: 2025-09\n"),
+            "{yaml}"
+        );
+        let statement = std::fs::read_to_string(exported.join("statement/problem.en.md")).unwrap();
+        assert!(
+            !statement.starts_with("# "),
+            "{problem}: the title is in the statement"
+        );
+        assert!(!exported.join(".timelimit").exists());
+        let judged = cpjudge(
+            &["judge", exported.to_str().unwrap(), "--json"],
+            &shared_cache(),
+        );
+        let report = judged.json();
+        assert_eq!(
+            judged.code,
+            Some(0),
+            "{problem}: {report:#}\n{}",
+            judged.stderr
+        );
+        assert!(report.get("warnings").is_none(), "{problem}: {report:#}");
     }
 }
 

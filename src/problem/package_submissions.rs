@@ -1,0 +1,316 @@
+//! A package's submissions: each file or folder in a folder of `submissions/`, expected to get what its folder
+//! stands for, or what its DOMjudge `@EXPECTED_RESULTS@: ` tag says.
+//!
+//! Folder and tag are weighed as DOMjudge weighs them (webapp/src/Service/ImportProblemService.php): in one of the
+//! format's four verdict folders (`accepted`, `wrong_answer`, `time_limit_exceeded`, `run_time_error`) the
+//! folder's verdict is kept when the tag names it too, and the tag wins, with a warning, when it does not; in any
+//! other folder the tag wins. A folder the format does not name (`slow_accepted/`, `mixed-verdicts/`) says
+//! nothing of a verdict: its tagged submissions are judged by their tags, the others are skipped with a warning,
+//! as problemtools skips the whole folder.
+
+use super::Solution;
+use super::expected_results::{self, Tag, Tagged};
+use super::package::{find_programs, hidden, program};
+use super::package_warning::{PackageWarning, WarningKind};
+use super::submission::{Skipped, unique_names};
+use crate::compile::Source;
+use crate::error::{Error, Result};
+use crate::verdict::Verdict;
+use std::path::{Path, PathBuf};
+
+/// The folders of `submissions/` and the verdicts their submissions are expected to get.
+const SUBMISSION_FOLDERS: &[(&str, &[Verdict])] = &[
+    ("accepted", &[Verdict::Accepted]),
+    ("wrong_answer", &[Verdict::WrongAnswer]),
+    ("time_limit_exceeded", &[Verdict::TimeLimit]),
+    // Kattis has no verdict for memory: a run over the memory limit is a run-time error there (problemtools
+    // judges it RTE, and the 2025-09 format's verdicts are AC, WA, TLE and RTE alone). cpjudge still reports it
+    // as MLE, which says what happened; it is what this folder expects.
+    (
+        "run_time_error",
+        &[Verdict::RuntimeError, Verdict::MemoryLimit],
+    ),
+    // cpjudge's own folders, for what Kattis calls a run-time error or a rejection.
+    ("memory_limit_exceeded", &[Verdict::MemoryLimit]),
+    ("output_limit_exceeded", &[Verdict::OutputLimit]),
+    // Scoring is not judged: a partial answer is a wrong one.
+    ("partially_accepted", &[Verdict::WrongAnswer]),
+    (
+        "rejected",
+        &[
+            Verdict::WrongAnswer,
+            Verdict::TimeLimit,
+            Verdict::RuntimeError,
+            Verdict::MemoryLimit,
+            Verdict::OutputLimit,
+        ],
+    ),
+    (
+        "brute_force",
+        &[
+            Verdict::TimeLimit,
+            Verdict::RuntimeError,
+            Verdict::MemoryLimit,
+        ],
+    ),
+];
+
+/// The folders DOMjudge reads as one of its results, where a tag that names the folder's verdict is narrowed
+/// to it.
+const RESULT_FOLDERS: [&str; 4] = [
+    "accepted",
+    "wrong_answer",
+    "time_limit_exceeded",
+    "run_time_error",
+];
+
+/// The most of a source read for its tag: a tag is in a comment near the top, and a submission is small.
+const TAG_SEARCH_LIMIT: usize = 1 << 20;
+
+/// Every submission to judge, accepted first, and those in no language of the table, set aside; what is skipped or
+/// taken otherwise than written is added to `warnings`.
+pub(super) fn submissions(
+    dir: &Path,
+    warnings: &mut Vec<PackageWarning>,
+) -> Result<(Vec<Solution>, Vec<Skipped>)> {
+    let root = dir.join("submissions");
+    let mut found: Vec<(PathBuf, Source, Vec<Verdict>)> = Vec::new();
+    let mut unknown = Vec::new();
+    if root.is_dir() {
+        let mut folders: Vec<PathBuf> = std::fs::read_dir(&root)
+            .map_err(|e| Error::io("read", &root, e))?
+            .map(|entry| entry.map(|e| e.path()))
+            .collect::<std::io::Result<_>>()
+            .map_err(|e| Error::io("read", &root, e))?;
+        // Warnings come in the same order on every machine.
+        folders.sort();
+        for folder in folders {
+            if hidden(&folder) || !folder.is_dir() {
+                continue;
+            }
+            let name = crate::text::file_name(folder.file_name().unwrap_or_default());
+            let of_folder = SUBMISSION_FOLDERS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, expected)| *expected);
+            let mut untagged = Vec::new();
+            for path in find_programs(&root, &[&name])? {
+                let tag = tag_of(&path, of_folder.is_some(), warnings);
+                let Some(expected) = expected(&name, of_folder, tag, warnings) else {
+                    if !tagged_in_vain(&path) {
+                        untagged.push(crate::text::file_name(path.file_name().unwrap_or_default()));
+                    }
+                    continue;
+                };
+                match program(&path) {
+                    Ok(source) => found.push((path.clone(), source, expected)),
+                    Err(Error::UnknownLanguage { extension, .. }) => {
+                        unknown.push(unknown_language(&root, &path, &extension));
+                    }
+                    Err(other) => return Err(other),
+                }
+            }
+            if !untagged.is_empty() {
+                warnings.push(PackageWarning::new(
+                    WarningKind::SubmissionSkipped,
+                    &folder,
+                    None,
+                    format!(
+                        "not a folder of the format, so it says nothing of a verdict, and {} {} no \
+                         @EXPECTED_RESULTS@ tag: not judged",
+                        untagged.join(", "),
+                        if untagged.len() == 1 { "has" } else { "have" }
+                    ),
+                ));
+            }
+        }
+    }
+    found.sort_by(|a, b| {
+        let rank = |expected: &[Verdict]| {
+            SUBMISSION_FOLDERS
+                .iter()
+                .position(|(_, e)| *e == expected)
+                .unwrap_or(usize::MAX)
+        };
+        rank(&a.2)
+            .cmp(&rank(&b.2))
+            .then_with(|| natord::compare(&a.0.to_string_lossy(), &b.0.to_string_lossy()))
+    });
+    let names = unique_names(&found.iter().map(|(p, _, _)| p.clone()).collect::<Vec<_>>());
+    let mut main_taken = false;
+    let solutions = found
+        .into_iter()
+        .zip(names)
+        .map(|((_, source, expected), name)| {
+            let main = expected == [Verdict::Accepted] && !std::mem::replace(&mut main_taken, true);
+            Solution {
+                name,
+                path: source.main,
+                language: source.language,
+                expected,
+                main,
+                others: source.others,
+            }
+        })
+        .collect();
+    Ok((solutions, unknown))
+}
+
+/// A submission in no language of the table, to list as not judged.
+fn unknown_language(root: &Path, path: &Path, extension: &str) -> Skipped {
+    let named = if extension.is_empty() {
+        "no extension".to_owned()
+    } else {
+        format!(".{extension}")
+    };
+    Skipped {
+        name: crate::text::file_name(path.strip_prefix(root).unwrap_or(path).as_os_str()),
+        path: path.to_owned(),
+        language: None,
+        why: format!(
+            "no language of the table has files like this ({named}); a project's or the user's languages.toml \
+             can add one"
+        ),
+    }
+}
+
+/// The verdicts a submission is expected to get, from its folder and its tag (see the module's comment); `None`
+/// when neither says.
+fn expected(
+    folder: &str,
+    of_folder: Option<&'static [Verdict]>,
+    tag: Option<(PathBuf, Tag, Vec<Verdict>)>,
+    warnings: &mut Vec<PackageWarning>,
+) -> Option<Vec<Verdict>> {
+    match (of_folder, tag) {
+        (of_folder, None) => of_folder.map(<[Verdict]>::to_vec),
+        (None, Some((_, _, tagged))) => Some(tagged),
+        (Some(of_folder), Some((file, tag, tagged))) => {
+            let shared = tagged.iter().any(|v| of_folder.contains(v));
+            if shared && RESULT_FOLDERS.contains(&folder) {
+                return Some(of_folder.to_vec());
+            }
+            if !shared {
+                warnings.push(PackageWarning::new(
+                    WarningKind::ExpectedResults,
+                    file,
+                    Some(tag.line),
+                    format!(
+                        "@EXPECTED_RESULTS@: {} goes against its folder {folder} ({}): the tag's results are \
+                         expected, as DOMjudge takes them",
+                        tag.results.join(", "),
+                        codes(of_folder)
+                    ),
+                ));
+            }
+            Some(tagged)
+        }
+    }
+}
+
+/// The submission's usable tag, with its file and the verdicts it stands for; a tag that cannot be taken is
+/// warned about, saying what is expected instead.
+fn tag_of(
+    path: &Path,
+    in_known_folder: bool,
+    warnings: &mut Vec<PackageWarning>,
+) -> Option<(PathBuf, Tag, Vec<Verdict>)> {
+    let instead = if in_known_folder {
+        "its folder's verdicts are expected"
+    } else {
+        "and its folder says nothing of a verdict: not judged"
+    };
+    let mut tags: Vec<(PathBuf, Tag)> = Vec::new();
+    let mut several: Vec<String> = Vec::new();
+    for file in files_of(path) {
+        match expected_results::find(&crate::text::read_head(&file, TAG_SEARCH_LIMIT)) {
+            Tagged::None => {}
+            Tagged::One(tag) => tags.push((file, tag)),
+            Tagged::Several(lines) => several.extend(
+                lines
+                    .iter()
+                    .map(|line| format!("{}:{line}", file.display())),
+            ),
+        }
+    }
+    if !several.is_empty() || tags.len() > 1 {
+        several.extend(
+            tags.iter()
+                .map(|(file, tag)| format!("{}:{}", file.display(), tag.line)),
+        );
+        warnings.push(PackageWarning::new(
+            WarningKind::ExpectedResults,
+            path,
+            None,
+            format!(
+                "@EXPECTED_RESULTS@ is given more than once ({}), which DOMjudge refuses: no tag is taken, \
+                 {instead}",
+                several.join(", ")
+            ),
+        ));
+        return None;
+    }
+    let (file, tag) = tags.pop()?;
+    let mut verdicts: Vec<Verdict> = Vec::new();
+    let mut unknown = Vec::new();
+    for result in &tag.results {
+        match expected_results::verdicts(result) {
+            Some(these) => {
+                for verdict in these {
+                    if !verdicts.contains(verdict) {
+                        verdicts.push(*verdict);
+                    }
+                }
+            }
+            None => unknown.push(result.as_str()),
+        }
+    }
+    if !unknown.is_empty() {
+        warnings.push(PackageWarning::new(
+            WarningKind::ExpectedResults,
+            &file,
+            Some(tag.line),
+            format!(
+                "@EXPECTED_RESULTS@: {}: {} is no result cpjudge judges (it judges {}): the tag is not taken, \
+                 {instead}",
+                tag.results.join(", "),
+                unknown.join(", "),
+                expected_results::KNOWN
+            ),
+        ));
+        return None;
+    }
+    Some((file, tag, verdicts))
+}
+
+/// Whether a submission has a tag that could not be taken (already warned about, and so not listed again).
+fn tagged_in_vain(path: &Path) -> bool {
+    files_of(path).iter().any(|file| {
+        expected_results::find(&crate::text::read_head(file, TAG_SEARCH_LIMIT)) != Tagged::None
+    })
+}
+
+/// The files a submission is made of, in name order: the file, or every file in its folder.
+fn files_of(path: &Path) -> Vec<PathBuf> {
+    if !path.is_dir() {
+        return vec![path.to_owned()];
+    }
+    let mut files: Vec<PathBuf> = walkdir::WalkDir::new(path)
+        .follow_links(false)
+        .into_iter()
+        .filter_entry(|e| e.depth() == 0 || !hidden(e.path()))
+        .flatten()
+        .filter(|e| e.file_type().is_file())
+        .map(walkdir::DirEntry::into_path)
+        .collect();
+    files.sort();
+    files
+}
+
+fn codes(verdicts: &[Verdict]) -> String {
+    verdicts
+        .iter()
+        .map(|v| v.code())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
