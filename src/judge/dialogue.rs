@@ -14,6 +14,8 @@ pub(crate) struct Ending {
     pub interactor_cut_off: bool,
     /// The interactor was killed by SIGPIPE: it wrote to the solution once it was cut off.
     pub interactor_sigpipe: bool,
+    /// The solution was killed by SIGPIPE: it wrote to the interactor once the interactor had gone.
+    pub solution_sigpipe: bool,
 }
 
 /// The verdict of the test: `failure` is the solution's own (a limit, a crash), if any; `said` the interactor's.
@@ -23,7 +25,8 @@ pub(crate) struct Ending {
 ///   SIGPIPE does when its write fails with EPIPE). That follows from the solution's stop: a solution stopped for
 ///   a limit, or crashed, gets its own verdict, and one that ended well in the middle of the dialogue gets WA.
 /// - An interactor that ended first and rejected gives WA, whatever the solution did afterwards (it may well
-///   crash on the closed pipe).
+///   crash on the closed pipe); one that ended first and accepted gives AC to a solution that died only of
+///   writing on to it (by SIGPIPE), as problemtools and BAPCtools judge it.
 /// - Otherwise the solution's own failure, if any, and then the interactor's verdict.
 pub(crate) fn verdict(
     failure: Option<(Verdict, String)>,
@@ -45,6 +48,13 @@ pub(crate) fn verdict(
     }
     match failure {
         Some(_) if ending.interactor_first && said.verdict == Verdict::WrongAnswer => {
+            (said.verdict, said.message)
+        }
+        Some(_)
+            if ending.interactor_first
+                && ending.solution_sigpipe
+                && said.verdict == Verdict::Accepted =>
+        {
             (said.verdict, said.message)
         }
         Some(failure) => failure,
@@ -92,6 +102,12 @@ mod tests {
             interactor_first: true,
             ..Ending::default()
         };
+        let wrote_on = Ending {
+            interactor_first: true,
+            solution_sigpipe: true,
+            ..Ending::default()
+        };
+        let pipe_crash = Some((RuntimeError, "killed by SIGPIPE".to_owned()));
         let cases = [
             // Stopped for time while the interactor wrote to it: the stop decides.
             (tle.clone(), &judge_error, sigpipe, TimeLimit),
@@ -111,6 +127,11 @@ mod tests {
             (None, &rejected, Ending::default(), WrongAnswer),
             (tle, &accepted, cut_off, TimeLimit),
             (None, &accepted, Ending::default(), Accepted),
+            // The interactor accepted and ended, then the solution died writing on to it.
+            (pipe_crash.clone(), &accepted, wrote_on, Accepted),
+            (pipe_crash.clone(), &rejected, wrote_on, WrongAnswer),
+            (pipe_crash, &accepted, interactor_first, RuntimeError),
+            (crashed, &accepted, interactor_first, RuntimeError),
         ];
         for (failure, said, ending, want) in cases {
             let (got, _) = verdict(failure.clone(), said.clone(), ending);

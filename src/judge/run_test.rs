@@ -170,7 +170,12 @@ impl TestRunner<'_> {
         let ending = dialogue::Ending {
             interactor_first: relayed.first_to_end == Some(Side::Interactor),
             interactor_cut_off: relayed.cut_off[Side::Interactor as usize],
-            interactor_sigpipe: interactor_run.termination == Termination::Signaled(libc::SIGPIPE),
+            // A shell that runs the interactor (a `run` script) reports its death by SIGPIPE as exit code 141.
+            interactor_sigpipe: matches!(
+                interactor_run.termination,
+                Termination::Signaled(libc::SIGPIPE) | Termination::Exited(141)
+            ),
+            solution_sigpipe: solution.termination == Termination::Signaled(libc::SIGPIPE),
         };
         let mut result = TestResult::new(test, &solution);
         let (verdict, message) =

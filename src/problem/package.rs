@@ -182,7 +182,7 @@ impl Problem {
             &problem_flags,
             version,
         )?;
-        let input_validators = find_input_validators(dir)?;
+        let input_validators = find_input_validators(dir, &mut warnings)?;
         let PackageLimits {
             time_rule,
             memory,
@@ -313,21 +313,37 @@ fn one_program(dir: &Path, mut found: Vec<PathBuf>, what: &str) -> Result<Source
     }
 }
 
-fn find_input_validators(dir: &Path) -> Result<Vec<InputValidator>> {
-    find_programs(
+/// The package's input validators; one in no language of the table (VIVA's `.viva`) cannot run here, and is left
+/// out with a warning, as a checktestdata script is where no program runs it.
+fn find_input_validators(
+    dir: &Path,
+    warnings: &mut Vec<super::PackageWarning>,
+) -> Result<Vec<InputValidator>> {
+    let mut found = Vec::new();
+    for path in find_programs(
         dir,
         &[
             "input_validators",
             "input_validator",
             "input_format_validators",
         ],
-    )?
-    .into_iter()
-    .map(|path| match checktestdata_script(&path) {
-        Some(script) => Ok(InputValidator::Checktestdata(script)),
-        None => program(&path).map(InputValidator::Program),
-    })
-    .collect()
+    )? {
+        match checktestdata_script(&path) {
+            Some(script) => found.push(InputValidator::Checktestdata(script)),
+            None => match program(&path) {
+                Ok(source) => found.push(InputValidator::Program(source)),
+                Err(Error::UnknownLanguage { .. }) => warnings.push(super::PackageWarning::new(
+                    super::WarningKind::ValidatorSkipped,
+                    &path,
+                    None,
+                    "an input validator in no language of the table: the tests are not checked by it \
+                     (a project's or the user's languages.toml can add its language)",
+                )),
+                Err(other) => return Err(other),
+            },
+        }
+    }
+    Ok(found)
 }
 
 /// The checktestdata script a validator is: a `.ctd` file, or a folder holding one and no build or run script

@@ -69,6 +69,11 @@ pub fn check(
         return None;
     }
     let verdict = solution["verdict"].as_str().unwrap();
+    if let Some(gap) = &submission.gap {
+        return submission.verdicts.iter().any(|v| v == verdict).then(|| {
+            format!("{entry}: got {verdict}, as its authors intend: the gap ({gap}) is closed, remove it")
+        });
+    }
     if !submission.verdicts.iter().any(|v| v == verdict) {
         return Some(format!(
             "{entry} ({language}): got {verdict}, its authors allow {:?}{}",
@@ -121,6 +126,7 @@ mod tests {
             flagged: false,
             optional: false,
             unchecked: None,
+            gap: None,
             judged: true,
             note: None,
         }

@@ -41,6 +41,7 @@ pub struct Submission {
     #[serde(default)]
     pub optional: bool,
     pub unchecked: Option<String>,
+    pub gap: Option<String>,
     #[serde(default = "judged_by_default")]
     pub judged: bool,
     #[allow(dead_code)]
