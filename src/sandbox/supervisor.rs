@@ -50,14 +50,22 @@ pub(super) fn run(
     let (program, args) = spec.argv.split_first().ok_or("empty command line")?;
     let Streams { stdin, stdout } = streams;
     // The run owns its output file: it may change its mode (to lock the judge out, or to make it setuid). It is
-    // set back through this descriptor once the run is over.
-    let output = stdout
-        .try_clone()
-        .map_err(|e| format!("failed to keep the output file: {e}"))?;
+    // set back through this descriptor once the run is over. An output that is a pipe (one side of an interactive
+    // dialogue) is not kept: a copy here would hold the pipe open after the program closed its end, and the other
+    // side would never see the end of what it wrote.
+    let is_file = stdout.metadata().is_ok_and(|m| m.is_file());
+    let output = match is_file {
+        true => Some(
+            stdout
+                .try_clone()
+                .map_err(|e| format!("failed to keep the output file: {e}"))?,
+        ),
+        false => None,
+    };
     // A program made a user of its own may open its output again by name (/dev/stdout): it is its own while it
     // runs, and root's again after.
-    if let Some(owner) = place.owner {
-        std::os::unix::fs::fchown(&output, Some(owner), Some(owner))
+    if let (Some(owner), Some(output)) = (place.owner, &output) {
+        std::os::unix::fs::fchown(output, Some(owner), Some(owner))
             .map_err(|e| format!("failed to hand the output file to the run: {e}"))?;
     }
     let worker = std::process::id() as libc::pid_t;
@@ -82,6 +90,8 @@ pub(super) fn run(
     let mut child = command
         .spawn()
         .map_err(|e| format!("failed to start {}: {e}", program.to_string_lossy()))?;
+    // The command holds the run's streams too: closed here, so that only the program holds its output.
+    drop(command);
     let leader = child.id() as libc::pid_t;
     let mut stderr = Stderr::new(child.stderr.take());
 
@@ -115,13 +125,15 @@ pub(super) fn run(
     } else {
         process::kill_and_reap_all(None);
     }
-    if place.owner.is_some() {
-        std::os::unix::fs::fchown(&output, Some(0), Some(0))
-            .map_err(|e| format!("failed to take the output file back: {e}"))?;
+    if let Some(output) = &output {
+        if place.owner.is_some() {
+            std::os::unix::fs::fchown(output, Some(0), Some(0))
+                .map_err(|e| format!("failed to take the output file back: {e}"))?;
+        }
+        output
+            .set_permissions(std::fs::Permissions::from_mode(0o644))
+            .map_err(|e| format!("failed to restore the output file's mode: {e}"))?;
     }
-    output
-        .set_permissions(std::fs::Permissions::from_mode(0o644))
-        .map_err(|e| format!("failed to restore the output file's mode: {e}"))?;
     let (stderr, stderr_bytes) = stderr.finish();
     if verdict == Watch::HarnessGone {
         return Ok(None);
@@ -136,7 +148,11 @@ pub(super) fn run(
     let peak_memory = meter.peak.max(leader_peak);
     let oom_killed = cgroup.is_some_and(RunCgroup::oom_killed);
     // Measured through our own descriptor: the run may have replaced the file at that path.
-    let stdout_bytes = output.metadata().map_or(0, |m| m.len());
+    // A pipe's bytes are counted by the judge, which reads it.
+    let stdout_bytes = output
+        .as_ref()
+        .and_then(|o| o.metadata().ok())
+        .map_or(0, |m| m.len());
     Ok(Some(RunResult {
         termination,
         cpu,
