@@ -273,9 +273,12 @@ pub(crate) fn prepare(
             Trust::Solution { readable } => (&request.hidden, readable),
         };
         // A folder it may read that holds a hidden one (a folder of PATH above the project) would open the hidden
-        // one too: it is left out.
+        // one too: it is left out. What the run reaches through the view (its toolchain under a closed home, say)
+        // is readable by a rule of its own: the view's skeleton folders above it are not the real ones that the
+        // rules for the rest of the file system name, and Landlock looks only along the path taken.
         let readable: Vec<PathBuf> = readable
             .iter()
+            .chain(&request.reach.kept)
             .filter(|r| !hidden.iter().any(|h| h.starts_with(r)))
             .cloned()
             .collect();

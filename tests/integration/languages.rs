@@ -192,3 +192,53 @@ fn a_project_file_adds_a_language_and_a_user_file_is_read_too() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_toolchain_in_a_closed_home_runs_with_the_cache_beside_it() {
+    // A root judge makes runs a user of their own, which reach a toolchain under a closed home (pyenv's Python in
+    // /root) through a view of it; the cache, hidden from runs, may lie in that home too (~/.cache/cpjudge, the
+    // default outside a project). Landlock must still let the run start the interpreter, also in a worker whose
+    // first run (a C compile) needed no view of that home.
+    let python = std::process::Command::new("python3")
+        .args(["-I", "-c", "import sys; print(sys.executable)"])
+        .output()
+        .ok()
+        .map(|o| std::path::PathBuf::from(String::from_utf8_lossy(&o.stdout).trim()));
+    // SAFETY: geteuid has no preconditions.
+    let root = unsafe { libc::geteuid() } == 0;
+    use std::os::unix::fs::PermissionsExt;
+    let home = python.as_deref().and_then(|p| {
+        p.ancestors()
+            .skip(1)
+            .find(|dir| std::fs::metadata(dir).is_ok_and(|m| m.permissions().mode() & 0o005 == 0))
+    });
+    let (true, Some(home)) = (root, home) else {
+        skip(
+            "needs a root judge and a python3 under a folder closed to others (pyenv's under /root)",
+        );
+        return;
+    };
+    let cache = tempfile::Builder::new()
+        .prefix(".cpjudge-test-cache-")
+        .tempdir_in(home)
+        .unwrap();
+    let report = Judge::fixture("basic")
+        .cache(cache.path())
+        .args(&[
+            "judge",
+            "sum",
+            "--submission",
+            "problems/sum/solutions/ac.c",
+            "--submission",
+            "problems/sum/solutions/ac.py",
+            "-j",
+            "1",
+            "--json",
+        ])
+        .run()
+        .expect_code(0)
+        .json();
+    for name in ["ac.c", "ac.py"] {
+        assert_eq!(solution(&report, name)["verdict"], "AC", "{name}");
+    }
+}
