@@ -51,8 +51,10 @@ impl Language {
         table::get().position(|spec| spec.id == id)
     }
 
-    /// The language of this [`Language::name`] (or key), as reports name it.
+    /// The language of this [`Language::name`] (or key), as reports name it; "Python", as reports of versions
+    /// before the table named Python 3, too.
     pub fn named(name: &str) -> Option<Language> {
+        let name = if name == "Python" { "python3" } else { name };
         table::get().position(|spec| spec.name == name || spec.id == name)
     }
 
@@ -167,6 +169,11 @@ mod tests {
         std::fs::write(&perl, "# hello\nprint \"Hello world!\\n\";\n").unwrap();
         assert_eq!(Language::of(&prolog).unwrap().spec().id, "prolog");
         assert_eq!(Language::of(&perl).unwrap().spec().id, "perl");
+    }
+
+    #[test]
+    fn reports_of_older_versions_name_python_3_as_python() {
+        assert_eq!(Language::named("Python"), Language::with_id("python3"));
     }
 
     #[test]
