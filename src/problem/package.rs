@@ -51,31 +51,76 @@ enum Name {
     PerLanguage(BTreeMap<String, String>),
 }
 
-/// Reads YAML, an error naming the file, line and column.
-pub(super) fn read_yaml<T: for<'de> Deserialize<'de> + Default>(path: &Path) -> Result<T> {
-    parse_yaml(path, serde_saphyr::Options::default())
+/// The most of a package's YAML file read: far more than any real one holds.
+const YAML_LIMIT: u64 = 16 << 20;
+
+/// A YAML file of a package, which comes from anyone: a regular file, never waited on (a FIFO) nor read without
+/// end (a device), of at most [`YAML_LIMIT`] bytes.
+pub(super) fn read_yaml_text(path: &Path) -> Result<String> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .map_err(|e| Error::io("read", path, e))?;
+    let metadata = file.metadata().map_err(|e| Error::io("read", path, e))?;
+    if !metadata.is_file() {
+        return Err(Error::Usage(format!(
+            "{}: a package's file must be a regular file, and this is {}",
+            path.display(),
+            crate::untrusted::describe(&metadata.file_type())
+        )));
+    }
+    let mut bytes = Vec::new();
+    file.take(YAML_LIMIT + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io("read", path, e))?;
+    if bytes.len() as u64 > YAML_LIMIT {
+        return Err(Error::Usage(format!(
+            "{}: more than {} of YAML is not read",
+            path.display(),
+            crate::units::Bytes(YAML_LIMIT)
+        )));
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| Error::Usage(format!("{}: not UTF-8: {e}", path.display())))
 }
 
-/// Reads YAML as it is written, to look at its keys: `.nan` and `.inf` kept as text, since a key's value is
-/// judged where it is used, and only there (a limit of `.nan` is refused with its own message).
-pub(super) fn read_yaml_value(path: &Path) -> Result<serde_json::Value> {
-    parse_yaml(
+/// Reads YAML, an error naming the file, line and column.
+pub(super) fn read_yaml<T: for<'de> Deserialize<'de> + Default>(path: &Path) -> Result<T> {
+    parse_yaml(path, &read_yaml_text(path)?)
+}
+
+/// YAML as it is written, to look at its keys: `.nan` and `.inf` kept as text, since a key's value is judged
+/// where it is used, and only there (a limit of `.nan` is refused with its own message).
+pub(super) fn yaml_value(path: &Path, text: &str) -> Result<serde_json::Value> {
+    parse_yaml_with(
         path,
+        text,
         serde_saphyr::options! {
             non_finite_float_policy: serde_saphyr::NonFiniteFloatPolicy::AsString,
         },
     )
 }
 
-fn parse_yaml<T: for<'de> Deserialize<'de> + Default>(
+/// `text`, the YAML of `path`, read into `T`.
+pub(super) fn parse_yaml<T: for<'de> Deserialize<'de> + Default>(
     path: &Path,
+    text: &str,
+) -> Result<T> {
+    parse_yaml_with(path, text, serde_saphyr::Options::default())
+}
+
+fn parse_yaml_with<T: for<'de> Deserialize<'de> + Default>(
+    path: &Path,
+    text: &str,
     options: serde_saphyr::Options,
 ) -> Result<T> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))?;
     if text.trim().is_empty() {
         return Ok(T::default());
     }
-    serde_saphyr::from_str_with_options(&text, options).map_err(|e| {
+    serde_saphyr::from_str_with_options(text, options).map_err(|e| {
         let message = e.to_string();
         let first = message.lines().next().unwrap_or_default();
         let (line, column, what) = position(first);
@@ -104,9 +149,8 @@ impl Problem {
     /// Reads the package in `dir`.
     pub fn load_package(dir: &Path) -> Result<Problem> {
         let config_path = dir.join("problem.yaml");
-        let text = std::fs::read_to_string(&config_path)
-            .map_err(|e| Error::io("read", &config_path, e))?;
-        let raw: RawProblem = read_yaml(&config_path)?;
+        let text = read_yaml_text(&config_path)?;
+        let raw: RawProblem = parse_yaml(&config_path, &text)?;
         let version = Version::of(raw.problem_format_version.as_deref()).map_err(|message| {
             Error::Config {
                 path: config_path.clone(),
@@ -116,7 +160,7 @@ impl Problem {
             }
         })?;
         let mut warnings = Vec::new();
-        let value = read_yaml_value(&config_path)?;
+        let value = yaml_value(&config_path, &text)?;
         let kind = problem_keys(
             &mut Keys {
                 path: &config_path,
@@ -573,6 +617,19 @@ mod tests {
         std::os::unix::fs::symlink("../../../secret.py", accepted.join("c.py")).unwrap();
         let message = program(&accepted.join("c.py")).unwrap_err().to_string();
         assert!(message.contains("a link out of the package"), "{message}");
+    }
+
+    #[test]
+    fn a_packages_yaml_is_a_regular_file_never_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("problem.yaml");
+        let name = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: mkfifo takes a valid C string and a mode.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o644) }, 0);
+        let message = read_yaml_text(&fifo).unwrap_err().to_string();
+        assert!(message.contains("a FIFO"), "{message}");
+        let message = Problem::load_package(dir.path()).err().unwrap().to_string();
+        assert!(message.contains("a FIFO"), "{message}");
     }
 
     #[test]

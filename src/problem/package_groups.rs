@@ -2,7 +2,7 @@
 //! `test_group.yaml` in 2025-09, either taken in any version) and of each test (`NAME.yaml`), looked at key by
 //! key as `package_keys` looks at problem.yaml's. The flags they give are `package_flags`' to read.
 
-use super::package::read_yaml_value;
+use super::package::{read_yaml_text, yaml_value};
 use super::package_warning::{PackageWarning, WarningKind};
 use super::yaml_keys::{Keys, Meaning, Version};
 use crate::error::{Error, Result};
@@ -180,8 +180,8 @@ fn check_file(
     kind: FileKind,
     warnings: &mut Vec<PackageWarning>,
 ) -> Result<()> {
-    let text = std::fs::read_to_string(path).map_err(|e| Error::io("read", path, e))?;
-    let value = read_yaml_value(path)?;
+    let text = read_yaml_text(path)?;
+    let value = yaml_value(path, &text)?;
     let Some(map) = value.as_object() else {
         return Ok(());
     };

@@ -3,7 +3,7 @@
 //! in the programs. cpjudge does not apply them, so each that would change a verdict refuses the package by
 //! name; what would not is a warning.
 
-use super::package::{hidden, read_yaml_value};
+use super::package::{hidden, read_yaml_text, yaml_value};
 use super::package_warning::{PackageWarning, WarningKind};
 use super::yaml_keys::{Keys, Version};
 use crate::error::{Error, Result};
@@ -60,8 +60,8 @@ fn submissions_yaml(dir: &Path, warnings: &mut Vec<PackageWarning>) -> Result<()
     if !path.is_file() {
         return Ok(());
     }
-    let text = std::fs::read_to_string(&path).map_err(|e| Error::io("read", &path, e))?;
-    let value = read_yaml_value(&path)?;
+    let text = read_yaml_text(&path)?;
+    let value = yaml_value(&path, &text)?;
     let Some(globs) = value.as_object() else {
         return Ok(());
     };

@@ -95,6 +95,13 @@ pub(super) fn submissions(
                 .map(|(_, expected)| *expected);
             let mut untagged = Vec::new();
             for path in find_programs(&root, &[&name])? {
+                // The program first: its files are read for a tag only once they are known to be files of the
+                // package, never through a link out of it.
+                let source = match program(&path) {
+                    Ok(source) => Ok(source),
+                    Err(Error::UnknownLanguage { extension, .. }) => Err(extension),
+                    Err(other) => return Err(other),
+                };
                 let tag = tag_of(&path, of_folder.is_some(), warnings);
                 let Some(expected) = expected(&name, of_folder, tag, warnings) else {
                     if !tagged_in_vain(&path) {
@@ -102,12 +109,9 @@ pub(super) fn submissions(
                     }
                     continue;
                 };
-                match program(&path) {
+                match source {
                     Ok(source) => found.push((path.clone(), source, expected)),
-                    Err(Error::UnknownLanguage { extension, .. }) => {
-                        unknown.push(unknown_language(&root, &path, &extension));
-                    }
-                    Err(other) => return Err(other),
+                    Err(extension) => unknown.push(unknown_language(&root, &path, &extension)),
                 }
             }
             if !untagged.is_empty() {
