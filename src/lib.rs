@@ -19,6 +19,7 @@ pub mod problem;
 pub mod report;
 pub mod runs;
 pub mod sandbox;
+pub mod scoring;
 mod scratch;
 mod text;
 mod toolchain;

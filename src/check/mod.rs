@@ -4,6 +4,7 @@
 mod checker;
 mod diff;
 mod exact;
+mod feedback;
 pub mod package_default;
 mod scan;
 mod tokens;
@@ -11,6 +12,7 @@ mod tokens;
 pub use checker::Checker;
 pub(crate) use checker::{feedback_dir, verdict_of};
 pub use diff::first_difference;
+pub use feedback::{ValidatorScore, validator_score};
 pub(crate) use package_default::check_flags as default_validator_flags;
 
 use crate::problem::Comparison;

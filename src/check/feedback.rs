@@ -1,0 +1,87 @@
+//! The scores an output validator may leave in its feedback folder: `score.txt` (the test's score) or
+//! `score_multiplier.txt` (a share of the test's highest score), each one number.
+
+use super::checker::FEEDBACK;
+use std::path::Path;
+
+/// The most a score file may hold: one number and some white space.
+const SCORE_FILE_LIMIT: u64 = 256;
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ValidatorScore {
+    Score(f64),
+    Multiplier(f64),
+}
+
+/// The score the validator that ran in `workdir` left, if any; an error saying what is wrong with it when it
+/// left both files, or one that is not a number in range (a judge error).
+pub fn validator_score(workdir: &Path) -> Result<Option<ValidatorScore>, String> {
+    let read = |name: &str| -> Result<Option<f64>, String> {
+        let path = Path::new(FEEDBACK).join(name);
+        let bytes = match crate::untrusted::read(workdir, &path, SCORE_FILE_LIMIT) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(format!("the output validator's {name} cannot be read: {e}")),
+        };
+        let text = String::from_utf8_lossy(&bytes);
+        match text.trim().parse::<f64>() {
+            Ok(value) if value.is_finite() && value >= 0.0 => Ok(Some(value)),
+            _ => Err(format!(
+                "the output validator's {name} holds \"{}\", not a non-negative number",
+                crate::text::bound(text.trim(), 40)
+            )),
+        }
+    };
+    match (read("score.txt")?, read("score_multiplier.txt")?) {
+        (Some(_), Some(_)) => {
+            Err("the output validator wrote both score.txt and score_multiplier.txt".into())
+        }
+        (Some(score), None) => Ok(Some(ValidatorScore::Score(score))),
+        (None, Some(multiplier)) if multiplier > 1.0 => Err(format!(
+            "the output validator's score_multiplier.txt holds {multiplier}, over 1"
+        )),
+        (None, Some(multiplier)) => Ok(Some(ValidatorScore::Multiplier(multiplier))),
+        (None, None) => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn with(files: &[(&str, &str)]) -> Result<Option<ValidatorScore>, String> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(FEEDBACK)).unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.path().join(FEEDBACK).join(name), text).unwrap();
+        }
+        validator_score(dir.path())
+    }
+
+    #[test]
+    fn score_files() {
+        assert_eq!(with(&[]), Ok(None));
+        assert_eq!(with(&[("score.txt", " 12.5\n")]), Ok(Some(ValidatorScore::Score(12.5))));
+        assert_eq!(
+            with(&[("score_multiplier.txt", "0.25")]),
+            Ok(Some(ValidatorScore::Multiplier(0.25)))
+        );
+        for files in [
+            &[("score.txt", "1"), ("score_multiplier.txt", "1")][..],
+            &[("score.txt", "-1")],
+            &[("score.txt", "nan")],
+            &[("score.txt", "ten")],
+            &[("score_multiplier.txt", "1.5")],
+        ] {
+            assert!(with(files).is_err(), "{files:?}");
+        }
+    }
+
+    #[test]
+    fn a_linked_score_file_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(FEEDBACK)).unwrap();
+        std::os::unix::fs::symlink("/etc/hostname", dir.path().join(FEEDBACK).join("score.txt")).unwrap();
+        assert!(validator_score(dir.path()).is_err());
+    }
+}

@@ -1,0 +1,10 @@
+//! Scores and test groups: the tree a problem's tests are judged in, which tests a solution must run, and how its
+//! test results add up to group verdicts and a score.
+
+mod aggregate;
+mod plan;
+mod tree;
+
+pub use aggregate::{GroupResult, Scored, TestScore, aggregate, show};
+pub use plan::Plan;
+pub use tree::{Aggregation, Group, Item, LegacyRule, MaxScore, OnReject, Rule, ScoreRule, Tree, VerdictRule};

@@ -1,0 +1,279 @@
+//! Which tests a solution must run, given the failures so far: a group that stops at its first rejection runs
+//! nothing after a rejected child, and a group whose required groups failed is not run at all. Judging in
+//! parallel starts tests before earlier ones end; [`Plan`] is asked before each start, and once more, in order,
+//! to keep exactly the results a one-at-a-time judge would have.
+
+use super::tree::{Group, Item, Tree};
+
+/// The tree, flattened for quick questions. Tests are numbered in the tree's order.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    groups: Vec<Node>,
+    /// Each test's group.
+    parent: Vec<usize>,
+}
+
+#[derive(Debug, Clone)]
+struct Node {
+    parent: Option<usize>,
+    /// The tests below it, as the range of their numbers.
+    end: usize,
+    breaks: bool,
+    fails_with_a_child: bool,
+    /// The groups it requires to pass.
+    requires: Vec<usize>,
+}
+
+/// What the failures so far decide.
+#[derive(Debug, Clone)]
+pub struct Progress {
+    /// Per group: from which test on nothing more of it is run.
+    stopped_from: Vec<usize>,
+    /// Per group: whether a test below it was rejected.
+    failed: Vec<bool>,
+}
+
+impl Plan {
+    /// The plan of `tree`, whose tests must be numbered 0.. in the tree's order.
+    pub fn new(tree: &Tree) -> Plan {
+        let mut plan = Plan {
+            groups: Vec::new(),
+            parent: Vec::new(),
+        };
+        let mut names = Vec::new();
+        plan.add(&tree.root, None, &mut names);
+        let by_name = |name: &str| names.iter().position(|n: &String| n == name);
+        let mut requires = Vec::new();
+        collect_requires(&tree.root, &mut requires);
+        for (group, required) in requires.into_iter().enumerate() {
+            plan.groups[group].requires = required.iter().filter_map(|n| by_name(n)).collect();
+        }
+        plan
+    }
+
+    fn add(&mut self, group: &Group, parent: Option<usize>, names: &mut Vec<String>) -> usize {
+        let id = self.groups.len();
+        names.push(group.name.clone());
+        self.groups.push(Node {
+            parent,
+            end: 0,
+            breaks: group.breaks(),
+            fails_with_a_child: group.fails_with_a_child(),
+            requires: Vec::new(),
+        });
+        for item in &group.items {
+            match item {
+                Item::Test(index) => {
+                    debug_assert_eq!(*index, self.parent.len(), "tests out of the tree's order");
+                    self.parent.push(id);
+                }
+                Item::Group(child) => {
+                    self.add(child, Some(id), names);
+                }
+            }
+        }
+        self.groups[id].end = self.parent.len();
+        id
+    }
+
+    /// Nothing failed yet.
+    pub fn start(&self) -> Progress {
+        Progress {
+            stopped_from: vec![usize::MAX; self.groups.len()],
+            failed: vec![false; self.groups.len()],
+        }
+    }
+
+    /// Whether test `index` is to be run, given `progress`.
+    pub fn wanted(&self, index: usize, progress: &Progress) -> bool {
+        let mut group = Some(self.parent[index]);
+        while let Some(id) = group {
+            let node = &self.groups[id];
+            if index >= progress.stopped_from[id] || node.requires.iter().any(|&r| progress.failed[r]) {
+                return false;
+            }
+            group = node.parent;
+        }
+        true
+    }
+
+    /// Records test `index`'s outcome.
+    pub fn record(&self, index: usize, accepted: bool, progress: &mut Progress) {
+        if accepted {
+            return;
+        }
+        // Every group above it has a rejected test; the failure stops a group that breaks from the end of the
+        // child it came through, as far up as it surely makes that child rejected.
+        let mut child_end = index + 1;
+        let mut propagates = true;
+        let mut group = Some(self.parent[index]);
+        while let Some(id) = group {
+            let node = &self.groups[id];
+            progress.failed[id] = true;
+            if propagates && node.breaks {
+                progress.stopped_from[id] = progress.stopped_from[id].min(child_end);
+            }
+            propagates = propagates && node.fails_with_a_child;
+            child_end = node.end;
+            group = node.parent;
+        }
+    }
+
+    /// Of `results` (by test, None where not run), those a one-at-a-time judge keeps: in order, each wanted given
+    /// the kept ones before it. Where a wanted test has no result, `missing` is called for it.
+    pub fn keep<T, E>(
+        &self,
+        mut results: Vec<Option<T>>,
+        accepted: impl Fn(&T) -> bool,
+        mut missing: impl FnMut(usize) -> Result<T, E>,
+    ) -> Result<Vec<Option<T>>, E> {
+        let mut progress = self.start();
+        for index in 0..results.len() {
+            if !self.wanted(index, &progress) {
+                results[index] = None;
+                continue;
+            }
+            let result = match results[index].take() {
+                Some(result) => result,
+                None => missing(index)?,
+            };
+            self.record(index, accepted(&result), &mut progress);
+            results[index] = Some(result);
+        }
+        Ok(results)
+    }
+}
+
+fn collect_requires(group: &Group, out: &mut Vec<Vec<String>>) {
+    out.push(group.require_pass().to_vec());
+    for item in &group.items {
+        if let Item::Group(child) = item {
+            collect_requires(child, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scoring::tree::{Aggregation, LegacyRule, MaxScore, OnReject, Rule, VerdictRule};
+
+    fn modern(name: &str, aggregation: Aggregation, requires: &[&str], items: Vec<Item>) -> Group {
+        Group {
+            name: name.into(),
+            rule: Rule::Modern {
+                max: MaxScore::Bounded(10.0),
+                aggregation,
+                require_pass: requires.iter().map(|s| s.to_string()).collect(),
+                counted: true,
+            },
+            items,
+        }
+    }
+
+    fn tests(range: std::ops::Range<usize>) -> Vec<Item> {
+        range.map(Item::Test).collect()
+    }
+
+    /// The tests a one-at-a-time judge runs when the tests in `failing` fail.
+    fn run(tree: &Tree, failing: &[usize]) -> Vec<usize> {
+        let plan = Plan::new(tree);
+        let n = tree.order().len();
+        let mut progress = plan.start();
+        let mut ran = Vec::new();
+        for i in 0..n {
+            if plan.wanted(i, &progress) {
+                ran.push(i);
+                plan.record(i, !failing.contains(&i), &mut progress);
+            }
+        }
+        ran
+    }
+
+    #[test]
+    fn pass_fail_stops_at_the_first_failure() {
+        let tree = Tree::pass_fail(5);
+        assert_eq!(run(&tree, &[2, 3]), [0, 1, 2]);
+        assert_eq!(run(&tree, &[]), [0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn a_pass_fail_group_stops_alone_and_required_groups_gate() {
+        use Aggregation::*;
+        let tree = Tree {
+            root: modern(
+                "",
+                Sum,
+                &[],
+                vec![
+                    Item::Group(modern("sample", PassFail, &[], tests(0..2))),
+                    Item::Group(modern(
+                        "secret",
+                        Sum,
+                        &[],
+                        vec![
+                            Item::Group(modern("secret/a", PassFail, &[], tests(2..5))),
+                            Item::Group(modern("secret/b", Sum, &[], tests(5..8))),
+                            Item::Group(modern("secret/c", PassFail, &["secret/a"], tests(8..10))),
+                            Item::Group(modern("secret/d", PassFail, &["sample"], tests(10..11))),
+                        ],
+                    )),
+                ],
+            ),
+            scored: true,
+        };
+        // a fails at 3: its 4 is not run, nor is c, which requires a; b runs whole though 5 fails.
+        assert_eq!(run(&tree, &[3, 5]), [0, 1, 2, 3, 5, 6, 7, 10]);
+        // A failed sample stops the samples and d, which requires them.
+        assert_eq!(run(&tree, &[0]), [0, 2, 3, 4, 5, 6, 7, 8, 9]);
+    }
+
+    #[test]
+    fn a_legacy_group_that_may_accept_a_failed_child_does_not_stop_its_parent() {
+        let legacy = |name: &str, on_reject, any, items| Group {
+            name: String::from(name),
+            rule: Rule::Legacy(LegacyRule {
+                on_reject,
+                accept_if_any_accepted: any,
+                verdicts: VerdictRule::FirstError,
+                ..LegacyRule::default()
+            }),
+            items,
+        };
+        let tree = |any| Tree {
+            root: legacy(
+                "",
+                OnReject::Break,
+                false,
+                vec![
+                    Item::Group(legacy("a", OnReject::Continue, any, tests(0..2))),
+                    Item::Group(legacy("b", OnReject::Break, false, tests(2..4))),
+                ],
+            ),
+            scored: true,
+        };
+        assert_eq!(run(&tree(false), &[0]), [0, 1]);
+        assert_eq!(run(&tree(true), &[0]), [0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn keeping_drops_what_ran_after_a_stop_and_runs_what_is_missing() {
+        let tree = Tree::pass_fail(4);
+        let plan = Plan::new(&tree);
+        // 0 ran and passed, 1 failed, 2 ran meanwhile; 3 never started.
+        let results = vec![Some(true), Some(false), Some(true), None];
+        let kept = plan
+            .keep(results, |ok| *ok, |_| Err::<bool, ()>(()))
+            .unwrap();
+        assert_eq!(kept, [Some(true), Some(false), None, None]);
+        let mut asked = Vec::new();
+        let kept = plan
+            .keep(vec![Some(true), None, Some(true), Some(true)], |ok| *ok, |i| {
+                asked.push(i);
+                Ok::<bool, ()>(true)
+            })
+            .unwrap();
+        assert_eq!(asked, [1]);
+        assert_eq!(kept, [Some(true); 4]);
+    }
+}

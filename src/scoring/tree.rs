@@ -1,0 +1,215 @@
+//! The tree of a problem's tests: groups nested in groups, each with the rule that decides its verdict and
+//! score. Two families of rules exist: the Problem Package Format's 2025-09 rules (`max_score`,
+//! `score_aggregation`, `require_pass`), which cpjudge's own groups use too, and the legacy format's default
+//! grader (`accept_score`, `grader_flags`, `on_reject`), kept exact for packages written for it.
+
+/// A problem's tests as groups. Tests are indices into the problem's list of tests, which is in the order of a
+/// walk of this tree ([`Tree::order`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Tree {
+    pub root: Group,
+    /// Whether solutions get scores: a pass-fail problem's tree is one group that stops at the first failure.
+    pub scored: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    /// Its name: its folder below `data/` in a package ("secret/group1"), its own name in `problem.toml`.
+    pub name: String,
+    pub rule: Rule,
+    pub items: Vec<Item>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    Test(usize),
+    Group(Group),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Rule {
+    /// 2025-09's rules.
+    Modern {
+        max: MaxScore,
+        aggregation: Aggregation,
+        /// Groups (by name) whose every test must be accepted for this group to be run and scored.
+        require_pass: Vec<String>,
+        /// Whether this group's score counts towards its parent's: the samples' does not.
+        counted: bool,
+    },
+    /// The legacy format's default grader.
+    Legacy(LegacyRule),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum MaxScore {
+    Bounded(f64),
+    Unbounded,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Aggregation {
+    PassFail,
+    Sum,
+    Min,
+}
+
+/// A legacy group's configuration (`testdata.yaml`), each key inherited from the parent group's file where
+/// its own does not give it, as problemtools reads them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegacyRule {
+    pub accept_score: f64,
+    pub reject_score: f64,
+    /// The range a group's score is expected in: a score outside it is reported, not changed.
+    pub range: (f64, f64),
+    pub on_reject: OnReject,
+    pub verdicts: VerdictRule,
+    pub scores: ScoreRule,
+    /// The group's result is its last child's (the samples are left out of the problem's score).
+    pub ignore_sample: bool,
+    /// The group is accepted when any child is.
+    pub accept_if_any_accepted: bool,
+}
+
+impl Default for LegacyRule {
+    fn default() -> Self {
+        LegacyRule {
+            accept_score: 1.0,
+            reject_score: 0.0,
+            range: (f64::NEG_INFINITY, f64::INFINITY),
+            on_reject: OnReject::Break,
+            verdicts: VerdictRule::WorstError,
+            scores: ScoreRule::Sum,
+            ignore_sample: false,
+            accept_if_any_accepted: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnReject {
+    /// The group's judging stops at its first rejected child.
+    Break,
+    Continue,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VerdictRule {
+    /// The worst verdict among the children, in the grader's order of severity.
+    WorstError,
+    /// The first non-AC verdict.
+    FirstError,
+    AlwaysAccept,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScoreRule {
+    Sum,
+    Avg,
+    Min,
+    Max,
+}
+
+impl Tree {
+    /// A pass-fail problem's tree: every test in one group, judging stopping at the first failure.
+    pub fn pass_fail(tests: usize) -> Tree {
+        Tree {
+            root: Group {
+                name: String::new(),
+                rule: Rule::Modern {
+                    max: MaxScore::Unbounded,
+                    aggregation: Aggregation::PassFail,
+                    require_pass: Vec::new(),
+                    counted: true,
+                },
+                items: (0..tests).map(Item::Test).collect(),
+            },
+            scored: false,
+        }
+    }
+
+    /// The tests in the order of a walk of the tree: the order they are judged and reported in.
+    pub fn order(&self) -> Vec<usize> {
+        let mut order = Vec::new();
+        self.root.walk(&mut |item| {
+            if let Item::Test(index) = item {
+                order.push(*index);
+            }
+        });
+        order
+    }
+
+    /// Every group, parents before their children.
+    pub fn groups(&self) -> Vec<&Group> {
+        let mut groups = vec![&self.root];
+        self.root.walk(&mut |item| {
+            if let Item::Group(group) = item {
+                groups.push(group);
+            }
+        });
+        groups
+    }
+
+    /// Renumbers the tests: the test `i` becomes `new[i]`.
+    pub fn renumber(&mut self, new: &[usize]) {
+        self.root.renumber(new);
+    }
+}
+
+impl Group {
+    /// Calls `f` on every item below this group, depth first, in order.
+    pub fn walk<'a>(&'a self, f: &mut dyn FnMut(&'a Item)) {
+        for item in &self.items {
+            f(item);
+            if let Item::Group(group) = item {
+                group.walk(f);
+            }
+        }
+    }
+
+    /// Every test below this group.
+    pub fn tests(&self) -> Vec<usize> {
+        let mut tests = Vec::new();
+        self.walk(&mut |item| {
+            if let Item::Test(index) = item {
+                tests.push(*index);
+            }
+        });
+        tests
+    }
+
+    fn renumber(&mut self, new: &[usize]) {
+        for item in &mut self.items {
+            match item {
+                Item::Test(index) => *index = new[*index],
+                Item::Group(group) => group.renumber(new),
+            }
+        }
+    }
+
+    /// Whether judging this group stops at its first rejected child.
+    pub fn breaks(&self) -> bool {
+        match &self.rule {
+            Rule::Modern { aggregation, .. } => *aggregation == Aggregation::PassFail,
+            Rule::Legacy(rule) => rule.on_reject == OnReject::Break,
+        }
+    }
+
+    /// Whether a rejected child surely makes this group rejected: not so where the group may be accepted all
+    /// the same (a legacy grader that always accepts, or accepts when any child is accepted).
+    pub fn fails_with_a_child(&self) -> bool {
+        match &self.rule {
+            Rule::Modern { .. } => true,
+            Rule::Legacy(rule) => {
+                rule.verdicts != VerdictRule::AlwaysAccept && !rule.accept_if_any_accepted
+            }
+        }
+    }
+
+    pub fn require_pass(&self) -> &[String] {
+        match &self.rule {
+            Rule::Modern { require_pass, .. } => require_pass,
+            Rule::Legacy(_) => &[],
+        }
+    }
+}
