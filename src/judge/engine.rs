@@ -17,8 +17,9 @@ use crate::sandbox::Runner;
 use crate::toolchain::Toolchain;
 use crate::units::format_time;
 use crate::verdict::Verdict;
+use crate::scoring::{Plan, Scored, TestScore, Tree, aggregate};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
 /// The CPU time limit a package's accepted submissions run with while its time limit is found.
@@ -231,7 +232,8 @@ impl<'a> Judge<'a> {
             // same, but one that would pass at the margin is noted as sensitive to the limit.
             let margin = tle_limit.filter(|_| solution.expected == [Verdict::TimeLimit]);
             let runner = TestRunner { margin, ..runner };
-            let solution_report = self.judge_solution(&runner, solution, build, tests, on_event)?;
+            let solution_report =
+                self.judge_solution(problem, &runner, solution, build, tests, on_event)?;
             on_event(Event::SolutionFinished {
                 report: &solution_report,
             });
@@ -304,6 +306,7 @@ impl<'a> Judge<'a> {
 
     fn judge_solution(
         &self,
+        problem: &Problem,
         runner: &TestRunner,
         solution: &Solution,
         build: Compiled,
@@ -322,14 +325,23 @@ impl<'a> Judge<'a> {
             }
             None => tests,
         };
-        let results = if build.outcome.ok {
+        let (tree, tests) = tree_of(problem, tests)?;
+        let mut results = if build.outcome.ok {
             let program = self.compiler.program(&build, runner.limits.memory)?;
-            self.run_tests(runner, &program, solution, tests, on_event)?
+            self.run_tests(runner, &program, solution, &tree, &tests, on_event)?
         } else {
-            Vec::new()
+            vec![None; tests.len()]
         };
-        let verdict = SolutionReport::verdict_of(build.outcome.ok, &results);
+        let scored = score(&tree, &mut results);
+        let results: Vec<TestResult> = results.into_iter().flatten().collect();
+        let verdict = match scored.verdict {
+            Some(verdict) if build.outcome.ok => verdict,
+            _ => SolutionReport::verdict_of(build.outcome.ok, &results),
+        };
         Ok(SolutionReport {
+            score: scored.score,
+            max_score: scored.max,
+            groups: scored.groups,
             name: solution.name.clone(),
             path: solution.path.clone(),
             language: solution.language,
@@ -344,19 +356,22 @@ impl<'a> Judge<'a> {
         })
     }
 
-    /// Runs the tests on up to `jobs` threads, in order of index. Unless every test is wanted, no test after a
-    /// failed one is started, and results after the first failure are dropped, so the outcome does not depend on
-    /// how many ran at once.
+    /// Runs the tests on up to `jobs` threads, in order of number, as `tree`'s plan asks: unless every test is
+    /// wanted, no test is started that an earlier failure rules out, and results a one-at-a-time judge would not
+    /// have are dropped, so the outcome does not depend on how many ran at once. The results are by test, None
+    /// where not run.
     fn run_tests(
         &self,
         runner: &TestRunner,
         program: &Program,
         solution: &Solution,
+        tree: &Tree,
         tests: &[Test],
         on_event: &mut dyn FnMut(Event),
-    ) -> Result<Vec<TestResult>> {
+    ) -> Result<Vec<Option<TestResult>>> {
+        let plan = Plan::new(tree);
+        let progress = Mutex::new(plan.start());
         let next = AtomicUsize::new(0);
-        let first_failure = AtomicUsize::new(usize::MAX);
         // Set when the harness itself fails (a run that could not be carried out): nothing more is started.
         let broken = AtomicBool::new(false);
         let all = self.options.all_tests;
@@ -365,22 +380,24 @@ impl<'a> Judge<'a> {
         std::thread::scope(|scope| -> Result<()> {
             for _ in 0..self.options.jobs.clamp(1, tests.len().max(1)) {
                 let sender = sender.clone();
-                let (next, first_failure, broken) = (&next, &first_failure, &broken);
+                let (next, progress, broken, plan) = (&next, &progress, &broken, &plan);
                 scope.spawn(move || {
                     loop {
                         let index = next.fetch_add(1, Ordering::SeqCst);
-                        if index >= tests.len()
-                            || (!all && index > first_failure.load(Ordering::SeqCst))
-                            || broken.load(Ordering::SeqCst)
-                        {
+                        if index >= tests.len() || broken.load(Ordering::SeqCst) {
                             break;
+                        }
+                        let wanted = all || plan.wanted(index, &progress.lock().expect("not poisoned"));
+                        if !wanted {
+                            continue;
                         }
                         let result = runner.run(program, &tests[index]);
                         match &result {
-                            Ok(r) if !r.verdict.is_accepted() => {
-                                first_failure.fetch_min(index, Ordering::SeqCst);
-                            }
-                            Ok(_) => {}
+                            Ok(r) => plan.record(
+                                index,
+                                r.verdict.is_accepted(),
+                                &mut progress.lock().expect("not poisoned"),
+                            ),
                             Err(_) => broken.store(true, Ordering::SeqCst),
                         }
                         if sender.send((index, result)).is_err() {
@@ -400,12 +417,60 @@ impl<'a> Judge<'a> {
             }
             Ok(())
         })?;
-        let mut ordered: Vec<TestResult> = results.into_iter().flatten().collect();
-        if !all && let Some(stop) = ordered.iter().position(|r| !r.verdict.is_accepted()) {
-            ordered.truncate(stop + 1);
+        if all {
+            return Ok(results);
         }
-        Ok(ordered)
+        plan.keep(
+            results,
+            |r| r.verdict.is_accepted(),
+            |index| {
+                let result = runner.run(program, &tests[index])?;
+                on_event(Event::TestFinished {
+                    solution,
+                    result: &result,
+                });
+                Ok(result)
+            },
+        )
     }
+}
+
+/// The tree `tests` are judged in (a pass-fail problem's: one group that stops at the first failure), and the
+/// tests in its order.
+fn tree_of(problem: &Problem, tests: &[Test]) -> Result<(Tree, Vec<Test>)> {
+    match &problem.groups {
+        None => Ok((Tree::pass_fail(tests.len()), tests.to_vec())),
+        Some(grouping) => grouping
+            .tree(tests)
+            .map_err(|why| Error::Usage(format!("{}: {why}", problem.config_path.display()))),
+    }
+}
+
+/// Aggregates `results` over `tree`, and gives each test its score; a test whose validator broke a scoring
+/// rule becomes a judge error.
+fn score(tree: &Tree, results: &mut [Option<TestResult>]) -> Scored {
+    let scores: Vec<Option<TestScore>> = results
+        .iter()
+        .map(|r| {
+            r.as_ref().map(|r| TestScore {
+                verdict: r.verdict,
+                validator: r.validator_score,
+            })
+        })
+        .collect();
+    let scored = aggregate(tree, &scores);
+    for (index, why) in &scored.judge_errors {
+        if let Some(result) = &mut results[*index] {
+            result.verdict = Verdict::JudgeError;
+            result.message = why.clone();
+        }
+    }
+    for (result, score) in results.iter_mut().zip(&scored.tests) {
+        if let Some(result) = result {
+            result.score = *score;
+        }
+    }
+    scored
 }
 
 /// Reports `warning` as it is found, and keeps it in the report.
@@ -517,6 +582,7 @@ mod tests {
             stress: None,
             solutions: Vec::new(),
             package: None,
+            groups: None,
         };
         let solution = Solution {
             name: "echo.c".into(),

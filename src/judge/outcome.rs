@@ -32,6 +32,10 @@ pub struct TestResult {
     /// submission expected TLE runs on to it): the verdict it would get with the margin as its limit. Not TLE:
     /// the submission is sensitive to the time limit.
     pub at_margin: Option<Verdict>,
+    /// What the output validator wrote in its feedback folder (`score.txt`, `score_multiplier.txt`).
+    pub validator_score: Option<crate::check::ValidatorScore>,
+    /// The test's score, in a scoring problem's group that scores its tests.
+    pub score: Option<f64>,
 }
 
 impl TestResult {
@@ -49,6 +53,8 @@ impl TestResult {
             texts: None,
             dialogue: None,
             at_margin: None,
+            validator_score: None,
+            score: None,
         }
     }
 }
@@ -99,6 +105,10 @@ pub struct SolutionReport {
     pub compile: CompileOutcome,
     /// In test order; when judging stops at the first failure, the tests after it are absent.
     pub tests: Vec<TestResult>,
+    /// A scoring problem's score of the solution, its highest possible (where bounded), and each group's result.
+    pub score: Option<f64>,
+    pub max_score: Option<f64>,
+    pub groups: Vec<crate::scoring::GroupResult>,
 }
 
 impl SolutionReport {

@@ -67,6 +67,9 @@ impl TestRunner<'_> {
             let checked = self.check(dir, test, &output)?;
             result.verdict = checked.verdict;
             result.message = checked.message;
+            if let Some(checker) = self.checker {
+                take_score(&mut result, checker, &dir.join("checker"));
+            }
             if checked.verdict == Verdict::WrongAnswer {
                 if self.checker.is_none() {
                     result.diff = check::first_difference(&output, &test.answer);
@@ -182,6 +185,7 @@ impl TestRunner<'_> {
             dialogue::verdict(classify(&solution, &self.room()), said.clone(), ending);
         result.verdict = verdict;
         result.message = message;
+        take_score(&mut result, interactor, &workdir);
         hold_to_limit(
             &mut result,
             dialogue::verdict(classify(&solution, &self.limits), said, ending),
@@ -190,6 +194,22 @@ impl TestRunner<'_> {
             result.dialogue = Some(relayed.transcript.replay());
         }
         Ok(result)
+    }
+}
+
+/// Keeps the score a package's output validator left in `workdir`; a score file it got wrong makes an accepted
+/// test a judge error.
+fn take_score(result: &mut TestResult, checker: &Checker, workdir: &Path) {
+    if checker.protocol != Protocol::Package {
+        return;
+    }
+    match check::validator_score(workdir) {
+        Ok(score) => result.validator_score = score,
+        Err(why) if result.verdict.is_accepted() => {
+            result.verdict = Verdict::JudgeError;
+            result.message = why;
+        }
+        Err(_) => {}
     }
 }
 

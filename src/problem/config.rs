@@ -39,6 +39,8 @@ pub struct Problem {
     pub solutions: Vec<Solution>,
     /// What a problem read from a package has besides: None for a problem of ours.
     pub package: Option<PackageParts>,
+    /// The test groups of a scoring problem, and their rules; None for a pass-fail problem.
+    pub groups: Option<crate::scoring::Grouping>,
 }
 
 impl Problem {
@@ -402,6 +404,7 @@ impl Validator<'_> {
             .map(|v| self.program(v))
             .transpose()?;
         Ok(Problem {
+            groups: None,
             name: name.to_owned(),
             dir: self.dir.to_owned(),
             config_path: self.path.to_owned(),

@@ -10,6 +10,7 @@ mod package_keys;
 mod package_limits;
 mod package_parts;
 mod package_submissions;
+mod package_tree;
 mod package_warning;
 mod selection;
 mod standalone;

@@ -239,7 +239,13 @@ impl Problem {
         };
         let (solutions, unknown_language) =
             super::package_submissions::submissions(dir, &mut warnings)?;
+        let groups = if kind.scoring {
+            Some(super::package_tree::grouping(dir, version)?)
+        } else {
+            None
+        };
         Ok(Problem {
+            groups,
             name,
             dir: dir.to_owned(),
             config_path,

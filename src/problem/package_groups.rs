@@ -282,12 +282,8 @@ fn check_file(
     let first = scoring_keys
         .iter()
         .min_by_key(|k| keys.line(&[k]).unwrap_or(usize::MAX));
-    if let Some(first) = first {
-        let why = if scoring {
-            "scores are not computed yet, each submission is judged pass-fail"
-        } else {
-            "they are for scoring problems, and this one is pass-fail"
-        };
+    if let Some(first) = first.filter(|_| !scoring) {
+        let why = "they are for scoring problems, and this one is pass-fail";
         let names: Vec<String> = scoring_keys.iter().map(|k| format!("`{k}`")).collect();
         keys.warn(
             WarningKind::NotApplied,

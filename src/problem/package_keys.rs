@@ -126,26 +126,8 @@ pub(super) fn problem_keys(keys: &mut Keys, value: &Value) -> Result<Kind> {
             _ => {}
         }
     }
-    if kind.scoring {
-        let key = if map.contains_key("type") {
-            "type"
-        } else {
-            "validation"
-        };
-        keys.warn(
-            WarningKind::NotApplied,
-            &[key],
-            "a scoring problem: scores are not computed yet, each submission is judged pass-fail, accepted \
-             or not (partially_accepted/ expects WA)"
-                .to_owned(),
-        );
-    }
-    for key in scoring_keys {
-        let why = if kind.scoring {
-            "scores are not computed yet"
-        } else {
-            "it is for scoring problems, and this one is pass-fail"
-        };
+    for key in scoring_keys.into_iter().filter(|_| !kind.scoring) {
+        let why = "it is for scoring problems, and this one is pass-fail";
         keys.warn(
             WarningKind::NotApplied,
             &[key],

@@ -22,6 +22,7 @@ impl Problem {
             .map(crate::text::file_name)
             .unwrap_or_default();
         Problem {
+            groups: None,
             config_path: file.to_owned(),
             title: name.clone(),
             name,

@@ -131,6 +131,13 @@ struct JsonSolution {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     notes: Vec<String>,
     compile: JsonCompile,
+    /// A scoring problem's score, its highest (where bounded), and each group's result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    score: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    max_score: Option<f64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    groups: Vec<crate::scoring::GroupResult>,
     tests: Vec<JsonTest>,
 }
 
@@ -161,6 +168,9 @@ struct JsonTest {
     /// For a TLE run that ended within the TLE margin it ran under: the verdict it would get there.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     at_margin: Option<String>,
+    /// The test's score, in a group that scores its tests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    score: Option<f64>,
 }
 
 fn solution(report: &JudgeReport, s: &SolutionReport) -> JsonSolution {
@@ -178,6 +188,9 @@ fn solution(report: &JudgeReport, s: &SolutionReport) -> JsonSolution {
             time_ms: millis(s.compile.time),
             message: s.compile.message.clone(),
         },
+        score: s.score,
+        max_score: s.max_score,
+        groups: s.groups.clone(),
         tests: s.tests.iter().map(test).collect(),
     }
 }
@@ -194,6 +207,7 @@ fn test(t: &TestResult) -> JsonTest {
         diff: t.diff.clone(),
         dialogue: t.dialogue.clone(),
         at_margin: t.at_margin.map(|v| v.code().to_owned()),
+        score: t.score,
     }
 }
 
@@ -299,6 +313,8 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
                         texts: None,
                         dialogue: t.dialogue,
                         at_margin: t.at_margin.as_deref().map(verdict).transpose()?,
+                        validator_score: None,
+                        score: t.score,
                         name: t.name,
                     })
                 })
@@ -320,6 +336,9 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
                     cached: s.compile.cached,
                 },
                 tests,
+                score: s.score,
+                max_score: s.max_score,
+                groups: s.groups,
                 path: s.path.into(),
                 name: s.name,
             })

@@ -32,17 +32,19 @@ pub struct Scored {
     pub judge_errors: Vec<(usize, String)>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GroupResult {
     pub name: String,
     /// None when none of its tests ran.
     pub verdict: Option<Verdict>,
     pub score: f64,
     /// Its highest score, where bounded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max: Option<f64>,
     /// Whether its score counts towards the solution's (the samples' does not).
     pub counted: bool,
     /// Why it was not run, or what is wrong with its score.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
 

@@ -1,0 +1,208 @@
+//! A problem's groups before its tests are known: which tests each group takes (a folder of a package, globs of
+//! `problem.toml`), and the rule of each. Given the tests being judged, it becomes a [`Tree`].
+
+use super::tree::{Group, Item, Rule, Tree};
+use crate::problem::Test;
+
+#[derive(Debug, Clone)]
+pub struct Grouping {
+    pub root: GroupSpec,
+    /// Whether items are ordered by name (a package's folders, as the format says) or as listed.
+    pub by_name: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct GroupSpec {
+    pub name: String,
+    pub rule: Rule,
+    pub takes: Takes,
+    pub children: Vec<GroupSpec>,
+}
+
+/// Which tests a group takes: the deepest group that takes a test holds it.
+#[derive(Debug, Clone)]
+pub enum Takes {
+    /// Every test below this folder (a test's name with `/` between folders: "secret/small/").
+    Folder(String),
+    /// Every test a glob matches, by name.
+    Globs(Vec<globset::GlobMatcher>),
+}
+
+impl Takes {
+    fn takes(&self, name: &str) -> bool {
+        match self {
+            Takes::Folder(folder) => name.starts_with(folder.as_str()),
+            Takes::Globs(globs) => globs.iter().any(|g| g.is_match(name)),
+        }
+    }
+}
+
+impl Grouping {
+    /// The tree of `tests` (in the order found), and the tests in the tree's order, which the tree's numbers
+    /// refer to; an error naming a test that no group takes, or two groups at once.
+    pub fn tree(&self, tests: &[Test]) -> Result<(Tree, Vec<Test>), String> {
+        let mut placed: Vec<Vec<usize>> = Vec::new();
+        let mut specs: Vec<&GroupSpec> = Vec::new();
+        collect(&self.root, &mut specs);
+        placed.resize(specs.len(), Vec::new());
+        for (index, test) in tests.iter().enumerate() {
+            let mut best: Option<(usize, usize)> = None;
+            let mut tie = None;
+            for (id, spec) in specs.iter().enumerate() {
+                if !spec.takes.takes(&test.name) {
+                    continue;
+                }
+                let depth = depth(&self.root, &spec.name).unwrap_or(0);
+                match best {
+                    Some((_, d)) if d > depth => {}
+                    Some((other, d)) if d == depth => tie = Some((other, id)),
+                    _ => {
+                        best = Some((id, depth));
+                        tie = None;
+                    }
+                }
+            }
+            if let Some((a, b)) = tie {
+                return Err(format!(
+                    "test {} is in two groups, {} and {}: a test belongs to one group",
+                    test.name, specs[a].name, specs[b].name
+                ));
+            }
+            let Some((id, _)) = best else {
+                return Err(format!("test {} is in no group", test.name));
+            };
+            placed[id].push(index);
+        }
+        let mut order = Vec::new();
+        let mut next = 0;
+        let root = self.build(&self.root, &specs, &placed, tests, &mut order, &mut next);
+        let ordered: Vec<Test> = order.iter().map(|&i| tests[i].clone()).collect();
+        Ok((Tree { root, scored: true }, ordered))
+    }
+
+    fn build(
+        &self,
+        spec: &GroupSpec,
+        specs: &[&GroupSpec],
+        placed: &[Vec<usize>],
+        tests: &[Test],
+        order: &mut Vec<usize>,
+        next: &mut usize,
+    ) -> Group {
+        let id = specs
+            .iter()
+            .position(|s| std::ptr::eq(*s, spec))
+            .expect("every spec is collected");
+        // Each item with the name it is ordered by: a test's own, a group's.
+        enum Entry<'a> {
+            Test(usize),
+            Group(&'a GroupSpec),
+        }
+        let mut entries: Vec<(String, Entry)> = placed[id]
+            .iter()
+            .map(|&t| (tests[t].name.clone(), Entry::Test(t)))
+            .chain(spec.children.iter().map(|c| (format!("{}/", c.name), Entry::Group(c))))
+            .collect();
+        if self.by_name {
+            entries.sort_by(|a, b| natord::compare(&a.0, &b.0));
+        }
+        let mut items = Vec::new();
+        for (_, entry) in entries {
+            match entry {
+                Entry::Test(t) => {
+                    order.push(t);
+                    items.push(Item::Test(*next));
+                    *next += 1;
+                }
+                Entry::Group(child) => {
+                    let group = self.build(child, specs, placed, tests, order, next);
+                    // A group none of whose tests is judged is left out, as if it were not there.
+                    if !group.tests().is_empty() {
+                        items.push(Item::Group(group));
+                    }
+                }
+            }
+        }
+        Group {
+            name: spec.name.clone(),
+            rule: spec.rule.clone(),
+            items,
+        }
+    }
+}
+
+fn collect<'a>(spec: &'a GroupSpec, out: &mut Vec<&'a GroupSpec>) {
+    out.push(spec);
+    for child in &spec.children {
+        collect(child, out);
+    }
+}
+
+fn depth(spec: &GroupSpec, name: &str) -> Option<usize> {
+    if spec.name == name {
+        return Some(0);
+    }
+    spec.children
+        .iter()
+        .find_map(|c| depth(c, name))
+        .map(|d| d + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scoring::tree::LegacyRule;
+
+    fn test(name: &str) -> Test {
+        Test {
+            name: name.into(),
+            input: format!("{name}.in").into(),
+            answer: format!("{name}.ans").into(),
+            flags: Default::default(),
+        }
+    }
+
+    fn folder(name: &str, children: Vec<GroupSpec>) -> GroupSpec {
+        GroupSpec {
+            name: name.into(),
+            rule: Rule::Legacy(LegacyRule::default()),
+            takes: Takes::Folder(if name.is_empty() { String::new() } else { format!("{name}/") }),
+            children,
+        }
+    }
+
+    #[test]
+    fn tests_go_to_their_deepest_folder_in_name_order() {
+        let grouping = Grouping {
+            root: folder("", vec![folder("secret", vec![folder("secret/b", vec![]), folder("secret/a", vec![]), folder("secret/empty", vec![])]), folder("sample", vec![])]),
+            by_name: true,
+        };
+        let tests: Vec<Test> = ["sample/1", "secret/a/2", "secret/a/10", "secret/b/1", "secret/c"].map(test).to_vec();
+        let (tree, ordered) = grouping.tree(&tests).unwrap();
+        let names: Vec<&str> = ordered.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["sample/1", "secret/a/2", "secret/a/10", "secret/b/1", "secret/c"]);
+        let groups: Vec<&str> = tree.groups().iter().map(|g| g.name.as_str()).collect();
+        assert_eq!(groups, ["", "sample", "secret", "secret/a", "secret/b"]);
+        assert_eq!(tree.order(), [0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn a_test_in_no_group_or_two_is_named() {
+        let glob = |g: &str| globset::Glob::new(g).unwrap().compile_matcher();
+        let spec = |name: &str, g: &str| GroupSpec {
+            name: name.into(),
+            rule: Rule::Legacy(LegacyRule::default()),
+            takes: Takes::Globs(vec![glob(g)]),
+            children: vec![],
+        };
+        let grouping = Grouping {
+            root: GroupSpec { children: vec![spec("small", "small-*"), spec("odd", "*-1")], ..spec("", "nothing") },
+            by_name: false,
+        };
+        assert_eq!(grouping.tree(&[test("large-2")]).unwrap_err(), "test large-2 is in no group");
+        let error = grouping.tree(&[test("small-1")]).unwrap_err();
+        assert!(error.contains("two groups, small and odd"), "{error}");
+        let (_, ordered) = grouping.tree(&[test("small-2"), test("big-1")]).unwrap();
+        assert_eq!(ordered[1].name, "big-1");
+    }
+}
