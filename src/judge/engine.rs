@@ -17,7 +17,7 @@ use crate::sandbox::Runner;
 use crate::toolchain::Toolchain;
 use crate::units::format_time;
 use crate::verdict::Verdict;
-use crate::scoring::{Plan, Scored, TestScore, Tree, aggregate};
+use crate::scoring::{Judged, Plan, Scored, TestScore, Tree, aggregate};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::Duration;
@@ -328,7 +328,10 @@ impl<'a> Judge<'a> {
         let (tree, tests) = tree_of(problem, tests)?;
         let mut results = if build.outcome.ok {
             let program = self.compiler.program(&build, runner.limits.memory)?;
-            self.run_tests(runner, &program, solution, &tree, &tests, on_event)?
+            // A rule about some groups, a score or a message is decided only by every test.
+            let all = self.options.all_tests
+                || solution.expectations.iter().any(|e| e.needs_every_test());
+            self.run_tests(runner, &program, solution, &tree, &tests, all, on_event)?
         } else {
             vec![None; tests.len()]
         };
@@ -338,19 +341,33 @@ impl<'a> Judge<'a> {
             Some(verdict) if build.outcome.ok => verdict,
             _ => SolutionReport::verdict_of(build.outcome.ok, &results),
         };
+        let names: Vec<String> = tests.iter().map(|t| t.name.clone()).collect();
+        let broken = crate::scoring::broken(
+            &solution.expectations,
+            &Judged {
+                tests: &results,
+                all_tests: &names,
+                groups: &scored.groups,
+                score: scored.score,
+                compiled: build.outcome.ok,
+            },
+        );
+        let ok = match self.options.partition {
+            None => solution.accepts(verdict) && broken.is_empty(),
+            Some(_) => may_be_as_expected(solution, verdict),
+        };
         Ok(SolutionReport {
             score: scored.score,
             max_score: scored.max,
             groups: scored.groups,
+            // A share cannot decide a rule about tests of other shares: the merged report does.
+            broken: if self.options.partition.is_some() { Vec::new() } else { broken },
             name: solution.name.clone(),
             path: solution.path.clone(),
             language: solution.language,
             expected: solution.expected.clone(),
             verdict,
-            ok: match self.options.partition {
-                None => solution.accepts(verdict),
-                Some(_) => may_be_as_expected(solution, verdict),
-            },
+            ok,
             compile: build.outcome,
             tests: results,
         })
@@ -367,6 +384,7 @@ impl<'a> Judge<'a> {
         solution: &Solution,
         tree: &Tree,
         tests: &[Test],
+        all: bool,
         on_event: &mut dyn FnMut(Event),
     ) -> Result<Vec<Option<TestResult>>> {
         let plan = Plan::new(tree);
@@ -374,7 +392,6 @@ impl<'a> Judge<'a> {
         let next = AtomicUsize::new(0);
         // Set when the harness itself fails (a run that could not be carried out): nothing more is started.
         let broken = AtomicBool::new(false);
-        let all = self.options.all_tests;
         let (sender, receiver) = mpsc::channel();
         let mut results: Vec<Option<TestResult>> = vec![None; tests.len()];
         std::thread::scope(|scope| -> Result<()> {
@@ -591,6 +608,7 @@ mod tests {
             expected: vec![Verdict::Accepted],
             main: false,
             others: Vec::new(),
+            expectations: Vec::new(),
         };
         let tests = crate::problem::find_tests(&tests_dir).unwrap();
         Fixture {
@@ -706,6 +724,7 @@ mod share_tests {
             expected: expected.to_vec(),
             main: false,
             others: Vec::new(),
+            expectations: Vec::new(),
         }
     }
 

@@ -90,6 +90,10 @@ mod tests {
 
     fn solution(name: &str, expected: Verdict, verdict: Verdict, cpu_ms: &[u64]) -> SolutionReport {
         SolutionReport {
+            score: None,
+            max_score: None,
+            groups: Vec::new(),
+            broken: Vec::new(),
             name: name.into(),
             path: name.into(),
             language: Language::shipped("c"),
@@ -117,6 +121,8 @@ mod tests {
                     texts: None,
                     dialogue: None,
                     at_margin: None,
+                    validator_score: None,
+                    score: None,
                 })
                 .collect(),
         }

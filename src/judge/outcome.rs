@@ -109,6 +109,8 @@ pub struct SolutionReport {
     pub score: Option<f64>,
     pub max_score: Option<f64>,
     pub groups: Vec<crate::scoring::GroupResult>,
+    /// The rules beyond its verdict that it broke (see [`Solution::expectations`]), each naming itself.
+    pub broken: Vec<String>,
 }
 
 impl SolutionReport {

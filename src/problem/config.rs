@@ -237,6 +237,9 @@ pub struct Solution {
     pub main: bool,
     /// The other files of a solution given as a folder.
     pub others: Vec<PathBuf>,
+    /// Rules beyond its verdict (a score, verdicts on some groups); where there are any, they decide whether it
+    /// did as expected.
+    pub expectations: Vec<crate::scoring::Expectation>,
 }
 
 impl Solution {
@@ -255,8 +258,9 @@ impl Solution {
 
 impl Solution {
     /// Whether `verdict` is one this solution is expected to get.
+    /// A solution whose rules alone say what it must do (`submissions.yaml`) expects no verdict of its own.
     pub fn accepts(&self, verdict: Verdict) -> bool {
-        self.expected.contains(&verdict)
+        self.expected.is_empty() || self.expected.contains(&verdict)
     }
 }
 
@@ -518,6 +522,7 @@ impl Validator<'_> {
                 expected: raw.expected.0.clone(),
                 main,
                 others: Vec::new(),
+                expectations: Vec::new(),
             });
         }
         if !main_seen {

@@ -138,6 +138,9 @@ struct JsonSolution {
     max_score: Option<f64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     groups: Vec<crate::scoring::GroupResult>,
+    /// The rules beyond its verdict that it broke, each naming itself.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    broken: Vec<String>,
     tests: Vec<JsonTest>,
 }
 
@@ -191,6 +194,7 @@ fn solution(report: &JudgeReport, s: &SolutionReport) -> JsonSolution {
         score: s.score,
         max_score: s.max_score,
         groups: s.groups.clone(),
+        broken: s.broken.clone(),
         tests: s.tests.iter().map(test).collect(),
     }
 }
@@ -339,6 +343,7 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
                 score: s.score,
                 max_score: s.max_score,
                 groups: s.groups,
+                broken: s.broken,
                 path: s.path.into(),
                 name: s.name,
             })
@@ -436,6 +441,8 @@ pub(crate) mod tests {
             texts: None,
             dialogue: None,
             at_margin: None,
+            validator_score: None,
+            score: None,
         };
         let compile = |ok, message: &str| CompileOutcome {
             ok,
@@ -461,6 +468,10 @@ pub(crate) mod tests {
             warnings: Vec::new(),
             solutions: vec![
                 SolutionReport {
+                    score: None,
+                    max_score: None,
+                    groups: Vec::new(),
+                    broken: Vec::new(),
                     name: "ref".into(),
                     path: "problems/sum/solutions/ref.rs".into(),
                     language: Language::shipped("rust"),
@@ -474,6 +485,10 @@ pub(crate) mod tests {
                     ],
                 },
                 SolutionReport {
+                    score: None,
+                    max_score: None,
+                    groups: Vec::new(),
+                    broken: Vec::new(),
                     name: "off_by_one".into(),
                     path: "problems/sum/solutions/off_by_one.cpp".into(),
                     language: Language::shipped("cpp"),
@@ -489,6 +504,10 @@ pub(crate) mod tests {
                     )],
                 },
                 SolutionReport {
+                    score: None,
+                    max_score: None,
+                    groups: Vec::new(),
+                    broken: Vec::new(),
                     name: "broken".into(),
                     path: "problems/sum/solutions/broken.c".into(),
                     language: Language::shipped("c"),

@@ -2,11 +2,13 @@
 //! test results add up to group verdicts and a score.
 
 mod aggregate;
+mod expect;
 mod grouping;
 mod plan;
 mod tree;
 
 pub use aggregate::{GroupResult, Scored, TestScore, aggregate, show};
+pub use expect::{Expectation, Judged, Scope, broken};
 pub use grouping::{GroupSpec, Grouping, Takes};
 pub use plan::Plan;
 pub use tree::{Aggregation, Group, Item, LegacyRule, MaxScore, OnReject, Rule, ScoreRule, Tree, VerdictRule};
