@@ -15,6 +15,7 @@ mod package_warning;
 mod selection;
 mod standalone;
 mod submission;
+mod submissions_yaml;
 mod testset;
 mod yaml_keys;
 

@@ -13,6 +13,7 @@ use super::expected_results::{self, Tag, Tagged};
 use super::package::{find_programs, hidden, program};
 use super::package_warning::{PackageWarning, WarningKind};
 use super::submission::{Skipped, unique_names};
+use super::submissions_yaml::SubmissionsYaml;
 use crate::compile::Source;
 use crate::error::{Error, Result};
 use crate::verdict::Verdict;
@@ -74,7 +75,9 @@ pub(super) fn submissions(
     warnings: &mut Vec<PackageWarning>,
 ) -> Result<(Vec<Solution>, Vec<Skipped>)> {
     let root = dir.join("submissions");
+    let rules = SubmissionsYaml::read(dir)?;
     let mut found: Vec<(PathBuf, Source, Vec<Verdict>)> = Vec::new();
+    let mut expectations: Vec<(PathBuf, Vec<crate::scoring::Expectation>)> = Vec::new();
     let mut unknown = Vec::new();
     if root.is_dir() {
         let mut folders: Vec<PathBuf> = std::fs::read_dir(&root)
@@ -102,6 +105,26 @@ pub(super) fn submissions(
                     Err(Error::UnknownLanguage { extension, .. }) => Err(extension),
                     Err(other) => return Err(other),
                 };
+                // submissions.yaml, where there is one, says what a submission must do.
+                let below = path.strip_prefix(&root).unwrap_or(&path);
+                let below = below
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                if let Some(said) = (!rules.is_empty()).then(|| rules.said(&below)).flatten() {
+                    match source {
+                        Ok(mut source) => {
+                            if let Some(entrypoint) = &said.entrypoint {
+                                enter_at(&mut source, &path, entrypoint)?;
+                            }
+                            expectations.push((path.clone(), said.expectations));
+                            found.push((path.clone(), source, said.expected));
+                        }
+                        Err(extension) => unknown.push(unknown_language(&root, &path, &extension)),
+                    }
+                    continue;
+                }
                 let tag = tag_of(&path, of_folder.is_some(), warnings);
                 let Some(expected) = expected(&name, of_folder, tag, warnings) else {
                     if !tagged_in_vain(&path) {
@@ -145,7 +168,12 @@ pub(super) fn submissions(
     let solutions = found
         .into_iter()
         .zip(names)
-        .map(|((_, source, expected), name)| {
+        .map(|((path, source, expected), name)| {
+            let expectations = expectations
+                .iter()
+                .find(|(p, _)| *p == path)
+                .map(|(_, e)| e.clone())
+                .unwrap_or_default();
             let main = expected == [Verdict::Accepted] && !std::mem::replace(&mut main_taken, true);
             Solution {
                 name,
@@ -154,11 +182,27 @@ pub(super) fn submissions(
                 expected,
                 main,
                 others: source.others,
-                expectations: Vec::new(),
+                expectations,
             }
         })
         .collect();
     Ok((solutions, unknown))
+}
+
+/// Makes `entrypoint` (a file of the folder program at `path`, as submissions.yaml names it) the program's main file.
+fn enter_at(source: &mut Source, path: &Path, entrypoint: &str) -> Result<()> {
+    let wanted = path.join(entrypoint);
+    let Some(at) = source.others.iter().position(|o| *o == wanted) else {
+        if source.main == wanted {
+            return Ok(());
+        }
+        return Err(Error::Usage(format!(
+            "{}: submissions.yaml names {entrypoint} as its entry point, and it has no such file",
+            path.display()
+        )));
+    };
+    std::mem::swap(&mut source.main, &mut source.others[at]);
+    Ok(())
 }
 
 /// A submission in no language of the table, to list as not judged.
