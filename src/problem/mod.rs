@@ -15,6 +15,7 @@ mod selection;
 mod standalone;
 mod submission;
 mod testset;
+mod validation_data;
 mod yaml_keys;
 
 pub(crate) use catalog::misnamed;
@@ -30,3 +31,4 @@ pub use standalone::{STANDALONE_LIMITS, default_tests_dir};
 pub use submission::{Skipped, submissions};
 pub(crate) use testset::check_test_file;
 pub use testset::{TEST_FILE_LIMIT, Test, TestFlags, find_inputs, find_tests};
+pub use validation_data::{ValidationCase, ValidationKind, validation_data};
