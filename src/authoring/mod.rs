@@ -10,6 +10,7 @@ mod scaffold;
 mod store;
 mod stress;
 mod validate;
+mod validation_data;
 mod workshop;
 
 pub use add::{Added, Candidate, Name, Refusal, add, check_name, name_from_args};
@@ -21,4 +22,5 @@ pub use scaffold::scaffold;
 pub use store::{NewTest, TestFolder, identical};
 pub use stress::{Event as StressEvent, Failure, Plan, SHRINK_TIME, Saved, Stress, StressReport};
 pub use validate::{KeptInvalid, SelfTest, ValidationReport, validate};
+pub use validation_data::{DataCheck, DataOutcome, SkipReason, SkippedData};
 pub use workshop::{Answer, Workshop};

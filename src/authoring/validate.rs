@@ -1,11 +1,13 @@
-//! Checking the tests with the validator, and the validator itself: every test must be accepted, and every kept
-//! invalid input (`problems/<p>/invalid/*.in`) rejected with the message its `.err` file expects.
+//! Checking the tests with the validator, and the validators themselves: every test must be accepted, every kept
+//! invalid input (`problems/<p>/invalid/*.in`) rejected with the message its `.err` file expects, and the
+//! validation data (a package's `data/invalid_input`, `invalid_output`, `valid_output`) taken as its folder says.
 
 use super::constraints::{Constraints, ProtocolError, Summary};
+use super::validation_data::{self, DataCheck, DataOutcome, SkipReason, SkippedData};
 use super::workshop::Workshop;
 use crate::error::{Error, Result};
 use crate::judge::InputCheck;
-use crate::problem::Test;
+use crate::problem::{Comparison, Test, ValidationKind, WarningKind};
 use std::path::PathBuf;
 
 #[derive(Debug)]
@@ -14,6 +16,15 @@ pub struct ValidationReport {
     pub tests: Vec<(Test, InputCheck)>,
     /// The validator's self-test.
     pub kept_invalid: Vec<KeptInvalid>,
+    /// Each case of validation data checked, with what the validators made of it.
+    pub data: Vec<DataCheck>,
+    /// The validation data not checked, kind by kind.
+    pub skipped_data: Vec<SkippedData>,
+    /// How many of the problem's input validators cannot run here (each said in a package warning): an input they
+    /// alone would reject is taken as accepted.
+    pub validators_skipped: usize,
+    /// What judges an output ("the output validator"), to say who accepted or rejected one.
+    pub output_judge: &'static str,
     /// With --constraints: the bounds and cases the valid tests reach, as the validator reported them.
     pub constraints: Option<Summary>,
     /// Lines of the validator's stdout that break the constraint protocol (with --constraints).
@@ -54,6 +65,10 @@ impl ValidationReport {
                 .kept_invalid
                 .iter()
                 .all(|k| k.outcome == SelfTest::Rejected)
+            && self
+                .data
+                .iter()
+                .all(|d| d.outcome == DataOutcome::AsRequired)
     }
 }
 
@@ -76,7 +91,8 @@ pub fn validate(
         Err(e) => return Err(Error::io("read", &invalid_dir, e)),
     };
     kept.sort_by(|a, b| natord::compare(&a.to_string_lossy(), &b.to_string_lossy()));
-    let total = tests.len() + kept.len();
+    let (data, skipped_data) = data_to_check(workshop)?;
+    let total = tests.len() + kept.len() + data.len();
     let mut step = 0;
     let mut next = |on_step: &mut dyn FnMut(usize, usize)| -> Result<()> {
         on_step(step, total);
@@ -120,10 +136,70 @@ pub fn validate(
         };
         kept_invalid.push(KeptInvalid { input, outcome });
     }
+    let mut data_checks = Vec::with_capacity(data.len());
+    for case in data {
+        next(on_step)?;
+        let outcome = validation_data::check(workshop, &validators, &case)?;
+        data_checks.push(DataCheck { case, outcome });
+    }
+    let validators_skipped = workshop.problem.package.as_ref().map_or(0, |p| {
+        p.warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::ValidatorSkipped)
+            .count()
+    });
     Ok(ValidationReport {
         tests: checked,
         kept_invalid,
+        data: data_checks,
+        skipped_data,
+        validators_skipped,
+        output_judge: output_judge(&workshop.problem.comparison),
         constraints: constraints.then(|| reached.summary()),
         protocol_errors,
     })
+}
+
+/// The problem's validation data that can be checked, and the kinds that cannot, with how many cases each has.
+fn data_to_check(
+    workshop: &Workshop,
+) -> Result<(Vec<crate::problem::ValidationCase>, Vec<SkippedData>)> {
+    let mut cases = crate::problem::validation_data(workshop.problem)?;
+    let mut skipped = Vec::new();
+    if workshop.is_interactive() {
+        for kind in [ValidationKind::InvalidOutput, ValidationKind::ValidOutput] {
+            if let Some(first) = cases.iter().find(|c| c.kind == kind) {
+                skipped.push(SkippedData {
+                    kind,
+                    folder: folder_of(first),
+                    cases: cases.iter().filter(|c| c.kind == kind).count(),
+                    why: SkipReason::Interactive,
+                });
+            }
+        }
+        cases.retain(|c| !c.kind.has_output());
+    }
+    Ok((cases, skipped))
+}
+
+/// The folder of a case's kind: its name ("valid_output/group/a") is its input's path below the folder's parent.
+fn folder_of(case: &crate::problem::ValidationCase) -> std::path::PathBuf {
+    let depth = std::path::Path::new(&case.test.name).components().count();
+    let input = &case.test.input;
+    input
+        .ancestors()
+        .nth(depth.saturating_sub(1))
+        .unwrap_or(input)
+        .to_owned()
+}
+
+/// What judges the problem's outputs, in a message.
+fn output_judge(comparison: &Comparison) -> &'static str {
+    match comparison {
+        Comparison::OutputValidator(_) => "the output validator",
+        Comparison::PackageDefault => "the default output validator",
+        Comparison::Checker(_) => "the checker",
+        Comparison::Interactive { .. } => "the interactor",
+        Comparison::Tokens | Comparison::Exact | Comparison::Float { .. } => "the comparison",
+    }
 }

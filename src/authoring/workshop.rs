@@ -2,7 +2,7 @@
 //! validator checks them, the references answer them, and a submission is judged on them as `judge` would.
 
 use crate::cache::Cache;
-use crate::check::Checker;
+use crate::check::{CheckOutcome, Checker};
 use crate::compile::{Compiler, Program};
 use crate::error::{Error, Result};
 use crate::judge::{InputCheck, TestResult, TestRunner, Validator, classify};
@@ -179,7 +179,7 @@ impl<'a> Workshop<'a> {
     /// Runs a reference on `input` under the problem's limits. An interactive problem's answer file is the input
     /// itself, since its interactor reads the secret from there: the reference's part is to be accepted on it.
     pub fn answer(&self, program: &Program, input: &Path) -> Result<Answer> {
-        if matches!(self.problem.comparison, Comparison::Interactive { .. }) {
+        if self.is_interactive() {
             return self.answer_interactively(program, input);
         }
         let dir = scratch("answer")?;
@@ -212,6 +212,18 @@ impl<'a> Workshop<'a> {
         }
         let bytes = std::fs::read(input).map_err(|e| Error::io("read", input, e))?;
         Ok(Answer::Output(bytes))
+    }
+
+    /// Judges a given output on `test` exactly as `judge` judges a run's: by the problem's checker or output
+    /// validator with the test's flags, or by its comparison.
+    pub fn check_output(&self, test: &Test, output: &Path) -> Result<CheckOutcome> {
+        let dir = scratch("check")?;
+        self.test_runner().check(dir.path(), test, output)
+    }
+
+    /// Whether the problem's output is judged in a dialogue, as it runs, rather than afterwards.
+    pub fn is_interactive(&self) -> bool {
+        matches!(self.problem.comparison, Comparison::Interactive { .. })
     }
 
     /// Judges `program` on one test, exactly as `judge` does.

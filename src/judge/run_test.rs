@@ -93,7 +93,9 @@ impl TestRunner<'_> {
         }
     }
 
-    fn check(&self, dir: &Path, test: &Test, output: &Path) -> Result<CheckOutcome> {
+    /// Judges `output` on `test` as a run's output is judged, in `dir` (fresh and empty), where the checker gets a
+    /// folder of its own.
+    pub(crate) fn check(&self, dir: &Path, test: &Test, output: &Path) -> Result<CheckOutcome> {
         let compared = match (self.checker, self.comparison) {
             (Some(checker), _) => {
                 let workdir = dir.join("checker");

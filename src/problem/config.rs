@@ -172,6 +172,8 @@ pub struct PackageParts {
     pub tests: Vec<Test>,
     /// The flags of data/secret's tests, for a test added there.
     pub secret_flags: TestFlags,
+    /// problem.yaml's `validator_flags` (legacy), the first output flags of every test, validation data's too.
+    pub validator_flags: Vec<String>,
     pub input_validators: Vec<InputValidator>,
     pub time_rule: TimeRule,
     /// Submissions in no language of the table, not judged.

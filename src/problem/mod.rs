@@ -17,6 +17,7 @@ mod standalone;
 mod submission;
 mod submissions_yaml;
 mod testset;
+mod validation_data;
 mod yaml_keys;
 
 pub(crate) use catalog::misnamed;
@@ -32,3 +33,4 @@ pub use standalone::{STANDALONE_LIMITS, default_tests_dir};
 pub use submission::{Skipped, submissions};
 pub(crate) use testset::check_test_file;
 pub use testset::{TEST_FILE_LIMIT, Test, TestFlags, find_inputs, find_tests};
+pub use validation_data::{ValidationCase, ValidationKind, validation_data};

@@ -260,6 +260,7 @@ impl Problem {
                 format: version.label(),
                 tests,
                 secret_flags,
+                validator_flags: problem_flags,
                 input_validators,
                 time_rule,
                 unknown_language,

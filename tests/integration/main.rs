@@ -26,4 +26,5 @@ mod selecting;
 mod timelimit;
 mod tour_checker;
 mod unprivileged;
+mod validation_data;
 mod workers;

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 /// Copies a package, keeping its links as links: packages share tests and submissions through links.
-fn copy_package(from: &Path, to: &Path) {
+pub(super) fn copy_package(from: &Path, to: &Path) {
     for entry in walkdir::WalkDir::new(from) {
         let entry = entry.unwrap();
         let target = to.join(entry.path().strip_prefix(from).unwrap());

@@ -6,3 +6,4 @@ mod check;
 mod judge;
 mod languages;
 mod table;
+mod validation_data;
