@@ -269,11 +269,19 @@ impl<'a> Judge<'a> {
             ..*runner
         };
         let mut slowest: Option<(Duration, String)> = None;
-        for solution in problem
-            .solutions
-            .iter()
-            .filter(|s| s.expected == [Verdict::Accepted])
-        {
+        for solution in &problem.solutions {
+            // The tests it bounds the limit from below on: every one for an accepted submission, those of each
+            // rule that does not permit TLE (submissions.yaml's `use_for_time_limit: lower` is one).
+            let accepted = solution.expected == [Verdict::Accepted];
+            let scopes: Vec<&crate::scoring::Scope> = solution
+                .expectations
+                .iter()
+                .filter(|e| e.permitted.as_ref().is_some_and(|p| !p.contains(&Verdict::TimeLimit)))
+                .map(|e| &e.scope)
+                .collect();
+            if !accepted && scopes.is_empty() {
+                continue;
+            }
             on_event(Event::Compiling {
                 what: &solution.name,
             });
@@ -282,13 +290,19 @@ impl<'a> Judge<'a> {
                 continue;
             }
             let program = self.compiler.program(&build, roomy.memory)?;
-            for test in tests {
+            for test in tests
+                .iter()
+                .filter(|t| accepted || scopes.iter().any(|s| s.holds(&t.name)))
+            {
                 if crate::interrupt::requested() {
                     return Err(Error::Interrupted);
                 }
                 let result = runner.run(&program, test)?;
-                if !result.verdict.is_accepted() {
+                if accepted && !result.verdict.is_accepted() {
                     break;
+                }
+                if result.verdict == Verdict::TimeLimit {
+                    continue;
                 }
                 if slowest.as_ref().is_none_or(|(cpu, _)| result.cpu > *cpu) {
                     slowest = Some((result.cpu, format!("{} on {}", solution.name, test.name)));
@@ -337,8 +351,10 @@ impl<'a> Judge<'a> {
         };
         let scored = score(&tree, &mut results);
         let results: Vec<TestResult> = results.into_iter().flatten().collect();
+        // A legacy grader may accept a submission that failed tests (accept_if_any_accepted, always_accept); where
+        // it does not, the verdict is the first failed test's, as for every problem.
         let verdict = match scored.verdict {
-            Some(verdict) if build.outcome.ok => verdict,
+            Some(Verdict::Accepted) if build.outcome.ok => Verdict::Accepted,
             _ => SolutionReport::verdict_of(build.outcome.ok, &results),
         };
         let names: Vec<String> = tests.iter().map(|t| t.name.clone()).collect();

@@ -34,8 +34,19 @@ const SUBMISSION_FOLDERS: &[(&str, &[Verdict])] = &[
     // cpjudge's own folders, for what Kattis calls a run-time error or a rejection.
     ("memory_limit_exceeded", &[Verdict::MemoryLimit]),
     ("output_limit_exceeded", &[Verdict::OutputLimit]),
-    // Scoring is not judged: a partial answer is a wrong one.
-    ("partially_accepted", &[Verdict::WrongAnswer]),
+    // A partial score comes with any verdict of a run: the legacy grader may accept a submission that fails
+    // some tests (problemtools' oddecho), 2025-09's rules give it its first failure's.
+    (
+        "partially_accepted",
+        &[
+            Verdict::Accepted,
+            Verdict::WrongAnswer,
+            Verdict::TimeLimit,
+            Verdict::RuntimeError,
+            Verdict::MemoryLimit,
+            Verdict::OutputLimit,
+        ],
+    ),
     (
         "rejected",
         &[
@@ -98,6 +109,16 @@ pub(super) fn submissions(
                 .map(|(_, expected)| *expected);
             let mut untagged = Vec::new();
             for path in find_programs(&root, &[&name])? {
+                // BAPCtools' way to keep a submission out of judging, as a folder too.
+                if path.to_string_lossy().ends_with(".disabled") {
+                    unknown.push(Skipped {
+                        name: crate::text::file_name(path.strip_prefix(&root).unwrap_or(&path).as_os_str()),
+                        path: path.clone(),
+                        language: None,
+                        why: "its name ends in .disabled: left out, as BAPCtools leaves it".to_owned(),
+                    });
+                    continue;
+                }
                 // The program first: its files are read for a tag only once they are known to be files of the
                 // package, never through a link out of it.
                 let source = match program(&path) {

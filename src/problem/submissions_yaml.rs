@@ -186,11 +186,7 @@ fn matches(matcher: &globset::GlobMatcher, path: &str) -> bool {
 }
 
 fn glob_of(pattern: &str) -> std::result::Result<globset::GlobMatcher, String> {
-    globset::GlobBuilder::new(pattern)
-        .literal_separator(true)
-        .build()
-        .map(|g| g.compile_matcher())
-        .map_err(|e| e.to_string())
+    crate::scoring::glob(pattern).map(|g| g.compile_matcher())
 }
 
 /// Refuses a rule's malformed keys.
@@ -224,7 +220,9 @@ fn verdicts(value: &Value) -> std::result::Result<Vec<Verdict>, String> {
         match name {
             "AC" => out.push(Verdict::Accepted),
             "WA" => out.push(Verdict::WrongAnswer),
-            "TLE" => out.push(Verdict::TimeLimit),
+            // The format has no verdict for output over the limit: a judge that cuts the output off at the limit
+            // sees the run go on to TLE, one that stops it sees a failed run. Either holds.
+            "TLE" => out.extend([Verdict::TimeLimit, Verdict::OutputLimit]),
             "RTE" => out.extend([Verdict::RuntimeError, Verdict::MemoryLimit, Verdict::OutputLimit]),
             other => return Err(format!("\"{other}\" is none of AC, WA, TLE, RTE")),
         }

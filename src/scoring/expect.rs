@@ -37,10 +37,7 @@ pub enum Scope {
 impl Scope {
     /// A scope of `pattern`, or why it is no glob.
     pub fn matching(pattern: &str) -> Result<Scope, String> {
-        let glob = globset::GlobBuilder::new(pattern)
-            .literal_separator(true)
-            .build()
-            .map_err(|e| e.to_string())?;
+        let glob = glob(pattern)?;
         let globs = globset::GlobSetBuilder::new()
             .add(glob)
             .build()
@@ -76,6 +73,35 @@ impl Scope {
             Scope::Matching { pattern, .. } => format!("tests matching {pattern}"),
         }
     }
+}
+
+/// A glob of the format's kind: `*` within one folder, `{a,b}` either, white space around an alternative not part
+/// of it (`{ 4 }` is `{4}`, as BAPCtools reads it), a trailing `/` not part of it.
+pub fn glob(pattern: &str) -> Result<globset::Glob, String> {
+    let mut normal = String::new();
+    let mut in_braces = false;
+    let mut alternative = String::new();
+    for c in pattern.trim_end_matches('/').chars() {
+        match c {
+            '{' if !in_braces => {
+                in_braces = true;
+                normal.push(c);
+            }
+            ',' | '}' if in_braces => {
+                normal.push_str(alternative.trim());
+                alternative.clear();
+                normal.push(c);
+                in_braces = c == ',';
+            }
+            _ if in_braces => alternative.push(c),
+            _ => normal.push(c),
+        }
+    }
+    normal.push_str(&alternative);
+    globset::GlobBuilder::new(&normal)
+        .literal_separator(true)
+        .build()
+        .map_err(|e| e.to_string())
 }
 
 impl Expectation {
@@ -263,6 +289,7 @@ mod tests {
         assert!(scope.holds("secret/group3/7"));
         assert!(!scope.holds("secret/02"));
         assert!(!scope.holds("sample/1"));
+        assert!(Scope::matching("secret/*{ 4 }{ 2 }").unwrap().holds("secret/42"));
         let star = Scope::matching("secret/*").unwrap();
         assert!(star.holds("secret/a/b"), "through the group secret/a");
         assert!(!Scope::matching("*/b").unwrap().holds("secret/a/b"));

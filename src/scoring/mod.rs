@@ -8,7 +8,7 @@ mod plan;
 mod tree;
 
 pub use aggregate::{GroupResult, Scored, TestScore, aggregate, show};
-pub use expect::{Expectation, Judged, Scope, broken};
+pub use expect::{Expectation, Judged, Scope, broken, glob};
 pub use grouping::{GroupSpec, Grouping, Takes};
 pub use plan::Plan;
 pub use tree::{Aggregation, Group, Item, LegacyRule, MaxScore, OnReject, Rule, ScoreRule, Tree, VerdictRule};
