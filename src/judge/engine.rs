@@ -525,6 +525,7 @@ mod tests {
             expected: vec![Verdict::Accepted],
             main: false,
             others: Vec::new(),
+            preparation: Default::default(),
         };
         let tests = crate::problem::find_tests(&tests_dir).unwrap();
         Fixture {
@@ -640,6 +641,7 @@ mod share_tests {
             expected: expected.to_vec(),
             main: false,
             others: Vec::new(),
+            preparation: Default::default(),
         }
     }
 

@@ -154,6 +154,7 @@ pub(super) fn submissions(
                 expected,
                 main,
                 others: source.others,
+                preparation: source.preparation,
             }
         })
         .collect();

@@ -38,6 +38,7 @@ pub fn submissions(paths: &[PathBuf], expected: &[Verdict]) -> Result<Vec<Soluti
                 expected: expected.to_vec(),
                 main: false,
                 others: Vec::new(),
+                preparation: Default::default(),
             })
         })
         .collect()

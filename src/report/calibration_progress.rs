@@ -131,6 +131,7 @@ mod tests {
             expected: vec![Verdict::Accepted],
             main: false,
             others: Vec::new(),
+            preparation: Default::default(),
         };
         let references = [solution("fast.rs"), solution("slow.rs")];
         let pass = |solutions, tests, repeat| CalibrationEvent::Pass {
