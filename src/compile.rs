@@ -113,7 +113,7 @@ impl<'a> Compiler<'a> {
     pub fn compile_source(&self, source: &Source) -> Result<Compiled> {
         let language = source.language;
         let spec = language.spec();
-        let text = read_source(&source.main)?;
+        let ((main, text), gathered) = gather(source)?;
         let build_name = |text: &[u8], path: &Path| {
             let name = language.build_file_name(&String::from_utf8_lossy(text), &file_name(path));
             // A name in the build folder, never a path out of it.
@@ -122,14 +122,13 @@ impl<'a> Compiler<'a> {
                 _ => file_name(path),
             }
         };
-        let source_name = build_name(&text, &source.main);
+        let source_name = build_name(&text, &main);
         let mut others = Vec::new();
-        for other in &source.others {
-            let bytes = read_source(other)?;
-            let name = if language.claims(other) {
-                build_name(&bytes, other)
+        for (other, bytes) in gathered {
+            let name = if language.claims(&other) {
+                build_name(&bytes, &other)
             } else {
-                file_name(other)
+                file_name(&other)
             };
             others.push((name, bytes));
         }
@@ -392,6 +391,25 @@ pub struct Source {
     pub language: Language,
     /// The folder the program was given as, if it was one.
     pub folder: Option<PathBuf>,
+    /// What its package does to its files on their way into the build folder.
+    pub preparation: Preparation,
+}
+
+/// What a package (2025-09) does to a program's files as they are copied to be built: files of the package added
+/// to them, and constants replaced in them. The build's key is made from the files as they are then, so a changed
+/// constant or included file is a new build. Nothing, for a program of ours.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Preparation {
+    /// Files of the package copied in beside the program's own (its included files), each in place of the
+    /// program's file of the same name.
+    pub included: Vec<PathBuf>,
+    /// The one of `included` the program starts from, in place of its own main file: a driver calling it.
+    pub driver: Option<PathBuf>,
+    /// Replaced in every file, where it is text; in the included ones alone for a contestant's submission.
+    pub constants: Option<std::sync::Arc<crate::problem::Constants>>,
+    /// Whether the program is a submission from outside the package (a contestant's, given on the command line),
+    /// whose own files the format does not touch.
+    pub contestant: bool,
 }
 
 impl Source {
@@ -407,6 +425,7 @@ impl Source {
             others: Vec::new(),
             language,
             folder: None,
+            preparation: Preparation::default(),
         })
     }
 
@@ -420,6 +439,48 @@ impl Source {
     pub fn shown(&self) -> &Path {
         self.folder.as_deref().unwrap_or(&self.main)
     }
+}
+
+/// A file to copy into a build folder: where it comes from, and what it holds once prepared.
+type Gathered = (PathBuf, Vec<u8>);
+
+/// The files of `source` as they go into its build folder, the main one first: its own, then the included ones
+/// in place of those of the same name (the driver as the main file), every one with its constants replaced.
+fn gather(source: &Source) -> Result<(Gathered, Vec<Gathered>)> {
+    let mut main = (source.main.clone(), read_source(&source.main)?);
+    let mut others = Vec::new();
+    for other in &source.others {
+        others.push((other.clone(), read_source(other)?));
+    }
+    let preparation = &source.preparation;
+    for file in &preparation.included {
+        let included = (file.clone(), read_source(file)?);
+        let name = file.file_name();
+        if main.0.file_name() == name {
+            main = included;
+        } else if let Some(same) = others.iter_mut().find(|(o, _)| o.file_name() == name) {
+            *same = included;
+        } else {
+            others.push(included);
+        }
+    }
+    if let Some(driver) = &preparation.driver
+        && let Some(at) = others.iter().position(|(o, _)| o == driver)
+    {
+        let driver = others.remove(at);
+        others.insert(0, std::mem::replace(&mut main, driver));
+    }
+    if let Some(constants) = &preparation.constants {
+        for (path, bytes) in std::iter::once(&mut main).chain(&mut others) {
+            if preparation.contestant && !preparation.included.contains(path) {
+                continue;
+            }
+            if let std::borrow::Cow::Owned(replaced) = constants.substitute_bytes(bytes) {
+                *bytes = replaced;
+            }
+        }
+    }
+    Ok((main, others))
 }
 
 /// The name a file gets in the build folder: its own, with any byte that is not UTF-8 replaced, so that its
@@ -700,6 +761,120 @@ mod tests {
         assert!(again.outcome.cached);
         assert_eq!(again.outcome.time, Duration::ZERO);
         assert_eq!(again.outcome.message, *message);
+    }
+
+    /// "Compiles" by succeeding at once, leaving the copied sources as they are.
+    struct QuietCompiler;
+
+    impl Runner for QuietCompiler {
+        fn run(&self, spec: &crate::sandbox::RunSpec) -> Result<crate::sandbox::RunResult> {
+            std::fs::write(&spec.stdout, "").unwrap();
+            Ok(crate::sandbox::RunResult {
+                termination: Termination::Exited(0),
+                cpu: Duration::ZERO,
+                wall: Duration::ZERO,
+                peak_memory: Bytes::mib(1),
+                stdout_bytes: 0,
+                stderr: Vec::new(),
+                stderr_bytes: 0,
+                killed_for: None,
+            })
+        }
+    }
+
+    #[test]
+    fn included_files_and_constants_go_into_the_copy_and_its_key() {
+        use crate::problem::Constants;
+        use std::sync::Arc;
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let path = dir.path().join(name);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let solve = write("sub/solve.c", "int solve(void) { return {{N}}; }\n");
+        let own = write("sub/limits.h", "#define MAX 1\n");
+        let limits = write("include/c/limits.h", "#define MAX {{N.big}}\n");
+        let driver = write(
+            "include/c/main.c",
+            "int main(void) { return solve() != {{N}}; }\n",
+        );
+        let constants = |n: &str| {
+            Some(Arc::new(Constants::of(&[
+                ("N", "value", n),
+                ("N", "big", "1000"),
+            ])))
+        };
+        let source = Source {
+            main: solve.clone(),
+            others: vec![own],
+            language: Language::shipped("c"),
+            folder: None,
+            preparation: Preparation {
+                included: vec![limits.clone(), driver.clone()],
+                driver: Some(driver.clone()),
+                constants: constants("7"),
+                contestant: false,
+            },
+        };
+        let ((main, text), others) = gather(&source).unwrap();
+        assert_eq!(main, driver, "the driver is the main file");
+        assert_eq!(
+            String::from_utf8(text).unwrap(),
+            "int main(void) { return solve() != 7; }\n"
+        );
+        let others: Vec<(PathBuf, String)> = others
+            .into_iter()
+            .map(|(path, bytes)| (path, String::from_utf8(bytes).unwrap()))
+            .collect();
+        assert_eq!(
+            others,
+            [
+                (solve, "int solve(void) { return 7; }\n".to_owned()),
+                // The package's file, in place of the program's own of its name.
+                (limits, "#define MAX 1000\n".to_owned()),
+            ]
+        );
+
+        // A contestant's own files are left as they are; the package's included files are prepared all the same.
+        let contestant = Source {
+            preparation: Preparation {
+                contestant: true,
+                ..source.preparation.clone()
+            },
+            ..source.clone()
+        };
+        let (_, others) = gather(&contestant).unwrap();
+        assert_eq!(others[0].1, b"int solve(void) { return {{N}}; }\n");
+        assert_eq!(others[1].1, b"#define MAX 1000\n");
+
+        let cache = dir.path().join("cache");
+        let built = compiler(&QuietCompiler, &cache)
+            .compile_source(&source)
+            .unwrap();
+        assert!(built.outcome.ok, "{}", built.outcome.message);
+        let copied = std::fs::read_to_string(built.dir.join("solve.c")).unwrap();
+        assert_eq!(copied, "int solve(void) { return 7; }\n");
+        assert!(built.dir.join("main.c").is_file());
+        let again = compiler(&QuietCompiler, &cache)
+            .compile_source(&source)
+            .unwrap();
+        assert!(again.outcome.cached);
+        assert_eq!(again.key(), built.key());
+        // Another value is another build.
+        let changed = Source {
+            preparation: Preparation {
+                constants: constants("8"),
+                ..source.preparation.clone()
+            },
+            ..source.clone()
+        };
+        let rebuilt = compiler(&QuietCompiler, &cache)
+            .compile_source(&changed)
+            .unwrap();
+        assert!(!rebuilt.outcome.cached);
+        assert_ne!(rebuilt.key(), built.key());
     }
 
     #[test]

@@ -43,5 +43,9 @@ fn chosen_solutions(problem: &Problem, args: &JudgeArgs) -> Result<Vec<Solution>
     } else {
         args.expect.clone()
     };
-    submissions(&args.submissions, &expected)
+    let mut solutions = submissions(&args.submissions, &expected)?;
+    for solution in &mut solutions {
+        problem.prepare_submission(solution);
+    }
+    Ok(solutions)
 }

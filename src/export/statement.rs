@@ -31,13 +31,28 @@ pub(super) fn write(problem: &Problem, root: &Path, format: Format) -> Result<()
             format!("{text}\n").as_bytes(),
         );
     }
+    // A Markdown statement's constants are replaced (2025-09): the package written has no `constants` to read
+    // them from.
+    let constants = problem
+        .package
+        .as_ref()
+        .map(|p| p.constants.as_ref())
+        .filter(|c| !c.is_empty());
     for theirs in ["problem_statement", "statement"] {
         let dir = problem.dir.join(theirs);
         if dir.is_dir() {
             for entry in walkdir::WalkDir::new(&dir).into_iter().flatten() {
                 if entry.file_type().is_file() {
                     let below = entry.path().strip_prefix(&dir).unwrap_or(entry.path());
-                    files::copy(entry.path(), &root.join(folder).join(below))?;
+                    let to = root.join(folder).join(below);
+                    match constants {
+                        Some(constants) if entry.path().extension().is_some_and(|e| e == "md") => {
+                            let text = std::fs::read(entry.path())
+                                .map_err(|e| Error::io("read", entry.path(), e))?;
+                            files::write(&to, &constants.substitute_bytes(&text))?;
+                        }
+                        _ => files::copy(entry.path(), &to)?,
+                    }
                 }
             }
             return Ok(());

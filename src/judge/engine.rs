@@ -625,6 +625,7 @@ mod tests {
             main: false,
             others: Vec::new(),
             expectations: Vec::new(),
+            preparation: Default::default(),
         };
         let tests = crate::problem::find_tests(&tests_dir).unwrap();
         Fixture {
@@ -741,6 +742,7 @@ mod share_tests {
             main: false,
             others: Vec::new(),
             expectations: Vec::new(),
+            preparation: Default::default(),
         }
     }
 

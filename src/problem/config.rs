@@ -133,6 +133,7 @@ impl Comparison {
                     others: Vec::new(),
                     language: Language::of(path).ok()?,
                     folder: None,
+                    preparation: Default::default(),
                 },
                 Protocol::Cpjudge,
                 false,
@@ -180,6 +181,13 @@ pub struct PackageParts {
     pub unknown_language: Vec<super::Skipped>,
     /// What the package holds that is judged otherwise than the format says, or not at all, in the order found.
     pub warnings: Vec<super::PackageWarning>,
+    /// problem.yaml's `constants` (2025-09), for what is read beside the programs (a Markdown statement).
+    pub constants: std::sync::Arc<super::Constants>,
+    /// The folder of the checktestdata scripts run in place of the package's, with their constants replaced;
+    /// removed once the last copy of the problem is dropped.
+    pub substituted: Option<std::sync::Arc<tempfile::TempDir>>,
+    /// Its included files (2025-09), for submissions given besides its own.
+    pub(super) included: std::sync::Arc<super::included::Included>,
 }
 
 /// An input validator of a package.
@@ -242,6 +250,8 @@ pub struct Solution {
     /// Rules beyond its verdict (a score, verdicts on some groups); where there are any, they decide whether it
     /// did as expected.
     pub expectations: Vec<crate::scoring::Expectation>,
+    /// What its package does to its files as they are built (included files, constants).
+    pub preparation: crate::compile::Preparation,
 }
 
 impl Solution {
@@ -254,6 +264,7 @@ impl Solution {
             folder: (!self.others.is_empty())
                 .then(|| self.path.parent().map(Path::to_owned))
                 .flatten(),
+            preparation: self.preparation.clone(),
         }
     }
 }
@@ -478,6 +489,7 @@ impl Validator<'_> {
                     others: Vec::new(),
                     language,
                     folder: None,
+                    preparation: Default::default(),
                 },
                 protocol: Protocol::Cpjudge,
             });
@@ -525,6 +537,7 @@ impl Validator<'_> {
                 main,
                 others: Vec::new(),
                 expectations: Vec::new(),
+                preparation: Default::default(),
             });
         }
         if !main_seen {

@@ -2,7 +2,9 @@
 
 mod catalog;
 mod config;
+mod constants;
 mod expected_results;
+mod included;
 mod package;
 mod package_flags;
 mod package_groups;
@@ -22,6 +24,7 @@ mod yaml_keys;
 
 pub(crate) use catalog::misnamed;
 pub use catalog::{Catalog, find_root};
+pub use constants::Constants;
 pub use package::is_package;
 pub use package_warning::{PackageWarning, WarningKind};
 

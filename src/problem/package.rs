@@ -11,10 +11,15 @@
 //! - Input validators: each program (a file or a folder) or checktestdata script in `input_validators/` (or
 //!   `input_validator/`).
 //! - Submissions: each file or folder in a folder of `submissions/` named for its verdict, or tagged with
-//!   DOMjudge's `@EXPECTED_RESULTS@` (see [`super::package_submissions`]).
+//!   DOMjudge's `@EXPECTED_RESULTS@` (see [`super::package_submissions`]), built with the package's included files
+//!   (see [`super::included`]).
+//! - Constants (2025-09): replaced in the programs as they are built, and in the group files as they are read
+//!   (see [`super::constants`]).
 
 use super::Comparison;
 use super::config::{InputValidator, PackageParts, Problem, ProblemLimits, Protocol};
+use super::constants::Constants;
+use super::included::Included;
 use super::package_flags::group_flags;
 use super::package_groups::check_groups;
 use super::package_keys::problem_keys;
@@ -28,6 +33,7 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Whether `dir` is a problem package: a folder holding `problem.yaml`.
 pub fn is_package(dir: &Path) -> bool {
@@ -170,8 +176,12 @@ impl Problem {
             },
             &value,
         )?;
-        check_groups(dir, version, kind.scoring, &mut warnings)?;
-        super::package_parts::check_parts(dir, &value, &mut warnings)?;
+        let constants = Arc::new(Constants::read(&config_path, &text, &value)?);
+        // Programs are built with their constants replaced; those of a package that gives none are built as they are.
+        let replaced = (!constants.is_empty()).then(|| constants.clone());
+        check_groups(dir, version, kind.scoring, &constants, &mut warnings)?;
+        super::package_parts::check_parts(dir, version, &constants, &mut warnings)?;
+        let included = Included::find(dir, &mut warnings)?;
         let name = dir
             .file_name()
             .map(crate::text::file_name)
@@ -199,7 +209,8 @@ impl Problem {
         ) {
             (false, _) => Comparison::PackageDefault,
             (true, interactive) => {
-                let source = one_program(dir, output_validator, "output validator")?;
+                let mut source = one_program(dir, output_validator, "output validator")?;
+                source.preparation.constants = replaced.clone();
                 if interactive {
                     Comparison::Interactive {
                         interactor: source,
@@ -215,7 +226,7 @@ impl Problem {
             .as_deref()
             .map(|f| f.split_whitespace().map(str::to_owned).collect())
             .unwrap_or_default();
-        let tests = package_tests(dir, problem_flags.clone(), version)?;
+        let tests = package_tests(dir, problem_flags.clone(), version, &constants)?;
         if comparison == Comparison::PackageDefault {
             default_validator_flags(&config_path, &problem_flags, &tests)?;
         }
@@ -225,8 +236,11 @@ impl Problem {
             &dir.join("data").join("secret").join("new.in"),
             &problem_flags,
             version,
+            &constants,
         )?;
-        let input_validators = find_input_validators(dir, &mut warnings)?;
+        let mut substituted = None;
+        let input_validators =
+            find_input_validators(dir, &replaced, &mut substituted, &mut warnings)?;
         let PackageLimits {
             time_rule,
             memory,
@@ -237,13 +251,20 @@ impl Problem {
             memory,
             output,
         };
-        let (solutions, unknown_language) =
+        let (mut solutions, unknown_language) =
             super::package_submissions::submissions(dir, &mut warnings)?;
         let groups = if kind.scoring {
             Some(super::package_tree::grouping(dir, version)?)
         } else {
             None
         };
+        for solution in &mut solutions {
+            solution.preparation = crate::compile::Preparation {
+                constants: replaced.clone(),
+                ..included.for_language(solution.language)
+            };
+        }
+        let included = Arc::new(included);
         Ok(Problem {
             groups,
             name,
@@ -265,8 +286,32 @@ impl Problem {
                 time_rule,
                 unknown_language,
                 warnings,
+                constants,
+                substituted: substituted.map(Arc::new),
+                included,
             }),
         })
+    }
+}
+
+impl Problem {
+    /// Prepares a submission given besides the package's own (on the command line) as the package prepares its
+    /// own: built with the included files of its language, their constants replaced. In the submission's own
+    /// files they are replaced only when it is a file of the package: the format replaces them in the package's
+    /// example submissions, never in a contestant's.
+    pub fn prepare_submission(&self, solution: &mut super::Solution) {
+        let Some(package) = &self.package else {
+            return;
+        };
+        let own = std::fs::canonicalize(&solution.path)
+            .ok()
+            .zip(std::fs::canonicalize(&self.dir).ok())
+            .is_some_and(|(path, dir)| path.starts_with(dir));
+        solution.preparation = crate::compile::Preparation {
+            constants: (!package.constants.is_empty()).then(|| package.constants.clone()),
+            contestant: !own,
+            ..package.included.for_language(solution.language)
+        };
     }
 }
 
@@ -295,7 +340,12 @@ fn default_validator_flags(config: &Path, problem_flags: &[String], tests: &[Tes
 }
 
 /// The tests of `data/sample` and `data/secret`, in that order, each with its group's flags.
-fn package_tests(dir: &Path, problem_flags: Vec<String>, version: Version) -> Result<Vec<Test>> {
+fn package_tests(
+    dir: &Path,
+    problem_flags: Vec<String>,
+    version: Version,
+    constants: &Constants,
+) -> Result<Vec<Test>> {
     let data = dir.join("data");
     if !data.is_dir() {
         return Err(Error::NoTestsFolder { dir: data });
@@ -312,7 +362,7 @@ fn package_tests(dir: &Path, problem_flags: Vec<String>, version: Version) -> Re
         };
         for mut test in found {
             test.name = format!("{part}/{}", test.name);
-            test.flags = group_flags(&data, &test.input, &problem_flags, version)?;
+            test.flags = group_flags(&data, &test.input, &problem_flags, version, constants)?;
             tests.push(test);
         }
     }
@@ -365,9 +415,12 @@ fn one_program(dir: &Path, mut found: Vec<PathBuf>, what: &str) -> Result<Source
 }
 
 /// The package's input validators; one in no language of the table (VIVA's `.viva`) cannot run here, and is left
-/// out with a warning, as a checktestdata script is where no program runs it.
+/// out with a warning, as a checktestdata script is where no program runs it. Each is run with `constants`
+/// replaced: a program's when it is built, a checktestdata script's in a copy made in `substituted`.
 fn find_input_validators(
     dir: &Path,
+    constants: &Option<Arc<Constants>>,
+    substituted: &mut Option<tempfile::TempDir>,
     warnings: &mut Vec<super::PackageWarning>,
 ) -> Result<Vec<InputValidator>> {
     let mut found = Vec::new();
@@ -380,9 +433,18 @@ fn find_input_validators(
         ],
     )? {
         match checktestdata_script(&path) {
-            Some(script) => found.push(InputValidator::Checktestdata(script)),
+            Some(script) => found.push(InputValidator::Checktestdata(with_constants(
+                dir,
+                script,
+                constants,
+                substituted,
+                found.len(),
+            )?)),
             None => match program(&path) {
-                Ok(source) => found.push(InputValidator::Program(source)),
+                Ok(mut source) => {
+                    source.preparation.constants = constants.clone();
+                    found.push(InputValidator::Program(source));
+                }
                 Err(Error::UnknownLanguage { .. }) => warnings.push(super::PackageWarning::new(
                     super::WarningKind::ValidatorSkipped,
                     &path,
@@ -395,6 +457,54 @@ fn find_input_validators(
         }
     }
     Ok(found)
+}
+
+/// The most of a checktestdata script read to replace its constants: far more than any script.
+const SCRIPT_LIMIT: usize = 16 << 20;
+
+/// A checktestdata script of the package in `dir` with `constants` replaced: itself when that changes nothing, else
+/// a copy of the same name in a folder of `substituted` of its own (the `index`th validator's), made on first use.
+/// The judge reads the script itself to copy it, so it must be a file of the package, never a link out of it.
+fn with_constants(
+    dir: &Path,
+    script: PathBuf,
+    constants: &Option<Arc<Constants>>,
+    substituted: &mut Option<tempfile::TempDir>,
+    index: usize,
+) -> Result<PathBuf> {
+    let Some(constants) = constants else {
+        return Ok(script);
+    };
+    let inside = std::fs::canonicalize(&script)
+        .ok()
+        .zip(std::fs::canonicalize(dir).ok())
+        .is_some_and(|(real, package)| real.starts_with(package));
+    if !inside {
+        return Err(Error::Usage(format!(
+            "{}: a checktestdata script whose constants are replaced must be a file of its package, and this is a \
+             link out of the package",
+            script.display()
+        )));
+    }
+    let bytes = crate::text::read_head(&script, SCRIPT_LIMIT);
+    let std::borrow::Cow::Owned(replaced) = constants.substitute_bytes(&bytes) else {
+        return Ok(script);
+    };
+    let folder = match substituted {
+        Some(folder) => folder,
+        None => substituted.insert(
+            crate::scratch::folder("constants")
+                .map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))?,
+        ),
+    };
+    let copy = folder
+        .path()
+        .join(index.to_string())
+        .join(script.file_name().unwrap_or_default());
+    std::fs::create_dir(folder.path().join(index.to_string()))
+        .and_then(|()| std::fs::write(&copy, replaced))
+        .map_err(|e| Error::io("write", &copy, e))?;
+    Ok(copy)
 }
 
 /// The checktestdata script a validator is: a `.ctd` file, or a folder holding one and no build or run script
@@ -500,6 +610,7 @@ pub(crate) fn program(path: &Path) -> Result<Source> {
             others: files,
             language: Language::build_run(),
             folder: Some(path),
+            preparation: Default::default(),
         });
     }
     // The language most of its files are of, as problemtools decides; files of no language (a `README`, a
@@ -541,6 +652,7 @@ pub(crate) fn program(path: &Path) -> Result<Source> {
         others: files,
         language,
         folder: Some(path),
+        preparation: Default::default(),
     })
 }
 
@@ -623,6 +735,49 @@ mod tests {
         std::fs::write(dir.path().join("secret.py"), "print(2)\n").unwrap();
         std::os::unix::fs::symlink("../../../secret.py", accepted.join("c.py")).unwrap();
         let message = program(&accepted.join("c.py")).unwrap_err().to_string();
+        assert!(message.contains("a link out of the package"), "{message}");
+    }
+
+    #[test]
+    fn a_checktestdata_script_is_copied_with_its_constants_only_from_the_package() {
+        let dir = tempfile::tempdir().unwrap();
+        let package = dir.path().join("p");
+        let validators = package.join("input_validators");
+        std::fs::create_dir_all(&validators).unwrap();
+        std::fs::write(validators.join("range.ctd"), "INT(1, {{n}}) NEWLINE\n").unwrap();
+        std::fs::write(validators.join("plain.ctd"), "INT(1, 5) NEWLINE\n").unwrap();
+        let constants = Some(Arc::new(Constants::of(&[("n", "value", "9")])));
+        let mut substituted = None;
+        let copy = with_constants(
+            &package,
+            validators.join("range.ctd"),
+            &constants,
+            &mut substituted,
+            0,
+        )
+        .unwrap();
+        assert!(copy.starts_with(substituted.as_ref().unwrap().path()));
+        assert!(copy.ends_with("range.ctd"));
+        assert_eq!(
+            std::fs::read_to_string(&copy).unwrap(),
+            "INT(1, 9) NEWLINE\n"
+        );
+        // Nothing to replace: the script as it is.
+        let plain = validators.join("plain.ctd");
+        let same = with_constants(&package, plain.clone(), &constants, &mut substituted, 1);
+        assert_eq!(same.unwrap(), plain);
+        // A link out of the package is never read by the judge.
+        std::fs::write(dir.path().join("secret.ctd"), "{{n}}\n").unwrap();
+        std::os::unix::fs::symlink("../../secret.ctd", validators.join("out.ctd")).unwrap();
+        let message = with_constants(
+            &package,
+            validators.join("out.ctd"),
+            &constants,
+            &mut substituted,
+            2,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(message.contains("a link out of the package"), "{message}");
     }
 

@@ -2,7 +2,8 @@
 //! own file, the nearest winning key by key.
 
 use super::TestFlags;
-use super::package::read_yaml;
+use super::constants::Constants;
+use super::package::{parse_yaml, read_yaml, read_yaml_text};
 use super::package_groups::group_file;
 use super::yaml_keys::Version;
 use crate::error::Result;
@@ -41,12 +42,13 @@ impl Args {
 }
 
 /// The flags of a test: every group file from `data/` down to its folder, then the test's own file, the nearest
-/// winning key by key.
+/// winning key by key. A group file's `constants` sequences are replaced before it is read (2025-09).
 pub(super) fn group_flags(
     data: &Path,
     input: &Path,
     problem_flags: &[String],
     version: Version,
+    constants: &Constants,
 ) -> Result<TestFlags> {
     let mut group = RawGroup::default();
     let folder = input.parent().unwrap_or(data);
@@ -59,12 +61,17 @@ pub(super) fn group_flags(
         }
         files.extend(group_file(&at, version));
     }
+    let groups = files.len();
     let own = input.with_extension("yaml");
     if own.is_file() {
         files.push(own);
     }
-    for file in files {
-        let here: RawGroup = read_yaml(&file)?;
+    for (i, file) in files.iter().enumerate() {
+        let here: RawGroup = if i < groups {
+            parse_yaml(file, &constants.substitute(&read_yaml_text(file)?))?
+        } else {
+            read_yaml(file)?
+        };
         group.input_validator_flags = here.input_validator_flags.or(group.input_validator_flags);
         group.output_validator_flags = here.output_validator_flags.or(group.output_validator_flags);
         group.input_validator_args = here.input_validator_args.or(group.input_validator_args);

@@ -2,6 +2,7 @@
 //! `test_group.yaml` in 2025-09, either taken in any version) and of each test (`NAME.yaml`), looked at key by
 //! key as `package_keys` looks at problem.yaml's. The flags they give are `package_flags`' to read.
 
+use super::constants::Constants;
 use super::package::{read_yaml_text, yaml_value};
 use super::package_warning::{PackageWarning, WarningKind};
 use super::yaml_keys::{Keys, Meaning, Version};
@@ -83,6 +84,7 @@ pub(super) fn check_groups(
     dir: &Path,
     version: Version,
     scoring: bool,
+    constants: &Constants,
     warnings: &mut Vec<PackageWarning>,
 ) -> Result<()> {
     let data = dir.join("data");
@@ -122,7 +124,8 @@ pub(super) fn check_groups(
                             .to_owned(),
                     ));
                 }
-                check_file(path, version, scoring, FileKind::Test, warnings)?;
+                let text = read_yaml_text(path)?;
+                check_file(path, &text, version, scoring, FileKind::Test, warnings)?;
             }
         }
     }
@@ -161,7 +164,9 @@ pub(super) fn check_groups(
                 ),
             ));
         }
-        check_file(&file, version, scoring, FileKind::Group, warnings)?;
+        // Read as it is used: with its constants replaced (2025-09).
+        let text = constants.substitute(&read_yaml_text(&file)?).into_owned();
+        check_file(&file, &text, version, scoring, FileKind::Group, warnings)?;
     }
     Ok(())
 }
@@ -175,13 +180,13 @@ enum FileKind {
 /// Looks at each key of one group's or test's file.
 fn check_file(
     path: &Path,
+    text: &str,
     version: Version,
     scoring: bool,
     kind: FileKind,
     warnings: &mut Vec<PackageWarning>,
 ) -> Result<()> {
-    let text = read_yaml_text(path)?;
-    let value = yaml_value(path, &text)?;
+    let value = yaml_value(path, text)?;
     let Some(map) = value.as_object() else {
         return Ok(());
     };
@@ -202,7 +207,7 @@ fn check_file(
     };
     let mut keys = Keys {
         path,
-        text: &text,
+        text,
         version: written_for,
         warnings,
     };
@@ -309,7 +314,15 @@ mod tests {
         let path = dir.path().join(name);
         std::fs::write(&path, yaml).unwrap();
         let mut warnings = Vec::new();
-        check_file(&path, version, scoring, FileKind::Group, &mut warnings).map_err(|e| {
+        check_file(
+            &path,
+            yaml,
+            version,
+            scoring,
+            FileKind::Group,
+            &mut warnings,
+        )
+        .map_err(|e| {
             e.to_string()
                 .replace(&dir.path().display().to_string(), "D")
         })?;

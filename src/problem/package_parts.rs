@@ -1,13 +1,13 @@
 //! The parts of a package beside its configuration that change how submissions are built or what they are
-//! expected to get: included files, a static validator, `submissions/submissions.yaml`, and 2025-09's constants
-//! in the programs. cpjudge does not apply them, so each that would change a verdict refuses the package by
-//! name; what would not is a warning.
+//! expected to get: a static validator, `submissions/submissions.yaml`, and 2025-09's constants in the programs.
+//! Each that cpjudge does not apply and that would change a verdict refuses the package by name; what would not is
+//! a warning. Constants are applied (see `constants`): what is looked at here is the sequences they leave as written.
 
+use super::constants::Constants;
 use super::package::{hidden, read_yaml_text, yaml_value};
 use super::package_warning::{PackageWarning, WarningKind};
 use super::yaml_keys::{Keys, Version};
 use crate::error::{Error, Result};
-use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// The keys of an entry of submissions.yaml that say nothing of a verdict.
@@ -26,32 +26,27 @@ const EXPECTED: &[&str] = &[
 /// The most of a file read to look for constants in.
 const CONSTANT_SEARCH_LIMIT: usize = 1 << 20;
 
-/// Looks at the parts of the package in `dir`; `problem` is problem.yaml as read.
+/// Looks at the parts of the package in `dir`, of format `version`, whose problem.yaml gives `constants`.
 pub(super) fn check_parts(
     dir: &Path,
-    problem: &Value,
+    version: Version,
+    constants: &Constants,
     warnings: &mut Vec<PackageWarning>,
 ) -> Result<()> {
-    for (folder, feature) in [
-        (
-            "include",
-            "included files (include/), added to every submission before it is built,",
-        ),
-        (
-            "static_validator",
-            "static validation (static_validator/, a validator of the submission's source)",
-        ),
-    ] {
-        if let Some(file) = files_under(&dir.join(folder)).first() {
-            return Err(Error::Usage(format!(
-                "{}: {feature} is not supported yet: submissions would be judged without it (it holds {})",
-                dir.join(folder).display(),
-                file.display()
-            )));
-        }
+    let folder = dir.join("static_validator");
+    if let Some(file) = files_under(&folder).first() {
+        return Err(Error::Usage(format!(
+            "{}: static validation (static_validator/, a validator of the submission's source) is not supported \
+             yet: submissions would be judged without it (it holds {})",
+            folder.display(),
+            file.display()
+        )));
     }
     submissions_yaml(dir, warnings)?;
-    constants(dir, problem)
+    if version == Version::V2025 || !constants.is_empty() {
+        undefined_constants(dir, constants, warnings);
+    }
+    Ok(())
 }
 
 /// submissions/submissions.yaml (2025-09): each glob's keys.
@@ -114,22 +109,16 @@ fn submissions_yaml(dir: &Path, warnings: &mut Vec<PackageWarning>) -> Result<()
     Ok(())
 }
 
-/// 2025-09's constants: `{{name}}` in a program, or a group's file, stands for the constant's value. cpjudge does
-/// not substitute them, so a package that uses one where judging reads it is refused; one whose constants are
-/// used only in its statement is judged as it is.
-fn constants(dir: &Path, problem: &Value) -> Result<()> {
-    let Some(names) = problem.get("constants").and_then(Value::as_object) else {
-        return Ok(());
-    };
-    let names: Vec<&str> = names.keys().map(String::as_str).collect();
-    if names.is_empty() {
-        return Ok(());
-    }
+/// 2025-09's constants: `{{name}}` in a program, an included file or a group's file stands for the constant's value,
+/// and one naming no constant is left as written, which the program or the file will likely not take: each file
+/// holding some is warned of, with the first one's line.
+fn undefined_constants(dir: &Path, constants: &Constants, warnings: &mut Vec<PackageWarning>) {
     let mut files = Vec::new();
     for folder in [
         "submissions",
         "input_validators",
         "input_validator",
+        "input_format_validators",
         "output_validator",
         "output_validators",
         "include",
@@ -139,41 +128,37 @@ fn constants(dir: &Path, problem: &Value) -> Result<()> {
     files.extend(
         files_under(&dir.join("data"))
             .into_iter()
-            .filter(|f| f.extension().is_some_and(|e| e == "yaml")),
+            .filter(|f| f.ends_with("test_group.yaml") || f.ends_with("testdata.yaml")),
     );
+    let package = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_owned());
     for file in files {
-        let text = crate::text::read_head(&file, CONSTANT_SEARCH_LIMIT);
-        if let Some((name, line)) = first_constant(&text, &names) {
-            return Err(Error::Usage(format!(
-                "{}:{line}: constants ({{{{{name}}}}}, from problem.yaml's `constants`) are not substituted yet: \
-                 the program would be built and run with the sequence as written",
-                file.display()
-            )));
+        // Only the package's own files: what a link out of it points to is no file of the package, not read here.
+        if !std::fs::canonicalize(&file).is_ok_and(|real| real.starts_with(&package)) {
+            continue;
         }
+        let bytes = crate::text::read_head(&file, CONSTANT_SEARCH_LIMIT);
+        // A file that is not text has nothing replaced in it.
+        let Ok(text) = std::str::from_utf8(&bytes) else {
+            continue;
+        };
+        let undefined = constants.undefined(text);
+        let Some((_, line)) = undefined.first() else {
+            continue;
+        };
+        let mut named: Vec<&str> = undefined.iter().map(|(s, _)| *s).collect();
+        named.sort_unstable();
+        named.dedup();
+        warnings.push(PackageWarning::new(
+            WarningKind::UnknownKey,
+            &file,
+            Some(*line),
+            format!(
+                "{} {} no constant of problem.yaml's `constants`: left as written",
+                named.join(", "),
+                if named.len() == 1 { "names" } else { "name" }
+            ),
+        ));
     }
-    Ok(())
-}
-
-/// The first constant sequence (`{{name}}` or `{{name.variant}}`) of one of `names` in `text`, and its line.
-fn first_constant<'n>(text: &[u8], names: &[&'n str]) -> Option<(&'n str, usize)> {
-    let mut from = 0;
-    while let Some(at) = text[from..].windows(2).position(|w| w == b"{{") {
-        let start = from + at + 2;
-        let rest = &text[start..];
-        let length = rest
-            .iter()
-            .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
-            .unwrap_or(rest.len());
-        let after = rest.get(length);
-        if let Some(name) = names.iter().find(|n| n.as_bytes() == &rest[..length])
-            && matches!(after, Some(b'}') | Some(b'.'))
-        {
-            let line = 1 + text[..start].iter().filter(|&&b| b == b'\n').count();
-            return Some((name, line));
-        }
-        from = start;
-    }
-    None
 }
 
 /// Every file under `folder` but hidden ones, in name order; none when it does not exist.
@@ -197,17 +182,51 @@ mod tests {
     use super::*;
 
     #[test]
-    fn constant_sequences() {
-        let names = ["FIVE", "six"];
+    fn sequences_naming_no_constant_are_warned_of_once_per_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let accepted = dir.path().join("submissions/accepted");
+        std::fs::create_dir_all(&accepted).unwrap();
+        std::fs::create_dir_all(dir.path().join("data/secret")).unwrap();
+        std::fs::write(
+            accepted.join("a.py"),
+            "print({{n}})\nprint({{m}}, {{m}}, {{n.tex}})\n",
+        )
+        .unwrap();
+        std::fs::write(accepted.join("b.cpp"), "int a[1][1] = {{1}};\n").unwrap();
+        std::fs::write(
+            dir.path().join("data/secret/test_group.yaml"),
+            "args: ['{{k}}']\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("data/secret/1.in"), "{{k}}\n").unwrap();
+        let constants = Constants::of(&[("n", "value", "1")]);
+        let mut warnings = Vec::new();
+        check_parts(dir.path(), Version::V2025, &constants, &mut warnings).unwrap();
+        let said: Vec<String> = warnings
+            .iter()
+            .map(|w| {
+                let below = w.file.strip_prefix(dir.path()).unwrap().display();
+                format!("{below}:{}: {}", w.line.unwrap(), w.message)
+            })
+            .collect();
         assert_eq!(
-            first_constant(b"a\nb = {{FIVE}}\n", &names),
-            Some(("FIVE", 2))
+            said,
+            [
+                "submissions/accepted/a.py:2: {{m}}, {{n.tex}} name no constant of problem.yaml's `constants`: \
+                 left as written",
+                "data/secret/test_group.yaml:1: {{k}} names no constant of problem.yaml's `constants`: left as \
+                 written",
+            ]
         );
-        assert_eq!(first_constant(b"x {{six.tex}}", &names), Some(("six", 1)));
-        assert_eq!(
-            first_constant(b"{{FIVES}} {{ FIVE }} {{seven}}", &names),
-            None
-        );
-        assert_eq!(first_constant(b"map<int, {{", &names), None);
+        // A legacy package without constants has no sequences to speak of.
+        let mut warnings = Vec::new();
+        check_parts(
+            dir.path(),
+            Version::Legacy,
+            &Constants::default(),
+            &mut warnings,
+        )
+        .unwrap();
+        assert!(warnings.is_empty(), "{warnings:?}");
     }
 }

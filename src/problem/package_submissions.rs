@@ -204,6 +204,7 @@ pub(super) fn submissions(
                 main,
                 others: source.others,
                 expectations,
+                preparation: source.preparation,
             }
         })
         .collect();

@@ -39,6 +39,7 @@ pub fn submissions(paths: &[PathBuf], expected: &[Verdict]) -> Result<Vec<Soluti
                 main: false,
                 others: Vec::new(),
                 expectations: Vec::new(),
+                preparation: Default::default(),
             })
         })
         .collect()

@@ -132,6 +132,7 @@ mod tests {
             main: false,
             others: Vec::new(),
             expectations: Vec::new(),
+            preparation: Default::default(),
         };
         let references = [solution("fast.rs"), solution("slow.rs")];
         let pass = |solutions, tests, repeat| CalibrationEvent::Pass {

@@ -3,6 +3,7 @@
 mod authoring;
 mod bundled;
 mod cache;
+mod constants_and_includes;
 mod corpus;
 mod escapes;
 mod harness;

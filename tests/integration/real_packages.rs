@@ -390,11 +390,11 @@ fn features_that_would_change_verdicts_are_refused_by_name() {
         ),
         (
             |p| {
-                std::fs::create_dir_all(p.join("include/python3")).unwrap();
-                std::fs::write(p.join("include/python3/driver.py"), "import solution\n").unwrap();
+                std::fs::create_dir_all(p.join("include/python3/lib")).unwrap();
+                std::fs::write(p.join("include/python3/lib/util.py"), "x = 1\n").unwrap();
             },
-            "include",
-            "included files (include/), added to every submission before it is built, is not supported yet",
+            "include/python3/lib/util.py",
+            "included files in a folder of their own are not supported yet",
         ),
         (
             |p| {
@@ -416,17 +416,12 @@ fn features_that_would_change_verdicts_are_refused_by_name() {
             |p| {
                 std::fs::write(
                     p.join("problem.yaml"),
-                    "name: Echo\nconstants:\n  shift: 1\n",
-                )
-                .unwrap();
-                std::fs::write(
-                    p.join("submissions/accepted/echo.py"),
-                    "#!/usr/bin/env python3\nprint(int(input()) + {{shift}} - 1)\n",
+                    "name: Echo\nconstants:\n  shift:\n    tex: one\n",
                 )
                 .unwrap();
             },
-            "submissions/accepted/echo.py:2",
-            "constants ({{shift}}, from problem.yaml's `constants`) are not substituted yet",
+            "problem.yaml:3:1",
+            "the constant `shift` has variants but no `value`",
         ),
     ];
     for (change, file, said) in cases {
