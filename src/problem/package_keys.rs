@@ -320,8 +320,6 @@ mod tests {
         assert_eq!(
             said,
             [
-                "not_applied 2 a scoring problem: scores are not computed yet, each submission is judged \
-                 pass-fail, accepted or not (partially_accepted/ expects WA)",
                 "other_version 4 `credits` belongs to the 2023-07 and 2025-09 format, not to the legacy one: \
                  taken as it means there",
                 "other_version 6 `limits.time_multipliers` belongs to the 2023-07 and 2025-09 format, not to \

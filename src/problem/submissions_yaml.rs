@@ -297,7 +297,10 @@ mod tests {
         assert!(file.said("x/y/nested.py").is_none());
         assert!(file.said("x/nested.py").is_some());
         let slow = file.said("time_limit_exceeded/a.cpp").unwrap();
-        assert_eq!(slow.expectations[0].required, Some(vec![Verdict::TimeLimit]));
+        assert_eq!(
+            slow.expectations[0].required,
+            Some(vec![Verdict::TimeLimit, Verdict::OutputLimit])
+        );
     }
 
     #[test]
