@@ -545,6 +545,12 @@ pub struct MergeArgs {
     #[arg(required = true, value_name = "REPORT")]
     pub reports: Vec<PathBuf>,
 
+    /// The problem judged, as `judge` takes it (a problem of the project, or a package's folder): its groups,
+    /// scores and expectations are decided again on the joined runs. Unless given, the problem the reports
+    /// name, found from here.
+    #[arg(long, value_name = "PROBLEM")]
+    pub problem: Option<PathBuf>,
+
     #[command(flatten)]
     pub forms: ReportForms,
 }

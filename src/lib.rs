@@ -118,7 +118,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         }
         Command::New(args) => project().and_then(|catalog| commands::new(&catalog, args)),
         Command::Export(args) => commands::export(project(), &cwd, args),
-        Command::Merge(args) => commands::merge(cli.color, args),
+        Command::Merge(args) => commands::merge(project(), &cwd, cli.color, args),
         Command::Report(args) => commands::report(cli.color, args),
         Command::Doctor(args) => {
             commands::doctor(&cli.layers, cli.color, args).map(|()| Outcome::AsExpected)

@@ -2,14 +2,21 @@
 //! report`: a saved report shown again.
 
 use super::session::{Outputs, write_reports};
+use super::target::Target;
 use crate::Outcome;
 use crate::cli::{MergeArgs, ReportArgs, ReportForms};
 use crate::error::{Error, Result};
-use crate::judge::{Partition, Share, merge as join};
+use crate::judge::{Partition, Rules, Share, merge as join};
+use crate::problem::{Catalog, Test};
 use crate::report::{ColorChoice, Detail, Origin, SavedReport, Style, read_json};
 use std::path::Path;
 
-pub fn merge(color: ColorChoice, args: &MergeArgs) -> Result<Outcome> {
+pub fn merge(
+    project: Result<Catalog>,
+    cwd: &Path,
+    color: ColorChoice,
+    args: &MergeArgs,
+) -> Result<Outcome> {
     let outputs = outputs(&args.forms, color)?;
     let mut shares = Vec::with_capacity(args.reports.len());
     let mut origins = Vec::with_capacity(args.reports.len());
@@ -21,7 +28,39 @@ pub fn merge(color: ColorChoice, args: &MergeArgs) -> Result<Outcome> {
             report: saved.report,
         });
     }
-    let report = join(shares).map_err(Error::Usage)?;
+    let problem = match (&args.problem, shares.first()) {
+        (Some(given), _) => Some(problem_and_tests(project, cwd, given)?),
+        // Without one named, the problem the shares name, if it is found here: a pass-fail problem's shares
+        // merge without it, all but the rules beyond verdicts.
+        (None, Some(share)) => {
+            let name = Path::new(&share.report.problem);
+            match problem_and_tests(project, cwd, name) {
+                Ok(found) => Some(found),
+                Err(why) => {
+                    eprintln!(
+                        "warning: the problem {} is not found here ({why}): rules beyond verdicts are not \
+                         checked; give it with --problem",
+                        share.report.problem
+                    );
+                    None
+                }
+            }
+        }
+        (None, None) => None,
+    };
+    if let (Some((target, _)), Some(share)) = (&problem, shares.first())
+        && target.problem.name != share.report.problem
+    {
+        return Err(Error::Usage(format!(
+            "the reports are of the problem {}, not of {}",
+            share.report.problem, target.problem.name
+        )));
+    }
+    let rules = problem.as_ref().map(|(target, tests)| Rules {
+        problem: &target.problem,
+        tests,
+    });
+    let report = join(shares, rules).map_err(Error::Usage)?;
     // Joined, they are all shares: each has its partition.
     let mut origins: Vec<(Partition, Origin)> = origins
         .into_iter()
@@ -58,6 +97,17 @@ fn outputs(forms: &ReportForms, color: ColorChoice) -> Result<Outputs<'_>> {
     };
     outputs.check()?;
     Ok(outputs)
+}
+
+/// The problem `given`, as `judge` finds it, and its tests.
+fn problem_and_tests(
+    project: Result<Catalog>,
+    cwd: &Path,
+    given: &Path,
+) -> Result<(Target, Vec<Test>)> {
+    let target = Target::find(project, cwd, given)?;
+    let tests = target.tests(None)?;
+    Ok((target, tests))
 }
 
 /// A report of `judge --json`, read back.

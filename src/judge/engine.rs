@@ -470,7 +470,7 @@ impl<'a> Judge<'a> {
 
 /// The tree `tests` are judged in (a pass-fail problem's: one group that stops at the first failure), and the
 /// tests in its order.
-fn tree_of(problem: &Problem, tests: &[Test]) -> Result<(Tree, Vec<Test>)> {
+pub(crate) fn tree_of(problem: &Problem, tests: &[Test]) -> Result<(Tree, Vec<Test>)> {
     match &problem.groups {
         None => Ok((Tree::pass_fail(tests.len()), tests.to_vec())),
         Some(grouping) => grouping
@@ -481,7 +481,7 @@ fn tree_of(problem: &Problem, tests: &[Test]) -> Result<(Tree, Vec<Test>)> {
 
 /// Aggregates `results` over `tree`, and gives each test its score; a test whose validator broke a scoring
 /// rule becomes a judge error.
-fn score(tree: &Tree, results: &mut [Option<TestResult>]) -> Scored {
+pub(crate) fn score(tree: &Tree, results: &mut [Option<TestResult>]) -> Scored {
     let scores: Vec<Option<TestScore>> = results
         .iter()
         .map(|r| {

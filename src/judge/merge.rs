@@ -1,9 +1,14 @@
 //! Joining the reports of the N shares of a judge (`judge --partition K/N`) into the report one judge of every
 //! run would have given: each solution's tests in test order, cut after its first failure unless every test was
-//! run, and its verdict that of its first failing test.
+//! run, and its verdict that of its first failing test. Where the problem is at hand, its groups, scores and rules
+//! beyond verdicts are decided again on the joined runs, as one judge of them all decides them.
 
-use super::{JudgeReport, SolutionReport};
+use super::engine::{score, tree_of};
+use super::{JudgeReport, SolutionReport, TestResult};
+use crate::problem::{Problem, Test};
+use crate::scoring::{Judged, Plan};
 use crate::verdict::Verdict;
+use std::collections::HashMap;
 
 /// One share's report, and where it came from (its file), to name it in a refusal.
 pub struct Share {
@@ -11,9 +16,18 @@ pub struct Share {
     pub report: JudgeReport,
 }
 
+/// What only the problem knows, which no share can decide for the whole: how its tests are grouped and scored,
+/// and each solution's rules beyond its verdict.
+pub struct Rules<'a> {
+    pub problem: &'a Problem,
+    /// The problem's tests: those the shares judged are taken, by name.
+    pub tests: &'a [Test],
+}
+
 /// The whole judge's report; refused, with the reason, unless the shares are all N of one judge: the same
-/// problem, tests, limits and solutions, each share once.
-pub fn merge(shares: Vec<Share>) -> Result<JudgeReport, String> {
+/// problem, tests, limits and solutions, each share once. Shares of a scoring problem need its `rules`: a group's
+/// score is not the sum of its shares' scores.
+pub fn merge(shares: Vec<Share>, rules: Option<Rules>) -> Result<JudgeReport, String> {
     let Some(first) = shares.first() else {
         return Err("no report to merge".to_owned());
     };
@@ -50,6 +64,17 @@ pub fn merge(shares: Vec<Share>) -> Result<JudgeReport, String> {
     }
 
     let base = &first.report;
+    let scored = shares
+        .iter()
+        .flat_map(|share| &share.report.solutions)
+        .any(|s| s.score.is_some() || !s.groups.is_empty());
+    if scored && rules.is_none() {
+        return Err(format!(
+            "the shares are of the scoring problem {}: its groups and scores are decided again from its tests, \
+             and the problem is needed for that (give it with --problem)",
+            base.problem
+        ));
+    }
     let positions = base.positions();
     let solutions = base
         .solutions
@@ -60,6 +85,9 @@ pub fn merge(shares: Vec<Share>) -> Result<JudgeReport, String> {
                 .iter()
                 .flat_map(|share| share.report.solutions[at].tests.iter().cloned())
                 .collect();
+            if let Some(rules) = &rules {
+                return decide(base, solution, tests, rules);
+            }
             tests.sort_by_key(|t| positions.get(t.name.as_str()).copied());
             if !base.all_tests
                 && let Some(stop) = tests.iter().position(|t| !t.verdict.is_accepted())
@@ -67,14 +95,14 @@ pub fn merge(shares: Vec<Share>) -> Result<JudgeReport, String> {
                 tests.truncate(stop + 1);
             }
             let verdict = SolutionReport::verdict_of(solution.compile.ok, &tests);
-            SolutionReport {
+            Ok(SolutionReport {
                 verdict,
                 ok: solution.expected.contains(&verdict),
                 tests,
                 ..solution.clone()
-            }
+            })
         })
-        .collect();
+        .collect::<Result<Vec<_>, String>>()?;
     Ok(JudgeReport {
         solutions,
         partition: None,
@@ -88,6 +116,90 @@ pub fn merge(shares: Vec<Share>) -> Result<JudgeReport, String> {
             .iter()
             .find_map(|share| share.report.suggested_time_limit.clone()),
         ..base.clone()
+    })
+}
+
+/// A solution's report from all its `runs`, decided as the judge decides it of a whole judge: the runs kept that a
+/// one-at-a-time judge keeps, in the tree's order, then its groups, score, verdict and rules.
+fn decide(
+    base: &JudgeReport,
+    solution: &SolutionReport,
+    runs: Vec<TestResult>,
+    rules: &Rules,
+) -> Result<SolutionReport, String> {
+    let judged: Vec<Test> = base
+        .tests
+        .iter()
+        .map(|name| {
+            rules
+                .tests
+                .iter()
+                .find(|t| &t.name == name)
+                .cloned()
+                .ok_or_else(|| {
+                    format!(
+                        "the shares judged a test {name} that {} does not have",
+                        rules.problem.name
+                    )
+                })
+        })
+        .collect::<Result<_, String>>()?;
+    let (tree, ordered) = tree_of(rules.problem, &judged).map_err(|e| e.to_string())?;
+    let mut by_name: HashMap<String, TestResult> =
+        runs.into_iter().map(|t| (t.name.clone(), t)).collect();
+    let results: Vec<Option<TestResult>> =
+        ordered.iter().map(|t| by_name.remove(&t.name)).collect();
+    let own = rules
+        .problem
+        .solutions
+        .iter()
+        .find(|s| s.name == solution.name);
+    let expectations = own.map(|s| s.expectations.as_slice()).unwrap_or_default();
+    let every_test = base.all_tests || expectations.iter().any(|e| e.needs_every_test());
+    let mut results = if every_test || !solution.compile.ok {
+        results
+    } else {
+        // A share stops at its own failures, never later than the whole judge would: what the whole keeps, some
+        // share ran.
+        Plan::new(&tree).keep(
+            results,
+            |r| r.verdict.is_accepted(),
+            |index| {
+                Err(format!(
+                    "no share ran {} on test {}, which one judge of all the tests would run: judge the shares \
+                     with --all",
+                    solution.name, ordered[index].name
+                ))
+            },
+        )?
+    };
+    let scored = score(&tree, &mut results);
+    let tests: Vec<TestResult> = results.into_iter().flatten().collect();
+    let verdict = match scored.verdict {
+        Some(verdict) if solution.compile.ok => verdict,
+        _ => SolutionReport::verdict_of(solution.compile.ok, &tests),
+    };
+    let names: Vec<String> = ordered.iter().map(|t| t.name.clone()).collect();
+    let broken = crate::scoring::broken(
+        expectations,
+        &Judged {
+            tests: &tests,
+            all_tests: &names,
+            groups: &scored.groups,
+            score: scored.score,
+            compiled: solution.compile.ok,
+        },
+    );
+    let accepts = solution.expected.is_empty() || solution.expected.contains(&verdict);
+    Ok(SolutionReport {
+        verdict,
+        ok: accepts && broken.is_empty(),
+        tests,
+        score: scored.score,
+        max_score: scored.max,
+        groups: scored.groups,
+        broken,
+        ..solution.clone()
     })
 }
 
@@ -167,10 +279,13 @@ mod tests {
 
     #[test]
     fn the_first_failure_in_test_order_decides_whichever_share_found_it() {
-        let merged = merge(vec![
-            share(1, &[("1", Verdict::Accepted), ("3", Verdict::WrongAnswer)]),
-            share(2, &[("2", Verdict::TimeLimit)]),
-        ])
+        let merged = merge(
+            vec![
+                share(1, &[("1", Verdict::Accepted), ("3", Verdict::WrongAnswer)]),
+                share(2, &[("2", Verdict::TimeLimit)]),
+            ],
+            None,
+        )
         .unwrap();
         let solution = &merged.solutions[0];
         let runs: Vec<(&str, Verdict)> = solution
@@ -188,7 +303,7 @@ mod tests {
         let mut second = share(2, &[("2", Verdict::Accepted)]);
         first.report.all_tests = true;
         second.report.all_tests = true;
-        let merged = merge(vec![second, first]).unwrap();
+        let merged = merge(vec![second, first], None).unwrap();
         assert_eq!(merged.solutions[0].tests.len(), 3);
         assert_eq!(merged.solutions[0].verdict, Verdict::WrongAnswer);
     }
@@ -207,7 +322,7 @@ mod tests {
         let mut second = share(2, &[("2", Verdict::Accepted)]);
         first.report.time_limit_check = check(120, "ref on 1");
         second.report.time_limit_check = check(330, "ref on 2");
-        let merged = merge(vec![first, second]).unwrap();
+        let merged = merge(vec![first, second], None).unwrap();
         assert_eq!(merged.time_limit_check, check(330, "ref on 2"));
         // 330 ms x 5 is over the 1 s limit of the sample.
         assert!(merged.time_limit_warning().is_some());
@@ -217,11 +332,15 @@ mod tests {
     fn shares_of_other_judges_are_refused() {
         let mut other = share(2, &[]);
         other.report.time_limit *= 2;
-        let refused = merge(vec![share(1, &[]), other]).map(|_| ()).unwrap_err();
+        let refused = merge(vec![share(1, &[]), other], None)
+            .map(|_| ())
+            .unwrap_err();
         assert!(refused.contains("limits differ"), "{refused}");
         let mut other = share(2, &[]);
         other.report.partition = Some(Partition { index: 2, count: 3 });
-        let refused = merge(vec![share(1, &[]), other]).map(|_| ()).unwrap_err();
+        let refused = merge(vec![share(1, &[]), other], None)
+            .map(|_| ())
+            .unwrap_err();
         assert!(refused.contains("numbers of shares differ"), "{refused}");
     }
 }

@@ -16,7 +16,7 @@ mod validate;
 pub(crate) use classify::classify;
 pub use engine::{Judge, JudgeOptions};
 pub use limit_check::LimitCheck;
-pub use merge::{Share, merge};
+pub use merge::{Rules, Share, merge};
 pub use outcome::{
     Event, Interruption, JudgeReport, SolutionReport, SuggestedLimit, TestResult, TestTexts,
 };

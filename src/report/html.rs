@@ -38,8 +38,27 @@ struct Page {
     /// The solutions not judged here, each as "name (language): why".
     skipped: Vec<String>,
     rows: Vec<Row>,
+    /// A scoring problem's groups, parents before children; none for a pass-fail problem.
+    groups: Vec<GroupRow>,
     /// What the page's script shows of each run, kept apart from the matrix so that a large one stays light.
     runs: Runs,
+}
+
+/// A group's verdict and score for each solution, and its own tests' (those in no group below it).
+#[derive(Serialize)]
+struct GroupRow {
+    name: String,
+    depth: usize,
+    counted: bool,
+    max: Option<String>,
+    cells: Vec<String>,
+    tests: Vec<GroupTest>,
+}
+
+#[derive(Serialize)]
+struct GroupTest {
+    name: String,
+    cells: Vec<String>,
 }
 
 #[derive(Serialize)]
@@ -57,6 +76,10 @@ struct Column {
     verdict: &'static str,
     ok: bool,
     compile_message: String,
+    /// A scoring problem's score, "50/100".
+    score: Option<String>,
+    /// The rules beyond its verdict it broke.
+    broken: Vec<String>,
     /// What is said of it besides its verdict (sensitive to the time limit).
     notes: Vec<String>,
     cpu_plot: String,
@@ -187,6 +210,7 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
                 format!("{} ({language}): {}", s.name, s.why)
             })
             .collect(),
+        groups: group_rows(report),
         rows,
         runs: Runs {
             solutions: report.solutions.iter().map(|s| s.name.clone()).collect(),
@@ -199,6 +223,63 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
             },
         },
     }
+}
+
+/// Each group of any solution, with every solution's result in it and in its own tests.
+fn group_rows(report: &JudgeReport) -> Vec<GroupRow> {
+    use crate::scoring::show;
+    let mut names: Vec<&crate::scoring::GroupResult> = Vec::new();
+    for group in report.solutions.iter().flat_map(|s| &s.groups) {
+        if !names.iter().any(|g| g.name == group.name) {
+            names.push(group);
+        }
+    }
+    // A test is the group's own when no deeper group holds it.
+    let owner = |test: &str| {
+        names
+            .iter()
+            .filter(|g| test.starts_with(&format!("{}/", g.name)))
+            .max_by_key(|g| g.name.len())
+            .map(|g| g.name.clone())
+    };
+    names
+        .iter()
+        .map(|group| GroupRow {
+            name: group.name.clone(),
+            depth: group.name.matches('/').count(),
+            counted: group.counted,
+            max: group.max.map(show),
+            cells: report
+                .solutions
+                .iter()
+                .map(|s| match s.groups.iter().find(|g| g.name == group.name) {
+                    Some(g) => g.verdict.map_or("-".to_owned(), |v| {
+                        format!("{} {}", v.code(), show(g.score))
+                    }),
+                    None => "-".to_owned(),
+                })
+                .collect(),
+            tests: report
+                .tests
+                .iter()
+                .filter(|t| owner(t).as_deref() == Some(group.name.as_str()))
+                .map(|t| GroupTest {
+                    name: t.clone(),
+                    cells: report
+                        .solutions
+                        .iter()
+                        .map(|s| match s.tests.iter().find(|r| &r.name == t) {
+                            Some(r) => match r.score {
+                                Some(score) => format!("{} {}", r.verdict.code(), show(score)),
+                                None => r.verdict.code().to_owned(),
+                            },
+                            None => "-".to_owned(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 fn detail(test: &TestResult) -> RunDetail {
@@ -259,6 +340,8 @@ fn column(
             .join(" or "),
         verdict: solution.verdict.code(),
         ok: solution.ok,
+        score: super::grid::score_text(solution),
+        broken: solution.broken.clone(),
         compile_message: if solution.verdict == Verdict::CompileError {
             crate::text::bound(&solution.compile.message, 300)
         } else {
@@ -338,5 +421,27 @@ mod tests {
         );
         assert_eq!(runs["runs"][0][1][2], "-4\n+5");
         assert_eq!(runs["runs"][1][1], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn groups_fold_open_to_their_tests() {
+        let page = page_of(&crate::report::json::tests::scored_report());
+        assert!(
+            page.contains("<summary>secret&#x2f;group2</summary>"),
+            "{page}"
+        );
+        assert!(
+            page.contains("<summary>sample (not counted)</summary>"),
+            "{page}"
+        );
+        assert!(page.contains("partial_greedy.py: 40&#x2f;100"), "{page}");
+        assert!(page.contains("<td>WA 0</td><td>-</td>"), "{page}");
+        assert!(
+            page.contains("broke: problem.toml: samples_only.rs"),
+            "{page}"
+        );
+        // A pass-fail problem has no groups section.
+        let plain = page_of(&crate::report::json::tests::sample_report());
+        assert!(!plain.contains("id=\"groups\""), "{plain}");
     }
 }

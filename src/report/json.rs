@@ -521,6 +521,83 @@ pub(crate) mod tests {
         }
     }
 
+    /// A scoring problem's report: a full score, a partial one, and one that broke a rule beyond its verdict with
+    /// a group not run; the samples not counted.
+    pub(crate) fn scored_report() -> JudgeReport {
+        use crate::scoring::GroupResult;
+        let mut report = sample_report();
+        report.problem = "ladder".into();
+        report.tests = [
+            "sample/1",
+            "secret/group1/1",
+            "secret/group1/2",
+            "secret/group2/1",
+        ]
+        .map(String::from)
+        .to_vec();
+        let group =
+            |name: &str, verdict: Option<Verdict>, score: f64, max: Option<f64>| GroupResult {
+                name: name.into(),
+                verdict,
+                score,
+                max,
+                counted: name != "sample",
+                note: None,
+            };
+        let template = report.solutions[0].tests[0].clone();
+        let runs = |verdicts: &[Verdict], scores: &[f64]| -> Vec<TestResult> {
+            verdicts
+                .iter()
+                .zip(scores)
+                .zip(&report.tests)
+                .map(|((verdict, score), name)| TestResult {
+                    name: name.clone(),
+                    verdict: *verdict,
+                    score: Some(*score),
+                    ..template.clone()
+                })
+                .collect()
+        };
+        use Verdict::{Accepted as AC, WrongAnswer as WA};
+        let mut full = report.solutions[0].clone();
+        full.name = "full_solution.cpp".into();
+        full.tests = runs(&[AC, AC, AC, AC], &[0.0, 20.0, 20.0, 60.0]);
+        full.score = Some(100.0);
+        full.max_score = Some(100.0);
+        full.groups = vec![
+            group("sample", Some(AC), 0.0, None),
+            group("secret", Some(AC), 100.0, Some(100.0)),
+            group("secret/group1", Some(AC), 40.0, Some(40.0)),
+            group("secret/group2", Some(AC), 60.0, Some(60.0)),
+        ];
+        let mut partial = full.clone();
+        partial.name = "partial_greedy.py".into();
+        partial.expected = vec![WA];
+        partial.verdict = WA;
+        partial.tests = runs(&[AC, AC, AC, WA], &[0.0, 20.0, 20.0, 0.0]);
+        partial.tests[3].message = "token 1: expected \"7\", found \"6\"".into();
+        partial.score = Some(40.0);
+        partial.groups[1] = group("secret", Some(WA), 40.0, Some(100.0));
+        partial.groups[3] = group("secret/group2", Some(WA), 0.0, Some(60.0));
+        let mut lucky = partial.clone();
+        lucky.name = "samples_only.rs".into();
+        lucky.ok = false;
+        lucky.tests = runs(&[AC, WA], &[0.0, 0.0]);
+        lucky.tests[1].message = "token 1: expected \"3\", found \"2\"".into();
+        lucky.score = Some(0.0);
+        lucky.groups = vec![
+            group("sample", Some(AC), 0.0, None),
+            group("secret", Some(WA), 0.0, Some(100.0)),
+            group("secret/group1", Some(WA), 0.0, Some(40.0)),
+            group("secret/group2", None, 0.0, Some(60.0)),
+        ];
+        lucky.broken = vec![
+            "problem.toml: samples_only.rs: its score must be from 10 to 30, and it got 0".into(),
+        ];
+        report.solutions = vec![full, partial, lucky];
+        report
+    }
+
     fn sample_origin() -> Origin {
         Origin {
             isolation: Isolation::off(),

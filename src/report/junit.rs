@@ -1,7 +1,9 @@
 //! JUnit XML (`judge --junit FILE`) for CI systems: a test suite per solution, a test case per solution x test,
-//! plus one case per solution for "got its expected verdict".
+//! plus one case per solution for "got its expected verdict"; a scoring problem's groups are suites within the
+//! solution's, with their verdict and score as properties.
 
 use crate::judge::{JudgeReport, SolutionReport};
+use crate::scoring::{GroupResult, show};
 use crate::verdict::Verdict;
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
@@ -56,7 +58,12 @@ fn write_suite<W: Write>(
         if !solution.compile.ok {
             why.push_str(&format!(": {}", solution.compile.message));
         }
-        why
+        // A rule beyond the verdict, broken, fails the solution as a wrong verdict does.
+        let mut reasons: Vec<String> = solution.broken.clone();
+        if !solution.expected.contains(&solution.verdict) || reasons.is_empty() {
+            reasons.insert(0, why);
+        }
+        reasons.join("\n")
     });
     // The compiler's message goes with the verdict, whether a compile error was expected or not.
     let compiler = (!solution.compile.ok).then_some(solution.compile.message.as_str());
@@ -68,8 +75,8 @@ fn write_suite<W: Write>(
         output: compiler,
     }
     .write(xml, &class)?;
-    for name in &report.tests {
-        let case = match solution.tests.iter().find(|t| &t.name == name) {
+    let case = |xml: &mut Writer<W>, name: &str| -> io::Result<()> {
+        match solution.tests.iter().find(|t| t.name == name) {
             Some(test) => Case {
                 name,
                 seconds: test.cpu.as_secs_f64(),
@@ -88,11 +95,71 @@ fn write_suite<W: Write>(
                 output: None,
             }
             .write(xml, &class),
-        };
-        case?;
+        }
+    };
+    let groups = &solution.groups;
+    for name in report.tests.iter().filter(|t| parent(groups, t).is_none()) {
+        case(xml, name)?;
+    }
+    for group in groups.iter().filter(|g| parent(groups, &g.name).is_none()) {
+        write_group(xml, report, &class, groups, group, &case)?;
     }
     xml.write_event(Event::End(BytesEnd::new("testsuite")))?;
     Ok(())
+}
+
+/// The innermost group holding the test or group `name`, if any.
+fn parent<'a>(groups: &'a [GroupResult], name: &str) -> Option<&'a GroupResult> {
+    let (above, _) = name.rsplit_once('/')?;
+    groups
+        .iter()
+        .find(|g| g.name == above)
+        .or_else(|| parent(groups, above))
+}
+
+/// A group's suite: its verdict and score, its tests' cases, then its groups' suites.
+fn write_group<W: Write>(
+    xml: &mut Writer<W>,
+    report: &JudgeReport,
+    class: &str,
+    groups: &[GroupResult],
+    group: &GroupResult,
+    case: &dyn Fn(&mut Writer<W>, &str) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut suite = BytesStart::new("testsuite");
+    suite.push_attribute(("name", format!("{class}.{}", group.name).as_str()));
+    xml.write_event(Event::Start(suite))?;
+    xml.write_event(Event::Start(BytesStart::new("properties")))?;
+    let verdict = group.verdict.map_or("not run", |v| v.code());
+    let mut properties = vec![
+        ("verdict", verdict.to_owned()),
+        ("score", show(group.score)),
+    ];
+    if let Some(max) = group.max {
+        properties.push(("max_score", show(max)));
+    }
+    properties.push(("counted", group.counted.to_string()));
+    if let Some(note) = &group.note {
+        properties.push(("note", note.clone()));
+    }
+    for (name, value) in properties {
+        let mut property = BytesStart::new("property");
+        property.push_attribute(("name", name));
+        property.push_attribute(("value", value.as_str()));
+        xml.write_event(Event::Empty(property))?;
+    }
+    xml.write_event(Event::End(BytesEnd::new("properties")))?;
+    let held = |name: &str| parent(groups, name).is_some_and(|g| g.name == group.name);
+    for name in report.tests.iter().filter(|t| held(t)) {
+        case(xml, name)?;
+    }
+    let children = groups
+        .iter()
+        .filter(|g| parent(groups, &g.name).is_some_and(|p| p.name == group.name));
+    for child in children {
+        write_group(xml, report, class, groups, child, case)?;
+    }
+    xml.write_event(Event::End(BytesEnd::new("testsuite")))
 }
 
 /// One test case: passed, failed, or skipped, with what the program (or compiler) said.
@@ -145,6 +212,19 @@ mod tests {
         write_junit(&crate::report::json::tests::sample_report(), &mut out).unwrap();
         let xml = String::from_utf8(out).unwrap();
         assert!(xml.ends_with("</testsuites>\n"));
+        insta::assert_snapshot!(xml);
+    }
+
+    #[test]
+    fn groups_as_suites_in_junit() {
+        let mut out = Vec::new();
+        write_junit(&crate::report::json::tests::scored_report(), &mut out).unwrap();
+        let xml = String::from_utf8(out).unwrap();
+        assert!(
+            xml.contains(r#"<testsuite name="ladder.partial_greedy.py.secret/group2">"#),
+            "{xml}"
+        );
+        assert!(xml.contains("its score must be from 10 to 30"), "{xml}");
         insta::assert_snapshot!(xml);
     }
 }

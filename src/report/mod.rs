@@ -6,6 +6,7 @@ mod calibration_progress;
 mod constraints;
 mod doctor;
 mod exported;
+mod grid;
 mod html;
 pub(crate) mod json;
 mod junit;

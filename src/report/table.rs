@@ -75,7 +75,15 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
         .max()
         .unwrap_or(0)
         .max(8);
+    // A scoring problem's solutions have a score beside their verdict; a pass-fail problem's table is as it was.
+    let score_width = report
+        .solutions
+        .iter()
+        .filter_map(super::grid::score_text)
+        .map(|s| s.len().max("score".len()))
+        .max();
     let widths = Widths {
+        score: score_width,
         name: name_width,
         language: report
             .solutions
@@ -87,10 +95,11 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
     };
     writeln!(
         out,
-        "\n{:<name_width$}  {:<lang_width$}  {:<7}  {:<8}  {:>7}  {:>8}  {:>9}",
+        "\n{:<name_width$}  {:<lang_width$}  {:<7}  {}{:<8}  {:>7}  {:>8}  {:>9}",
         "solution",
         "lang",
         "verdict",
+        score_width.map_or(String::new(), |w| format!("{:<w$}  ", "score")),
         "expected",
         "tests",
         "max CPU",
@@ -100,6 +109,7 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
     for solution in &report.solutions {
         write_row(report, solution, widths, style, out)?;
     }
+    super::grid::write_grid(report, style, out)?;
     if style.detail == Detail::Verbose {
         for solution in &report.solutions {
             write_every_test(solution, style, out)?;
@@ -117,6 +127,8 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
 #[derive(Clone, Copy)]
 struct Widths {
     name: usize,
+    /// A scoring problem's score column.
+    score: Option<usize>,
     language: usize,
 }
 
@@ -177,10 +189,14 @@ fn write_row(
         .count();
     writeln!(
         out,
-        "{:<name_width$}  {:<lang_width$}  {}  {:<8}  {:>7}  {:>8}  {:>9}  {mark}",
+        "{:<name_width$}  {:<lang_width$}  {}  {}{:<8}  {:>7}  {:>8}  {:>9}  {mark}",
         solution.name,
         solution.language.name(),
         style.paint(&format!("{:<7}", solution.verdict.code()), verdict_color),
+        widths.score.map_or(String::new(), |w| format!(
+            "{:<w$}  ",
+            super::grid::score_text(solution).unwrap_or_else(|| "-".to_owned())
+        )),
         expected_codes(&solution.expected),
         format!("{passed}/{}", report.tests.len()),
         if solution.tests.is_empty() {
@@ -305,7 +321,14 @@ fn write_details(
         .filter(|t| !t.verdict.is_accepted())
         .collect();
     let Some((test, others)) = failing.split_first() else {
-        return Ok(());
+        if !solution.broken.is_empty() {
+            writeln!(
+                out,
+                "\n{}: {}, not as expected",
+                solution.name, solution.verdict
+            )?;
+        }
+        return write_broken(solution, style, out);
     };
     writeln!(
         out,
@@ -355,6 +378,19 @@ fn write_details(
             plural(others.len() - MORE_FAILURES, "failing test")
         )?;
     }
+    write_broken(solution, style, out)
+}
+
+/// The rules beyond its verdict that a solution broke, each whole: each is why it is not as expected.
+fn write_broken(solution: &SolutionReport, style: Style, out: &mut dyn Write) -> io::Result<()> {
+    for rule in &solution.broken {
+        let options = textwrap::Options::new(style.width.max(40))
+            .initial_indent("    broke: ")
+            .subsequent_indent("      ");
+        for line in textwrap::wrap(rule, options) {
+            writeln!(out, "{line}")?;
+        }
+    }
     Ok(())
 }
 
@@ -393,12 +429,16 @@ fn write_summary(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io:
         .iter()
         .filter(|s| !s.ok)
         .map(|s| {
-            format!(
-                "{} (expected {}, got {})",
-                s.name,
-                expected_codes(&s.expected),
-                s.verdict
-            )
+            if s.broken.is_empty() || !s.expected.contains(&s.verdict) {
+                format!(
+                    "{} (expected {}, got {})",
+                    s.name,
+                    expected_codes(&s.expected),
+                    s.verdict
+                )
+            } else {
+                format!("{} (broke {})", s.name, plural(s.broken.len(), "rule"))
+            }
         })
         .collect();
     if wrong.is_empty() {
@@ -524,6 +564,27 @@ mod tests {
             "{quiet}"
         );
         insta::assert_snapshot!(render(&failing_report(), 100, Detail::Verbose));
+    }
+
+    #[test]
+    fn scores_and_groups_in_the_table() {
+        let report = crate::report::json::tests::scored_report();
+        let wide = render(&report, 100, Detail::Normal);
+        assert!(wide.contains("AC       100/100"), "{wide}");
+        assert!(wide.contains("samples_only.rs (broke 1 rule)"), "{wide}");
+        insta::assert_snapshot!(wide);
+        // On 80 columns, groups are columns and solutions rows; narrower, groups are named by their last parts.
+        for width in [80, 50] {
+            let narrow = render(&report, width, Detail::Normal);
+            let grid = narrow.split("groups (verdict and score):").nth(1).unwrap();
+            let grid: Vec<&str> = grid.lines().skip(1).take_while(|l| !l.is_empty()).collect();
+            assert!(grid.len() > 3, "{narrow}");
+            assert!(grid.iter().all(|l| l.chars().count() <= width), "{narrow}");
+            insta::assert_snapshot!(
+                format!("table_of_scores_in_{width}_columns"),
+                grid.join("\n")
+            );
+        }
     }
 
     #[test]

@@ -243,3 +243,68 @@ fn a_merged_report_claims_only_the_layers_every_share_had() {
     }
     assert_eq!(report["host"], first["host"]);
 }
+
+/// A scoring package judged in three shares: the merged report's groups and scores are those of one judge of all
+/// the tests, decided from the joined runs (a share's own groups hold only its runs).
+#[test]
+fn shares_of_a_scoring_problem_merge_to_the_scores_of_one_judge() {
+    let dir = tempfile::tempdir().unwrap();
+    let package = dir.path().join("addone");
+    crate::harness::copy_dir(
+        &crate::harness::fixtures().join("corpus/domjudge/addone"),
+        &package,
+    );
+    let package = package.to_str().unwrap();
+    let cache = crate::harness::shared_cache();
+    let judge = |more: &[&str]| {
+        let mut args = vec!["judge", package, "--json"];
+        args.extend_from_slice(more);
+        let judged = crate::packages::cpjudge(&args, &cache);
+        assert_eq!(judged.code, Some(0), "{}", judged.stderr);
+        judged
+    };
+    let whole = judge(&[]).json();
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        let file = dir.path().join(format!("{k}.json"));
+        std::fs::write(&file, judge(&["--partition", &format!("{k}/3")]).stdout).unwrap();
+        files.push(file.to_str().unwrap().to_owned());
+    }
+    let mut args = vec!["merge", "--json", "--problem", package];
+    args.extend(files.iter().map(String::as_str));
+    let merged = crate::packages::cpjudge(&args, &cache);
+    assert_eq!(merged.code, Some(0), "{}", merged.stderr);
+    let merged = merged.json();
+    let decided = |s: &serde_json::Value| {
+        let tests: Vec<_> = s["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| (t["name"].clone(), t["verdict"].clone(), t["score"].clone()))
+            .collect();
+        (
+            s["verdict"].clone(),
+            s["ok"].clone(),
+            s["score"].clone(),
+            s["groups"].clone(),
+            tests,
+        )
+    };
+    let solutions = whole["solutions"].as_array().unwrap();
+    assert!(
+        solutions
+            .iter()
+            .any(|s| s["score"] != 0.0 && s["score"] != solutions[0]["score"])
+    );
+    for one in solutions {
+        let name = one["name"].as_str().unwrap();
+        assert_eq!(decided(solution(&merged, name)), decided(one), "{name}");
+    }
+
+    // Without the problem at hand, a scoring problem's shares cannot be merged: said so.
+    let args: Vec<&str> = ["merge"]
+        .into_iter()
+        .chain(files.iter().map(String::as_str))
+        .collect();
+    crate::packages::cpjudge(&args, &cache).expect(2, "give it with --problem");
+}
