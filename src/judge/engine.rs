@@ -14,10 +14,10 @@ use crate::problem::{
     InputValidator, PackageWarning, Problem, ProblemLimits, Solution, Test, TimeRule, WarningKind,
 };
 use crate::sandbox::Runner;
+use crate::scoring::{Judged, Plan, Scored, TestScore, Tree, aggregate};
 use crate::toolchain::Toolchain;
 use crate::units::format_time;
 use crate::verdict::Verdict;
-use crate::scoring::{Judged, Plan, Scored, TestScore, Tree, aggregate};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::Duration;
@@ -361,7 +361,11 @@ impl<'a> Judge<'a> {
             max_score: scored.max,
             groups: scored.groups,
             // A share cannot decide a rule about tests of other shares: the merged report does.
-            broken: if self.options.partition.is_some() { Vec::new() } else { broken },
+            broken: if self.options.partition.is_some() {
+                Vec::new()
+            } else {
+                broken
+            },
             name: solution.name.clone(),
             path: solution.path.clone(),
             language: solution.language,
@@ -404,7 +408,8 @@ impl<'a> Judge<'a> {
                         if index >= tests.len() || broken.load(Ordering::SeqCst) {
                             break;
                         }
-                        let wanted = all || plan.wanted(index, &progress.lock().expect("not poisoned"));
+                        let wanted =
+                            all || plan.wanted(index, &progress.lock().expect("not poisoned"));
                         if !wanted {
                             continue;
                         }

@@ -3,6 +3,7 @@
 mod catalog;
 mod config;
 mod expected_results;
+mod groups;
 mod package;
 mod package_flags;
 mod package_groups;
