@@ -371,3 +371,169 @@ pub(super) fn expectations(
     }
     Ok(found)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::Problem;
+    use crate::scoring::Takes;
+
+    /// A project with problem p: `groups` and `solution` appended to its problem.toml, and these tests.
+    fn load(
+        groups: &str,
+        solution: &str,
+        tests: &[&str],
+    ) -> (tempfile::TempDir, Result<Problem, String>) {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("problems/p");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("main.py"), "print(1)\n").unwrap();
+        std::fs::write(dir.join("slow.py"), "print(1)\n").unwrap();
+        let toml = format!(
+            "title = \"P\"\ntime_limit = \"1s\"\nmemory_limit = \"64MiB\"\n{groups}\n\
+             [[solutions]]\npath = \"main.py\"\nexpected = \"AC\"\nmain = true\n{solution}\n"
+        );
+        std::fs::write(dir.join("problem.toml"), toml).unwrap();
+        for test in tests {
+            let path = root.path().join("testdata/p").join(test);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path.with_extension("in"), "1\n").unwrap();
+            std::fs::write(path.with_extension("ans"), "1\n").unwrap();
+        }
+        let loaded = Problem::load("p", &dir).map_err(|e| e.to_string());
+        (root, loaded)
+    }
+
+    const TWO: &str = "[[groups]]\nname = \"small\"\npoints = 40\nrequires = [\"samples\"]\n\n\
+                       [[groups]]\nname = \"large\"\ntests = \"big-*\"\npoints = 60\nscoring = \"sum\"\n";
+
+    #[test]
+    fn groups_take_their_folder_or_their_globs() {
+        let (_root, problem) = load(TWO, "", &["sample-1", "small/1", "big-1", "big-2"]);
+        let problem = problem.unwrap();
+        let grouping = problem.groups.unwrap();
+        let names: Vec<&str> = grouping
+            .root
+            .children
+            .iter()
+            .map(|g| g.name.as_str())
+            .collect();
+        assert_eq!(names, ["samples", "small", "large"]);
+        assert!(matches!(&grouping.root.children[1].takes, Takes::Folder(f) if f == "small/"));
+        let tests = super::find_tests(&problem.dir.join("../../testdata/p")).unwrap();
+        let (tree, _) = grouping.tree(&tests).unwrap();
+        let sizes: Vec<(String, usize)> = tree
+            .groups()
+            .iter()
+            .map(|g| (g.name.clone(), g.tests().len()))
+            .collect();
+        assert_eq!(
+            sizes[1..],
+            [
+                ("samples".into(), 1),
+                ("small".into(), 1),
+                ("large".into(), 2)
+            ]
+        );
+    }
+
+    #[test]
+    fn mistakes_in_groups_are_named_at_their_line() {
+        let cases = [
+            (
+                TWO,
+                &["sample-1", "small/1", "big-1", "other"][..],
+                "test other is in no group",
+                4,
+            ),
+            (
+                TWO,
+                &["sample-1", "small/1"],
+                "group large takes no test",
+                10,
+            ),
+            (TWO, &["sample-1", "big-1"], "group small takes no test", 5),
+            (
+                "[[groups]]\nname = \"a\"\npoints = 1\nrequires = [\"b\"]\n[[groups]]\nname = \"b\"\npoints = 1\n",
+                &["a/1", "b/1"],
+                "group a requires b, which is not a group before it (those are: samples)",
+                7,
+            ),
+            (
+                "[[groups]]\nname = \"a\"\npoints = 1\nrequires = [\"nope\"]\n",
+                &["a/1"],
+                "group a requires nope",
+                7,
+            ),
+            (
+                "[[groups]]\nname = \"a\"\npoints = 1\nscoring = \"sum\"\n[[groups]]\nname = \"b\"\npoints = 1\nrequires = [\"a\"]\n",
+                &["a/1", "b/1"],
+                "only a group scored \"all\" can be required",
+                11,
+            ),
+            (
+                "[[groups]]\nname = \"a\"\npoints = 1\nweight = 2\n",
+                &["a/1"],
+                "unknown field `weight`",
+                7,
+            ),
+            (
+                "[[groups]]\nname = \"a\"\ntests = \"*\"\npoints = 1\n",
+                &["sample-1", "x"],
+                "test sample-1 is in two groups, samples and a",
+                4,
+            ),
+        ];
+        for (groups, tests, wanted, line) in cases {
+            let error = load(groups, "", tests).1.unwrap_err();
+            assert!(error.contains(wanted), "{groups}: {error}");
+            assert!(
+                error.contains(&format!("problem.toml:{line}:")),
+                "{groups}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_solution_states_its_score_and_group_verdicts() {
+        use crate::verdict::Verdict;
+        let tests = &["small/1", "big-1"];
+        let slow =
+            |rules: &str| format!("[[solutions]]\npath = \"slow.py\"\nexpected = \"TLE\"\n{rules}");
+        let (_root, problem) = load(
+            TWO,
+            &slow("score = [40, 50]\ngroups = { small = \"AC\", large = \"TLE|WA\" }"),
+            tests,
+        );
+        let rules = &problem.unwrap().solutions[1].expectations;
+        let origins: Vec<&str> = rules.iter().map(|r| r.origin.as_str()).collect();
+        assert_eq!(
+            origins,
+            [
+                "problem.toml:22: slow.py: score = [40, 50]",
+                "problem.toml:23: slow.py: large = \"TLE|WA\"",
+                "problem.toml:23: slow.py: small = \"AC\"",
+            ]
+        );
+        assert_eq!(rules[0].score, Some((40.0, 50.0)));
+        assert_eq!(
+            rules[1].verdict,
+            Some(vec![Verdict::TimeLimit, Verdict::WrongAnswer])
+        );
+        for (rules, wanted) in [
+            (
+                "groups = { huge = \"AC\" }",
+                "no group is named huge: the groups are samples, small, large",
+            ),
+            ("groups = { small = \"OK\" }", "OK"),
+            ("score = [50, 40]", "a number or a range"),
+        ] {
+            let error = load(TWO, &slow(rules), tests).1.unwrap_err();
+            assert!(
+                error.contains(wanted) && error.contains("problem.toml:22:"),
+                "{rules}: {error}"
+            );
+        }
+        let error = load("", &slow("score = 30"), tests).1.unwrap_err();
+        assert!(error.contains("this problem is pass-fail"), "{error}");
+    }
+}
