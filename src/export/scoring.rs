@@ -24,13 +24,12 @@ struct Group<'a> {
 /// The samples' group of our problems (see `problem::groups`).
 const SAMPLES: &str = "samples";
 
-/// Where each test goes below `data/` (by its index in `tests`), and each group file to write, by its path
-/// below the package; None for a problem without groups.
-pub(super) fn layout(
-    problem: &Problem,
-    tests: &[Test],
-    format: Format,
-) -> Result<Option<(Vec<Option<PathBuf>>, Vec<(PathBuf, String)>)>> {
+/// Where each test goes below `data/` (by its index in `tests`; None: as a pass-fail problem's), and each group
+/// file to write with its text, by its path below the package.
+type Layout = (Vec<Option<PathBuf>>, Vec<(PathBuf, String)>);
+
+/// The layout of a problem with groups; None for one without.
+pub(super) fn layout(problem: &Problem, tests: &[Test], format: Format) -> Result<Option<Layout>> {
     let Some(grouping) = &problem.groups else {
         return Ok(None);
     };

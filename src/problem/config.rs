@@ -411,8 +411,8 @@ impl Validator<'_> {
 
     fn problem(&self, name: &str, raw: &RawProblem) -> Result<Problem> {
         let groups = super::groups::grouping(self, &raw.groups)?;
-        let comparison = self.comparison(&raw)?;
-        let stress = self.stress(&raw)?;
+        let comparison = self.comparison(raw)?;
+        let stress = self.stress(raw)?;
         let validator = raw
             .validator
             .as_ref()
