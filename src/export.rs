@@ -15,6 +15,7 @@
 
 mod config;
 mod files;
+mod scoring;
 mod statement;
 
 use files::{copy, copy_into, write, write_executable};
@@ -121,9 +122,17 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
         )?;
     }
 
-    for test in tests {
+    // A problem with groups: each group's tests in a folder of its own, and its rules in the group files.
+    let (places, group_files) = scoring::layout(problem, tests, format)?.unwrap_or_default();
+    for (path, text) in &group_files {
+        write(&root.join(path), text.as_bytes())?;
+    }
+    for (index, test) in tests.iter().enumerate() {
         let part = if test.is_sample() { "sample" } else { "secret" };
-        let name = Path::new(part).join(test_path(test));
+        let name = match places.get(index).cloned().flatten() {
+            Some(place) => place,
+            None => Path::new(part).join(test_path(test)),
+        };
         copy(
             &test.input,
             &root.join("data").join(name.with_extension("in")),

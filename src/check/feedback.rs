@@ -61,7 +61,10 @@ mod tests {
     #[test]
     fn score_files() {
         assert_eq!(with(&[]), Ok(None));
-        assert_eq!(with(&[("score.txt", " 12.5\n")]), Ok(Some(ValidatorScore::Score(12.5))));
+        assert_eq!(
+            with(&[("score.txt", " 12.5\n")]),
+            Ok(Some(ValidatorScore::Score(12.5)))
+        );
         assert_eq!(
             with(&[("score_multiplier.txt", "0.25")]),
             Ok(Some(ValidatorScore::Multiplier(0.25)))
@@ -81,7 +84,8 @@ mod tests {
     fn a_linked_score_file_is_not_followed() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join(FEEDBACK)).unwrap();
-        std::os::unix::fs::symlink("/etc/hostname", dir.path().join(FEEDBACK).join("score.txt")).unwrap();
+        std::os::unix::fs::symlink("/etc/hostname", dir.path().join(FEEDBACK).join("score.txt"))
+            .unwrap();
         assert!(validator_score(dir.path()).is_err());
     }
 }

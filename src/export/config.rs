@@ -30,11 +30,14 @@ pub(super) fn config(problem: &Problem, format: Format) -> Config {
     let mut yaml = String::new();
     if format == Format::V2025_09 {
         yaml.push_str("problem_format_version: 2025-09\n");
-        yaml.push_str(if interactive {
-            "type: interactive\n"
-        } else {
-            "type: pass-fail\n"
+        yaml.push_str(match (interactive, problem.groups.is_some()) {
+            (true, false) => "type: interactive\n",
+            (true, true) => "type: [interactive, scoring]\n",
+            (false, true) => "type: scoring\n",
+            (false, false) => "type: pass-fail\n",
         });
+    } else if problem.groups.is_some() {
+        yaml.push_str("type: scoring\n");
     }
     yaml.push_str(&format!("name: {}\n", quoted(&problem.title)));
     yaml.push_str(&format!("uuid: {}\n", uuid(&problem.name)));

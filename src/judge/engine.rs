@@ -14,10 +14,10 @@ use crate::problem::{
     InputValidator, PackageWarning, Problem, ProblemLimits, Solution, Test, TimeRule, WarningKind,
 };
 use crate::sandbox::Runner;
+use crate::scoring::{Judged, Plan, Scored, TestScore, Tree, aggregate};
 use crate::toolchain::Toolchain;
 use crate::units::format_time;
 use crate::verdict::Verdict;
-use crate::scoring::{Judged, Plan, Scored, TestScore, Tree, aggregate};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::Duration;
@@ -276,7 +276,11 @@ impl<'a> Judge<'a> {
             let scopes: Vec<&crate::scoring::Scope> = solution
                 .expectations
                 .iter()
-                .filter(|e| e.permitted.as_ref().is_some_and(|p| !p.contains(&Verdict::TimeLimit)))
+                .filter(|e| {
+                    e.permitted
+                        .as_ref()
+                        .is_some_and(|p| !p.contains(&Verdict::TimeLimit))
+                })
                 .map(|e| &e.scope)
                 .collect();
             if !accepted && scopes.is_empty() {
@@ -345,7 +349,8 @@ impl<'a> Judge<'a> {
             // A rule about some groups, a score or a message is decided only by every test.
             let all = self.options.all_tests
                 || solution.expectations.iter().any(|e| e.needs_every_test());
-            self.run_tests(runner, &program, solution, &tree, &tests, all, on_event)?
+            let plan = (!all).then(|| Plan::new(&tree));
+            self.run_tests(runner, &program, solution, plan.as_ref(), &tests, on_event)?
         } else {
             vec![None; tests.len()]
         };
@@ -377,7 +382,11 @@ impl<'a> Judge<'a> {
             max_score: scored.max,
             groups: scored.groups,
             // A share cannot decide a rule about tests of other shares: the merged report does.
-            broken: if self.options.partition.is_some() { Vec::new() } else { broken },
+            broken: if self.options.partition.is_some() {
+                Vec::new()
+            } else {
+                broken
+            },
             name: solution.name.clone(),
             path: solution.path.clone(),
             language: solution.language,
@@ -389,8 +398,8 @@ impl<'a> Judge<'a> {
         })
     }
 
-    /// Runs the tests on up to `jobs` threads, in order of number, as `tree`'s plan asks: unless every test is
-    /// wanted, no test is started that an earlier failure rules out, and results a one-at-a-time judge would not
+    /// Runs the tests on up to `jobs` threads, in order of number, as `plan` asks (None: every test): no test is
+    /// started that an earlier failure rules out, and results a one-at-a-time judge would not
     /// have are dropped, so the outcome does not depend on how many ran at once. The results are by test, None
     /// where not run.
     fn run_tests(
@@ -398,13 +407,12 @@ impl<'a> Judge<'a> {
         runner: &TestRunner,
         program: &Program,
         solution: &Solution,
-        tree: &Tree,
+        plan: Option<&Plan>,
         tests: &[Test],
-        all: bool,
         on_event: &mut dyn FnMut(Event),
     ) -> Result<Vec<Option<TestResult>>> {
-        let plan = Plan::new(tree);
-        let progress = Mutex::new(plan.start());
+        let every = Plan::new(&Tree::pass_fail(0));
+        let progress = Mutex::new(plan.unwrap_or(&every).start());
         let next = AtomicUsize::new(0);
         // Set when the harness itself fails (a run that could not be carried out): nothing more is started.
         let broken = AtomicBool::new(false);
@@ -413,24 +421,30 @@ impl<'a> Judge<'a> {
         std::thread::scope(|scope| -> Result<()> {
             for _ in 0..self.options.jobs.clamp(1, tests.len().max(1)) {
                 let sender = sender.clone();
-                let (next, progress, broken, plan) = (&next, &progress, &broken, &plan);
+                let (next, progress, broken) = (&next, &progress, &broken);
                 scope.spawn(move || {
                     loop {
                         let index = next.fetch_add(1, Ordering::SeqCst);
                         if index >= tests.len() || broken.load(Ordering::SeqCst) {
                             break;
                         }
-                        let wanted = all || plan.wanted(index, &progress.lock().expect("not poisoned"));
+                        let wanted = plan.is_none_or(|plan| {
+                            plan.wanted(index, &progress.lock().expect("not poisoned"))
+                        });
                         if !wanted {
                             continue;
                         }
                         let result = runner.run(program, &tests[index]);
                         match &result {
-                            Ok(r) => plan.record(
-                                index,
-                                r.verdict.is_accepted(),
-                                &mut progress.lock().expect("not poisoned"),
-                            ),
+                            Ok(r) => {
+                                if let Some(plan) = plan {
+                                    plan.record(
+                                        index,
+                                        r.verdict.is_accepted(),
+                                        &mut progress.lock().expect("not poisoned"),
+                                    );
+                                }
+                            }
                             Err(_) => broken.store(true, Ordering::SeqCst),
                         }
                         if sender.send((index, result)).is_err() {
@@ -450,9 +464,9 @@ impl<'a> Judge<'a> {
             }
             Ok(())
         })?;
-        if all {
+        let Some(plan) = plan else {
             return Ok(results);
-        }
+        };
         plan.keep(
             results,
             |r| r.verdict.is_accepted(),

@@ -293,6 +293,8 @@ struct RawProblem {
     stress: Option<Spanned<String>>,
     #[serde(default)]
     solutions: Vec<Spanned<RawSolution>>,
+    #[serde(default)]
+    groups: Vec<Spanned<super::groups::RawGroup>>,
 }
 
 #[derive(Deserialize)]
@@ -301,6 +303,11 @@ struct RawSolution {
     path: Spanned<String>,
     expected: Expected,
     main: Option<Spanned<bool>>,
+    /// The score it must get: `45` or `[40, 60]`.
+    score: Option<Spanned<super::groups::RawScore>>,
+    /// The verdict each named group must get.
+    groups:
+        Option<Spanned<std::collections::BTreeMap<String, Spanned<super::groups::RawVerdicts>>>>,
 }
 
 #[derive(Deserialize, Clone, Copy, PartialEq)]
@@ -371,24 +378,32 @@ impl Problem {
             let offset = e.span().map_or(0, |s| s.start);
             Error::config_at(&config_path, &text, offset, e.message().trim())
         })?;
-        Validator {
+        let validator = Validator {
             dir,
             path: &config_path,
             text: &text,
+        };
+        let problem = validator.problem(name, &raw)?;
+        if let Some(grouping) = &problem.groups {
+            // The bundled tests, where a project has them: testdata/<name> beside problems/.
+            if let Some(root) = dir.parent().and_then(Path::parent) {
+                let tests_dir = root.join("testdata").join(name);
+                super::groups::check_tests(&validator, &raw.groups, grouping, &tests_dir)?;
+            }
         }
-        .problem(name, raw)
+        Ok(problem)
     }
 }
 
 /// Turns a raw problem into a valid one, reporting errors at the position of the offending value.
-struct Validator<'a> {
+pub(super) struct Validator<'a> {
     dir: &'a Path,
     path: &'a Path,
-    text: &'a str,
+    pub(super) text: &'a str,
 }
 
 impl Validator<'_> {
-    fn error<T>(&self, at: &Spanned<T>, message: impl Into<String>) -> Error {
+    pub(super) fn error<T>(&self, at: &Spanned<T>, message: impl Into<String>) -> Error {
         Error::config_at(self.path, self.text, at.span().start, message)
     }
 
@@ -407,9 +422,10 @@ impl Validator<'_> {
         Ok((path, language))
     }
 
-    fn problem(&self, name: &str, raw: RawProblem) -> Result<Problem> {
-        let comparison = self.comparison(&raw)?;
-        let stress = self.stress(&raw)?;
+    fn problem(&self, name: &str, raw: &RawProblem) -> Result<Problem> {
+        let groups = super::groups::grouping(self, &raw.groups)?;
+        let comparison = self.comparison(raw)?;
+        let stress = self.stress(raw)?;
         let validator = raw
             .validator
             .as_ref()
@@ -421,21 +437,24 @@ impl Validator<'_> {
             .map(|v| self.program(v))
             .transpose()?;
         Ok(Problem {
-            groups: None,
+            solutions: self.solutions(&raw.solutions, groups.as_ref())?,
+            groups,
             name: name.to_owned(),
             dir: self.dir.to_owned(),
             config_path: self.path.to_owned(),
-            title: raw.title,
+            title: raw.title.clone(),
             limits: ProblemLimits {
                 time: raw.time_limit.0,
                 memory: raw.memory_limit.0,
-                output: raw.output_limit.map_or(DEFAULT_OUTPUT_LIMIT, |s| s.0),
+                output: raw
+                    .output_limit
+                    .as_ref()
+                    .map_or(DEFAULT_OUTPUT_LIMIT, |s| s.0),
             },
             comparison,
             validator: validator.map(|(path, _)| path),
             generator: generator.map(|(path, _)| path),
             stress,
-            solutions: self.solutions(&raw.solutions)?,
             package: None,
         })
     }
@@ -507,7 +526,11 @@ impl Validator<'_> {
         })
     }
 
-    fn solutions(&self, raw: &[Spanned<RawSolution>]) -> Result<Vec<Solution>> {
+    fn solutions(
+        &self,
+        raw: &[Spanned<RawSolution>],
+        groups: Option<&crate::scoring::Grouping>,
+    ) -> Result<Vec<Solution>> {
         let mut solutions: Vec<Solution> = Vec::new();
         let mut main_seen = false;
         for entry in raw {
@@ -536,7 +559,15 @@ impl Validator<'_> {
                 expected: raw.expected.0.clone(),
                 main,
                 others: Vec::new(),
-                expectations: Vec::new(),
+                expectations: super::groups::expectations(
+                    self,
+                    groups,
+                    &super::groups::SolutionRules {
+                        path: raw.path.get_ref(),
+                        score: raw.score.as_ref(),
+                        groups: raw.groups.as_ref(),
+                    },
+                )?,
                 preparation: Default::default(),
             });
         }

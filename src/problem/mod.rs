@@ -4,6 +4,7 @@ mod catalog;
 mod config;
 mod constants;
 mod expected_results;
+mod groups;
 mod included;
 mod package;
 mod package_flags;

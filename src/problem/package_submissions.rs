@@ -112,10 +112,13 @@ pub(super) fn submissions(
                 // BAPCtools' way to keep a submission out of judging, as a folder too.
                 if path.to_string_lossy().ends_with(".disabled") {
                     unknown.push(Skipped {
-                        name: crate::text::file_name(path.strip_prefix(&root).unwrap_or(&path).as_os_str()),
+                        name: crate::text::file_name(
+                            path.strip_prefix(&root).unwrap_or(&path).as_os_str(),
+                        ),
                         path: path.clone(),
                         language: None,
-                        why: "its name ends in .disabled: left out, as BAPCtools leaves it".to_owned(),
+                        why: "its name ends in .disabled: left out, as BAPCtools leaves it"
+                            .to_owned(),
                     });
                     continue;
                 }

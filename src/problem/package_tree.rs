@@ -99,9 +99,17 @@ fn legacy_group(
     }
     let name = name_of(data, folder);
     let mut children = Vec::new();
-    let parts: &[&str] = if name.is_empty() { &["sample", "secret"] } else { &[] };
+    let parts: &[&str] = if name.is_empty() {
+        &["sample", "secret"]
+    } else {
+        &[]
+    };
     let mut below: Vec<std::path::PathBuf> = if name.is_empty() {
-        parts.iter().map(|p| folder.join(p)).filter(|p| p.is_dir()).collect()
+        parts
+            .iter()
+            .map(|p| folder.join(p))
+            .filter(|p| p.is_dir())
+            .collect()
     } else {
         std::fs::read_dir(folder)
             .map_err(|e| Error::io("read", folder, e))?
@@ -123,7 +131,12 @@ fn legacy_group(
 }
 
 /// The legacy keys of one group file over `rule`.
-fn read_legacy(file: &Path, text: &str, map: &Map<String, Value>, rule: &mut LegacyRule) -> Result<()> {
+fn read_legacy(
+    file: &Path,
+    text: &str,
+    map: &Map<String, Value>,
+    rule: &mut LegacyRule,
+) -> Result<()> {
     let bad = |key: &str, why: String| Error::Config {
         path: file.to_owned(),
         line: key_line(text, &[key]).unwrap_or(1),
@@ -238,7 +251,11 @@ fn modern_root(dir: &Path, version: Version) -> Result<GroupSpec> {
                 "group {} has an unbounded max_score, which only a secret whose max_score is unbounded allows \
                  (secret's is bounded{})",
                 group.name,
-                if secret_file.is_some() { "" } else { ": 100 by default" }
+                if secret_file.is_some() {
+                    ""
+                } else {
+                    ": 100 by default"
+                }
             )));
         }
         if secret_aggregation == Aggregation::PassFail && *aggregation != Aggregation::PassFail {
@@ -252,7 +269,13 @@ fn modern_root(dir: &Path, version: Version) -> Result<GroupSpec> {
             let pass_fail = required == "sample"
                 || groups.iter().any(|(g, _)| {
                     &g.name == required
-                        && matches!(g.rule, Rule::Modern { aggregation: Aggregation::PassFail, .. })
+                        && matches!(
+                            g.rule,
+                            Rule::Modern {
+                                aggregation: Aggregation::PassFail,
+                                ..
+                            }
+                        )
                 });
             if !earlier || !pass_fail {
                 return Err(fail(format!(
@@ -367,7 +390,9 @@ fn modern_rule(
         }
         None => (Map::new(), String::new()),
     };
-    let path = file.clone().unwrap_or_else(|| folder.join("test_group.yaml"));
+    let path = file
+        .clone()
+        .unwrap_or_else(|| folder.join("test_group.yaml"));
     let bad = |key: &[&str], why: String| Error::Config {
         path: path.clone(),
         line: key_line(&text, key).unwrap_or(1),
@@ -376,7 +401,9 @@ fn modern_rule(
     };
     // The 2023-07 drafts' `scoring: {score, aggregation}` says the same as max_score and score_aggregation.
     let draft = map.get("scoring").and_then(Value::as_object);
-    let max_value = map.get("max_score").or_else(|| draft.and_then(|d| d.get("score")));
+    let max_value = map
+        .get("max_score")
+        .or_else(|| draft.and_then(|d| d.get("score")));
     let aggregation_value = map
         .get("score_aggregation")
         .or_else(|| draft.and_then(|d| d.get("aggregation")));

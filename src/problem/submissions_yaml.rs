@@ -11,7 +11,13 @@ use serde_json::{Map, Value};
 use std::path::Path;
 
 /// The keys of a rule.
-const RULE_KEYS: &[&str] = &["permitted", "required", "score", "message", "use_for_time_limit"];
+const RULE_KEYS: &[&str] = &[
+    "permitted",
+    "required",
+    "score",
+    "message",
+    "use_for_time_limit",
+];
 /// The keys of an entry that say something else of its submissions.
 const OTHER_KEYS: &[&str] = &["language", "entrypoint", "authors", "model_solution"];
 
@@ -73,7 +79,12 @@ impl SubmissionsYaml {
             let map = match entry {
                 Value::Object(map) => map,
                 Value::Null => Map::new(),
-                other => return Err(bad(&[&glob], format!("{glob}: {other} is not a map of keys"))),
+                other => {
+                    return Err(bad(
+                        &[&glob],
+                        format!("{glob}: {other} is not a map of keys"),
+                    ));
+                }
             };
             let mut own = Map::new();
             let mut rules = Vec::new();
@@ -85,11 +96,16 @@ impl SubmissionsYaml {
                     entrypoint = value.as_str().map(str::to_owned);
                 } else if OTHER_KEYS.contains(&key.as_str()) {
                 } else if let Value::Object(group) = value {
-                    check_rule(&group).map_err(|why| bad(&[&glob, &key], format!("{glob}, {key}: {why}")))?;
-                    Scope::matching(&key).map_err(|why| bad(&[&glob, &key], format!("{key}: {why}")))?;
+                    check_rule(&group)
+                        .map_err(|why| bad(&[&glob, &key], format!("{glob}, {key}: {why}")))?;
+                    Scope::matching(&key)
+                        .map_err(|why| bad(&[&glob, &key], format!("{key}: {why}")))?;
                     rules.push((Some(key), group));
                 } else {
-                    return Err(bad(&[&glob, &key], format!("{glob}: `{key}` is no key of submissions.yaml")));
+                    return Err(bad(
+                        &[&glob, &key],
+                        format!("{glob}: `{key}` is no key of submissions.yaml"),
+                    ));
                 }
             }
             check_rule(&own).map_err(|why| bad(&[&glob], format!("{glob}: {why}")))?;
@@ -127,7 +143,11 @@ impl SubmissionsYaml {
                     rule.insert(key.clone(), value.clone());
                 }
             }
-            said.expectations.extend(expectation(&format!("submissions.yaml: {folder}"), None, &rule));
+            said.expectations.extend(expectation(
+                &format!("submissions.yaml: {folder}"),
+                None,
+                &rule,
+            ));
         }
         let mut matched = false;
         for entry in &self.entries {
@@ -147,7 +167,8 @@ impl SubmissionsYaml {
                     Some(scope) => format!("submissions.yaml: {}, {scope}", entry.glob),
                     None => format!("submissions.yaml: {}", entry.glob),
                 };
-                said.expectations.extend(expectation(&origin, scope.as_deref(), rule));
+                said.expectations
+                    .extend(expectation(&origin, scope.as_deref(), rule));
             }
         }
         if said.expectations.is_empty() && !matched {
@@ -161,7 +182,11 @@ impl SubmissionsYaml {
             Verdict::MemoryLimit,
             Verdict::OutputLimit,
         ];
-        for rule in said.expectations.iter().filter(|e| matches!(e.scope, Scope::All)) {
+        for rule in said
+            .expectations
+            .iter()
+            .filter(|e| matches!(e.scope, Scope::All))
+        {
             if let Some(permitted) = &rule.permitted {
                 expected.retain(|v| permitted.contains(v));
             }
@@ -223,7 +248,11 @@ fn verdicts(value: &Value) -> std::result::Result<Vec<Verdict>, String> {
             // The format has no verdict for output over the limit: a judge that cuts the output off at the limit
             // sees the run go on to TLE, one that stops it sees a failed run. Either holds.
             "TLE" => out.extend([Verdict::TimeLimit, Verdict::OutputLimit]),
-            "RTE" => out.extend([Verdict::RuntimeError, Verdict::MemoryLimit, Verdict::OutputLimit]),
+            "RTE" => out.extend([
+                Verdict::RuntimeError,
+                Verdict::MemoryLimit,
+                Verdict::OutputLimit,
+            ]),
             other => return Err(format!("\"{other}\" is none of AC, WA, TLE, RTE")),
         }
     }
@@ -232,7 +261,10 @@ fn verdicts(value: &Value) -> std::result::Result<Vec<Verdict>, String> {
 
 fn range(value: &Value) -> std::result::Result<(f64, f64), String> {
     match value {
-        Value::Number(n) => n.as_f64().map(|v| (v, v)).ok_or_else(|| "not a number".to_owned()),
+        Value::Number(n) => n
+            .as_f64()
+            .map(|v| (v, v))
+            .ok_or_else(|| "not a number".to_owned()),
         Value::Array(pair) if pair.len() == 2 => match (pair[0].as_f64(), pair[1].as_f64()) {
             (Some(low), Some(high)) if low <= high => Ok((low, high)),
             _ => Err("a range is two numbers, the lower first".to_owned()),
@@ -252,7 +284,11 @@ fn expectation(origin: &str, scope: Option<&str>, map: &Map<String, Value>) -> O
         permitted: map.get("permitted").and_then(|v| verdicts(v).ok()),
         required: map.get("required").and_then(|v| verdicts(v).ok()),
         score: map.get("score").and_then(|v| range(v).ok()),
-        message: map.get("message").and_then(Value::as_str).map(str::to_owned),
+        message: map
+            .get("message")
+            .and_then(Value::as_str)
+            .map(str::to_owned),
+        verdict: None,
     };
     // `use_for_time_limit: lower` is a permitted [AC, WA, RTE]; `upper` a required [TLE].
     match map.get("use_for_time_limit").and_then(Value::as_str) {
@@ -262,7 +298,10 @@ fn expectation(origin: &str, scope: Option<&str>, map: &Map<String, Value>) -> O
         Some("upper") if rule.required.is_none() => rule.required = Some(vec![Verdict::TimeLimit]),
         _ => {}
     }
-    let says = rule.permitted.is_some() || rule.required.is_some() || rule.score.is_some() || rule.message.is_some();
+    let says = rule.permitted.is_some()
+        || rule.required.is_some()
+        || rule.score.is_some()
+        || rule.message.is_some();
     says.then_some(rule)
 }
 
@@ -289,10 +328,23 @@ mod tests {
         );
         let accepted = file.said("accepted/x.py").unwrap();
         assert_eq!(accepted.expected, [Verdict::WrongAnswer]);
-        assert_eq!(accepted.expectations.len(), 1, "the override replaces the default");
-        assert_eq!(accepted.expectations[0].permitted, Some(vec![Verdict::WrongAnswer]));
+        assert_eq!(
+            accepted.expectations.len(),
+            1,
+            "the override replaces the default"
+        );
+        assert_eq!(
+            accepted.expectations[0].permitted,
+            Some(vec![Verdict::WrongAnswer])
+        );
         let odd = file.said("wa/odd.py").unwrap();
-        assert_eq!(origins(&odd), ["submissions.yaml: wa/*.py", "submissions.yaml: wa/odd.py, secret/*{1,3}"]);
+        assert_eq!(
+            origins(&odd),
+            [
+                "submissions.yaml: wa/*.py",
+                "submissions.yaml: wa/odd.py, secret/*{1,3}"
+            ]
+        );
         // `*` stays within a folder; an unmatched submission outside the default folders has no rules.
         assert!(file.said("x/y/nested.py").is_none());
         assert!(file.said("x/nested.py").is_some());
@@ -310,8 +362,16 @@ mod tests {
         let path = dir.path().join("submissions/submissions.yaml");
         std::fs::write(&path, "wa:\n  permitted: [AC, OK]\n").unwrap();
         let error = SubmissionsYaml::read(dir.path()).unwrap_err().to_string();
-        assert!(error.contains(":1:") && error.contains("\"OK\" is none of AC, WA, TLE, RTE"), "{error}");
+        assert!(
+            error.contains(":1:") && error.contains("\"OK\" is none of AC, WA, TLE, RTE"),
+            "{error}"
+        );
         std::fs::write(&path, "wa:\n  score: [5, 1]\n").unwrap();
-        assert!(SubmissionsYaml::read(dir.path()).unwrap_err().to_string().contains("the lower first"));
+        assert!(
+            SubmissionsYaml::read(dir.path())
+                .unwrap_err()
+                .to_string()
+                .contains("the lower first")
+        );
     }
 }

@@ -80,7 +80,13 @@ pub fn validation_data(problem: &Problem) -> Result<Vec<ValidationCase>> {
 fn package_flags(data: &Path, input: &Path, package: &PackageParts) -> Result<TestFlags> {
     // `format` is the label of the version the package was read as, which reads back as that version.
     let version = Version::of(Some(package.format)).unwrap_or(Version::V2025);
-    group_flags(data, input, &package.validator_flags, version, &package.constants)
+    group_flags(
+        data,
+        input,
+        &package.validator_flags,
+        version,
+        &package.constants,
+    )
 }
 
 /// The cases of `kind` in its folder under `root`; none when there is no such folder.

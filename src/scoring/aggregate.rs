@@ -3,7 +3,9 @@
 //! the legacy default grader's (`accept_score`, `reject_score`, `grader_flags`, `on_reject`), as problemtools
 //! runs it.
 
-use super::tree::{Aggregation, Group, Item, LegacyRule, MaxScore, Rule, ScoreRule, Tree, VerdictRule};
+use super::tree::{
+    Aggregation, Group, Item, LegacyRule, MaxScore, Rule, ScoreRule, Tree, VerdictRule,
+};
 use crate::check::ValidatorScore;
 use crate::verdict::Verdict;
 
@@ -176,11 +178,17 @@ fn modern(
         }
     }
     let counted_scores = || {
-        group.items.iter().zip(&scores).filter_map(|(item, s)| match item {
-            Item::Group(g) if !matches!(g.rule, Rule::Modern { counted: false, .. }) => Some(*s),
-            Item::Group(_) => None,
-            Item::Test(_) => Some(*s),
-        })
+        group
+            .items
+            .iter()
+            .zip(&scores)
+            .filter_map(|(item, s)| match item {
+                Item::Group(g) if !matches!(g.rule, Rule::Modern { counted: false, .. }) => {
+                    Some(*s)
+                }
+                Item::Group(_) => None,
+                Item::Test(_) => Some(*s),
+            })
     };
     result.score = match aggregation {
         Aggregation::PassFail => {
@@ -191,7 +199,9 @@ fn modern(
             }
         }
         Aggregation::Sum => counted_scores().sum(),
-        Aggregation::Min => counted_scores().fold(f64::INFINITY, f64::min).min(bound.unwrap_or(f64::INFINITY)),
+        Aggregation::Min => counted_scores()
+            .fold(f64::INFINITY, f64::min)
+            .min(bound.unwrap_or(f64::INFINITY)),
     };
     if !result.score.is_finite() {
         result.score = 0.0;
@@ -200,7 +210,10 @@ fn modern(
         && result.score > m + 1e-9
         && !root
     {
-        out.groups[slot].note = Some(format!("its score {} is over its max_score {m}", show(result.score)));
+        out.groups[slot].note = Some(format!(
+            "its score {} is over its max_score {m}",
+            show(result.score)
+        ));
     }
     if !root {
         out.groups[slot].score = result.score;
@@ -225,7 +238,9 @@ fn test_score(
     };
     if aggregation == Aggregation::PassFail {
         if result.validator.is_some() {
-            return error("the output validator wrote a score for a test of a pass-fail group".into());
+            return error(
+                "the output validator wrote a score for a test of a pass-fail group".into(),
+            );
         }
         return None;
     }
@@ -237,10 +252,14 @@ fn test_score(
     }
     match (result.validator, max) {
         (None, Some(max)) => Some(max),
-        (None, None) => error("the output validator accepted a test of an unbounded group without writing score.txt".into()),
-        (Some(ValidatorScore::Multiplier(_)), None) => {
-            error("the output validator wrote score_multiplier.txt for a test of an unbounded group".into())
-        }
+        (None, None) => error(
+            "the output validator accepted a test of an unbounded group without writing score.txt"
+                .into(),
+        ),
+        (Some(ValidatorScore::Multiplier(_)), None) => error(
+            "the output validator wrote score_multiplier.txt for a test of an unbounded group"
+                .into(),
+        ),
         (Some(ValidatorScore::Multiplier(m)), Some(max)) => Some(m * max),
         (Some(ValidatorScore::Score(s)), Some(max)) if s > max + 1e-9 => error(format!(
             "the output validator's score {} is over the test's maximum {}",
@@ -381,7 +400,13 @@ mod tests {
     use crate::scoring::tree::OnReject;
     use Verdict::{Accepted as AC, TimeLimit as TLE, WrongAnswer as WA};
 
-    fn group(name: &str, max: MaxScore, aggregation: Aggregation, requires: &[&str], items: Vec<Item>) -> Item {
+    fn group(
+        name: &str,
+        max: MaxScore,
+        aggregation: Aggregation,
+        requires: &[&str],
+        items: Vec<Item>,
+    ) -> Item {
         Item::Group(Group {
             name: name.into(),
             rule: Rule::Modern {
@@ -399,14 +424,25 @@ mod tests {
     }
 
     /// A 2025-09 tree: the samples, then `secret` with `max` and `aggregation` over `items`.
-    fn modern_tree(max: MaxScore, aggregation: Aggregation, samples: usize, items: Vec<Item>) -> Tree {
+    fn modern_tree(
+        max: MaxScore,
+        aggregation: Aggregation,
+        samples: usize,
+        items: Vec<Item>,
+    ) -> Tree {
         let Item::Group(root) = group(
             "",
             max,
             Aggregation::Sum,
             &[],
             vec![
-                group("sample", MaxScore::Unbounded, Aggregation::PassFail, &[], tests(0..samples)),
+                group(
+                    "sample",
+                    MaxScore::Unbounded,
+                    Aggregation::PassFail,
+                    &[],
+                    tests(0..samples),
+                ),
                 group("secret", max, aggregation, &[], items),
             ],
         ) else {
@@ -418,12 +454,20 @@ mod tests {
     fn plain(verdicts: &[Verdict]) -> Vec<Option<TestScore>> {
         verdicts
             .iter()
-            .map(|&verdict| Some(TestScore { verdict, validator: None }))
+            .map(|&verdict| {
+                Some(TestScore {
+                    verdict,
+                    validator: None,
+                })
+            })
             .collect()
     }
 
     fn scored(verdict: Verdict, score: Option<ValidatorScore>) -> Option<TestScore> {
-        Some(TestScore { verdict, validator: score })
+        Some(TestScore {
+            verdict,
+            validator: score,
+        })
     }
 
     fn group_score(scored: &Scored, name: &str) -> f64 {
@@ -435,7 +479,10 @@ mod tests {
         // 3 tests of secret, 100 points: each worth 33.33..; the sample's failure counts for nothing.
         let tree = modern_tree(MaxScore::Bounded(100.0), Aggregation::Sum, 1, tests(1..4));
         let result = aggregate(&tree, &plain(&[WA, AC, WA, AC]));
-        assert!((result.score.unwrap() - 200.0 / 3.0).abs() < 1e-9, "{result:?}");
+        assert!(
+            (result.score.unwrap() - 200.0 / 3.0).abs() < 1e-9,
+            "{result:?}"
+        );
         assert_eq!(result.max, Some(100.0));
         assert!((result.tests[2].unwrap() - 0.0).abs() < 1e-12);
     }
@@ -446,7 +493,13 @@ mod tests {
             MaxScore::Bounded(100.0),
             Aggregation::Sum,
             0,
-            vec![group("secret/a", MaxScore::Bounded(100.0), Aggregation::Min, &[], tests(0..3))],
+            vec![group(
+                "secret/a",
+                MaxScore::Bounded(100.0),
+                Aggregation::Min,
+                &[],
+                tests(0..3),
+            )],
         );
         let results = [
             scored(AC, Some(ValidatorScore::Multiplier(0.5))),
@@ -466,8 +519,20 @@ mod tests {
             Aggregation::Sum,
             0,
             vec![
-                group("secret/a", MaxScore::Bounded(30.0), Aggregation::PassFail, &[], tests(0..2)),
-                group("secret/b", MaxScore::Bounded(70.0), Aggregation::PassFail, &[], tests(2..4)),
+                group(
+                    "secret/a",
+                    MaxScore::Bounded(30.0),
+                    Aggregation::PassFail,
+                    &[],
+                    tests(0..2),
+                ),
+                group(
+                    "secret/b",
+                    MaxScore::Bounded(70.0),
+                    Aggregation::PassFail,
+                    &[],
+                    tests(2..4),
+                ),
             ],
         );
         let result = aggregate(&tree, &plain(&[AC, AC, AC, TLE]));
@@ -475,16 +540,39 @@ mod tests {
         let b = result.groups.iter().find(|g| g.name == "secret/b").unwrap();
         assert_eq!((b.verdict, b.score), (Some(TLE), 0.0));
         // A validator's score in a pass-fail group is a judge error.
-        let results = [scored(AC, Some(ValidatorScore::Score(1.0))), scored(AC, None), scored(AC, None), scored(AC, None)];
+        let results = [
+            scored(AC, Some(ValidatorScore::Score(1.0))),
+            scored(AC, None),
+            scored(AC, None),
+            scored(AC, None),
+        ];
         let result = aggregate(&tree, &results);
         assert_eq!(result.judge_errors.len(), 1, "{result:?}");
     }
 
     #[test]
     fn a_pass_fail_secret_is_its_max_or_zero() {
-        let tree = modern_tree(MaxScore::Bounded(1.5), Aggregation::PassFail, 0, tests(0..2));
+        let tree = modern_tree(
+            MaxScore::Bounded(1.5),
+            Aggregation::PassFail,
+            0,
+            tests(0..2),
+        );
         assert_eq!(aggregate(&tree, &plain(&[AC, AC])).score, Some(1.5));
-        assert_eq!(aggregate(&tree, &[Some(TestScore { verdict: AC, validator: None }), None]).score, Some(0.0));
+        assert_eq!(
+            aggregate(
+                &tree,
+                &[
+                    Some(TestScore {
+                        verdict: AC,
+                        validator: None
+                    }),
+                    None
+                ]
+            )
+            .score,
+            Some(0.0)
+        );
     }
 
     #[test]
@@ -493,15 +581,30 @@ mod tests {
             MaxScore::Unbounded,
             Aggregation::Sum,
             0,
-            vec![group("secret/a", MaxScore::Unbounded, Aggregation::Sum, &[], tests(0..2))],
+            vec![group(
+                "secret/a",
+                MaxScore::Unbounded,
+                Aggregation::Sum,
+                &[],
+                tests(0..2),
+            )],
         );
-        let results = [scored(AC, Some(ValidatorScore::Score(1e6 + 0.5))), scored(AC, Some(ValidatorScore::Score(2.25)))];
+        let results = [
+            scored(AC, Some(ValidatorScore::Score(1e6 + 0.5))),
+            scored(AC, Some(ValidatorScore::Score(2.25))),
+        ];
         let result = aggregate(&tree, &results);
         assert_eq!(result.score, Some(1e6 + 2.75));
         assert_eq!(result.max, None);
         // Without a score.txt, or with a multiplier, an unbounded test is a judge error.
         for validator in [None, Some(ValidatorScore::Multiplier(0.5))] {
-            let result = aggregate(&tree, &[scored(AC, validator), scored(AC, Some(ValidatorScore::Score(1.0)))]);
+            let result = aggregate(
+                &tree,
+                &[
+                    scored(AC, validator),
+                    scored(AC, Some(ValidatorScore::Score(1.0))),
+                ],
+            );
             assert_eq!(result.judge_errors.len(), 1, "{validator:?}");
         }
     }
@@ -509,11 +612,32 @@ mod tests {
     #[test]
     fn scores_over_the_maximum_and_on_rejected_tests_are_judge_errors() {
         let tree = modern_tree(MaxScore::Bounded(10.0), Aggregation::Sum, 0, tests(0..2));
-        let over = aggregate(&tree, &[scored(AC, Some(ValidatorScore::Score(5.5))), scored(AC, None)]);
-        assert_eq!(over.judge_errors.iter().map(|e| e.0).collect::<Vec<_>>(), [0]);
-        let on_wa = aggregate(&tree, &[scored(WA, Some(ValidatorScore::Score(1.0))), scored(AC, None)]);
+        let over = aggregate(
+            &tree,
+            &[
+                scored(AC, Some(ValidatorScore::Score(5.5))),
+                scored(AC, None),
+            ],
+        );
+        assert_eq!(
+            over.judge_errors.iter().map(|e| e.0).collect::<Vec<_>>(),
+            [0]
+        );
+        let on_wa = aggregate(
+            &tree,
+            &[
+                scored(WA, Some(ValidatorScore::Score(1.0))),
+                scored(AC, None),
+            ],
+        );
         assert_eq!(on_wa.judge_errors.len(), 1);
-        let fine = aggregate(&tree, &[scored(AC, Some(ValidatorScore::Score(4.75))), scored(AC, None)]);
+        let fine = aggregate(
+            &tree,
+            &[
+                scored(AC, Some(ValidatorScore::Score(4.75))),
+                scored(AC, None),
+            ],
+        );
         assert_eq!(fine.score, Some(9.75));
     }
 
@@ -521,35 +645,77 @@ mod tests {
     fn require_pass_gates_a_groups_score() {
         let items = |requires: &'static [&'static str]| {
             vec![
-                group("secret/a", MaxScore::Bounded(20.0), Aggregation::PassFail, &[], tests(1..2)),
-                group("secret/b", MaxScore::Bounded(30.0), Aggregation::PassFail, requires, tests(2..3)),
-                group("secret/c", MaxScore::Bounded(50.0), Aggregation::Sum, &["secret/a", "sample"], tests(3..5)),
+                group(
+                    "secret/a",
+                    MaxScore::Bounded(20.0),
+                    Aggregation::PassFail,
+                    &[],
+                    tests(1..2),
+                ),
+                group(
+                    "secret/b",
+                    MaxScore::Bounded(30.0),
+                    Aggregation::PassFail,
+                    requires,
+                    tests(2..3),
+                ),
+                group(
+                    "secret/c",
+                    MaxScore::Bounded(50.0),
+                    Aggregation::Sum,
+                    &["secret/a", "sample"],
+                    tests(3..5),
+                ),
             ]
         };
-        let tree = modern_tree(MaxScore::Bounded(100.0), Aggregation::Sum, 1, items(&["secret/a"]));
+        let tree = modern_tree(
+            MaxScore::Bounded(100.0),
+            Aggregation::Sum,
+            1,
+            items(&["secret/a"]),
+        );
         // Everything passes but a: b and c, which require it, score nothing.
         let result = aggregate(&tree, &plain(&[AC, WA, AC, AC, AC]));
         assert_eq!(result.score, Some(0.0));
         let b = result.groups.iter().find(|g| g.name == "secret/b").unwrap();
-        assert!(b.note.as_deref().unwrap().contains("secret/a did not pass"), "{b:?}");
+        assert!(
+            b.note.as_deref().unwrap().contains("secret/a did not pass"),
+            "{b:?}"
+        );
         // A failed sample gates c only.
         let result = aggregate(&tree, &plain(&[WA, AC, AC, AC, AC]));
         assert_eq!(result.score, Some(50.0));
         // With a passed, all count; without the requirement b scores alone.
-        assert_eq!(aggregate(&tree, &plain(&[AC, AC, AC, AC, WA])).score, Some(75.0));
+        assert_eq!(
+            aggregate(&tree, &plain(&[AC, AC, AC, AC, WA])).score,
+            Some(75.0)
+        );
         let free = modern_tree(MaxScore::Bounded(100.0), Aggregation::Sum, 1, items(&[]));
-        assert_eq!(aggregate(&free, &plain(&[AC, WA, AC, AC, AC])).score, Some(30.0));
+        assert_eq!(
+            aggregate(&free, &plain(&[AC, WA, AC, AC, AC])).score,
+            Some(30.0)
+        );
     }
 
     fn legacy(name: &str, rule: LegacyRule, items: Vec<Item>) -> Item {
-        Item::Group(Group { name: name.into(), rule: Rule::Legacy(rule), items })
+        Item::Group(Group {
+            name: name.into(),
+            rule: Rule::Legacy(rule),
+            items,
+        })
     }
 
     #[test]
     fn the_legacy_grader_sums_accept_scores_per_test() {
         // addone's shape: scores per accepted test, summed up the tree, the samples counted.
-        let go_on = LegacyRule { on_reject: OnReject::Continue, ..LegacyRule::default() };
-        let with = |accept_score| LegacyRule { accept_score, ..go_on.clone() };
+        let go_on = LegacyRule {
+            on_reject: OnReject::Continue,
+            ..LegacyRule::default()
+        };
+        let with = |accept_score| LegacyRule {
+            accept_score,
+            ..go_on.clone()
+        };
         let Item::Group(root) = legacy(
             "",
             go_on.clone(),
@@ -558,7 +724,10 @@ mod tests {
                 legacy(
                     "secret",
                     go_on.clone(),
-                    vec![legacy("secret/large", with(30.0), tests(1..3)), legacy("secret/small", with(10.0), tests(3..5))],
+                    vec![
+                        legacy("secret/large", with(30.0), tests(1..3)),
+                        legacy("secret/small", with(10.0), tests(3..5)),
+                    ],
                 ),
             ],
         ) else {
@@ -573,7 +742,12 @@ mod tests {
     #[test]
     fn legacy_grader_flags() {
         let rule = |flags: &str| {
-            let mut rule = LegacyRule { on_reject: OnReject::Continue, accept_score: 10.0, reject_score: 1.5, ..LegacyRule::default() };
+            let mut rule = LegacyRule {
+                on_reject: OnReject::Continue,
+                accept_score: 10.0,
+                reject_score: 1.5,
+                ..LegacyRule::default()
+            };
             for flag in flags.split_whitespace() {
                 match flag {
                     "min" => rule.scores = ScoreRule::Min,
@@ -589,7 +763,9 @@ mod tests {
             rule
         };
         let run = |flags: &str, verdicts: &[Verdict]| {
-            let Item::Group(root) = legacy("", rule(flags), tests(0..verdicts.len())) else { unreachable!() };
+            let Item::Group(root) = legacy("", rule(flags), tests(0..verdicts.len())) else {
+                unreachable!()
+            };
             let result = aggregate(&Tree { root, scored: true }, &plain(verdicts));
             (result.verdict.unwrap(), result.score.unwrap())
         };
@@ -607,21 +783,61 @@ mod tests {
 
     #[test]
     fn ignore_sample_takes_the_secret_result() {
-        let top = LegacyRule { on_reject: OnReject::Continue, ignore_sample: true, ..LegacyRule::default() };
-        let sample = LegacyRule { accept_score: 0.0, on_reject: OnReject::Continue, ..LegacyRule::default() };
-        let secret = LegacyRule { accept_score: 50.0, verdicts: VerdictRule::FirstError, accept_if_any_accepted: true, on_reject: OnReject::Continue, ..LegacyRule::default() };
+        let top = LegacyRule {
+            on_reject: OnReject::Continue,
+            ignore_sample: true,
+            ..LegacyRule::default()
+        };
+        let sample = LegacyRule {
+            accept_score: 0.0,
+            on_reject: OnReject::Continue,
+            ..LegacyRule::default()
+        };
+        let secret = LegacyRule {
+            accept_score: 50.0,
+            verdicts: VerdictRule::FirstError,
+            accept_if_any_accepted: true,
+            on_reject: OnReject::Continue,
+            ..LegacyRule::default()
+        };
         let Item::Group(root) = legacy(
             "",
             top,
             vec![
                 legacy("sample", sample, tests(0..1)),
-                legacy("secret", secret, vec![legacy("secret/1", LegacyRule { accept_score: 50.0, scores: ScoreRule::Min, ..LegacyRule::default() }, tests(1..2)), legacy("secret/2", LegacyRule { accept_score: 50.0, scores: ScoreRule::Min, ..LegacyRule::default() }, tests(2..3))]),
+                legacy(
+                    "secret",
+                    secret,
+                    vec![
+                        legacy(
+                            "secret/1",
+                            LegacyRule {
+                                accept_score: 50.0,
+                                scores: ScoreRule::Min,
+                                ..LegacyRule::default()
+                            },
+                            tests(1..2),
+                        ),
+                        legacy(
+                            "secret/2",
+                            LegacyRule {
+                                accept_score: 50.0,
+                                scores: ScoreRule::Min,
+                                ..LegacyRule::default()
+                            },
+                            tests(2..3),
+                        ),
+                    ],
+                ),
             ],
         ) else {
             unreachable!()
         };
         // oddecho's partially accepted submission: the sample fails, one subtask passes.
-        let result = aggregate(&Tree { root, scored: true }, &plain(&[WA, AC, Verdict::RuntimeError]));
+        let result = aggregate(
+            &Tree { root, scored: true },
+            &plain(&[WA, AC, Verdict::RuntimeError]),
+        );
         assert_eq!((result.verdict, result.score), (Some(AC), Some(50.0)));
     }
 }

@@ -20,6 +20,9 @@ pub struct Expectation {
     pub score: Option<(f64, f64)>,
     /// Some test in scope must have a judge message holding this.
     pub message: Option<String>,
+    /// The verdict of each group in scope (its first failure's, AC if every test passed) must be one of these:
+    /// `problem.toml`'s `groups = { small = "AC" }`.
+    pub verdict: Option<Vec<Verdict>>,
 }
 
 /// The tests a rule is about.
@@ -111,6 +114,7 @@ impl Expectation {
         matches!(self.scope, Scope::Matching { .. })
             || self.score.is_some()
             || self.message.is_some()
+            || self.verdict.is_some()
             || self
                 .required
                 .as_ref()
@@ -169,7 +173,13 @@ fn check(rule: &Expectation, judged: &Judged) -> Result<(), String> {
                 .required
                 .as_ref()
                 .is_some_and(|r| r.contains(&Verdict::CompileError));
-        if permits_ce || (rule.permitted.is_none() && rule.required.is_none() && rule.score.is_none() && rule.message.is_none()) {
+        if permits_ce
+            || (rule.permitted.is_none()
+                && rule.required.is_none()
+                && rule.score.is_none()
+                && rule.message.is_none()
+                && rule.verdict.is_none())
+        {
             return Ok(());
         }
         return Err(format!("{at}: it did not compile"));
@@ -206,7 +216,11 @@ fn check(rule: &Expectation, judged: &Judged) -> Result<(), String> {
             "{at}: required [{}] on {}, but they got {}{unrun}",
             codes(required),
             rule.scope.describe(),
-            if got.is_empty() { "no verdict".to_owned() } else { got.join(", ") }
+            if got.is_empty() {
+                "no verdict".to_owned()
+            } else {
+                got.join(", ")
+            }
         ));
     }
     if let Some((low, high)) = rule.score {
@@ -219,13 +233,28 @@ fn check(rule: &Expectation, judged: &Judged) -> Result<(), String> {
         match &rule.scope {
             Scope::All => match judged.score {
                 Some(score) if inside(score) => {}
-                Some(score) => return Err(format!("{at}: score {range}, but it scored {}", show(score))),
-                None => return Err(format!("{at}: score {range}, but the problem is not scored")),
+                Some(score) => {
+                    return Err(format!(
+                        "{at}: score {range}, but it scored {}",
+                        show(score)
+                    ));
+                }
+                None => {
+                    return Err(format!(
+                        "{at}: score {range}, but the problem is not scored"
+                    ));
+                }
             },
             Scope::Matching { globs, pattern } => {
-                let groups: Vec<&GroupResult> = judged.groups.iter().filter(|g| globs.is_match(&g.name)).collect();
+                let groups: Vec<&GroupResult> = judged
+                    .groups
+                    .iter()
+                    .filter(|g| globs.is_match(&g.name))
+                    .collect();
                 if groups.is_empty() {
-                    return Err(format!("{at}: score {range} of group {pattern}, but no group is named so"));
+                    return Err(format!(
+                        "{at}: score {range} of group {pattern}, but no group is named so"
+                    ));
                 }
                 if let Some(group) = groups.iter().find(|g| !inside(g.score)) {
                     return Err(format!(
@@ -237,8 +266,43 @@ fn check(rule: &Expectation, judged: &Judged) -> Result<(), String> {
             }
         }
     }
+    if let Some(verdicts) = &rule.verdict {
+        let groups: Vec<&GroupResult> = judged
+            .groups
+            .iter()
+            .filter(|g| rule.scope.holds(&g.name))
+            .collect();
+        if groups.is_empty() {
+            return Err(format!(
+                "{at}: verdict [{}] of {}, but no group is in scope",
+                codes(verdicts),
+                rule.scope.describe()
+            ));
+        }
+        for group in groups {
+            match group.verdict {
+                Some(verdict) if verdicts.contains(&verdict) => {}
+                Some(verdict) => {
+                    return Err(format!(
+                        "{at}: verdict [{}] of group {}, but it got {verdict}",
+                        codes(verdicts),
+                        group.name
+                    ));
+                }
+                None => {
+                    return Err(format!(
+                        "{at}: verdict [{}] of group {}, but none of its tests ran",
+                        codes(verdicts),
+                        group.name
+                    ));
+                }
+            }
+        }
+    }
     if let Some(message) = &rule.message
-        && !in_scope.iter().any(|t| t.message.contains(message.as_str()))
+        && !in_scope
+            .iter()
+            .any(|t| t.message.contains(message.as_str()))
     {
         return Err(format!(
             "{at}: a judge message holding \"{message}\" on {}, but none did",
@@ -279,6 +343,7 @@ mod tests {
             required: None,
             score: None,
             message: None,
+            verdict: None,
         }
     }
 
@@ -289,7 +354,11 @@ mod tests {
         assert!(scope.holds("secret/group3/7"));
         assert!(!scope.holds("secret/02"));
         assert!(!scope.holds("sample/1"));
-        assert!(Scope::matching("secret/*{ 4 }{ 2 }").unwrap().holds("secret/42"));
+        assert!(
+            Scope::matching("secret/*{ 4 }{ 2 }")
+                .unwrap()
+                .holds("secret/42")
+        );
         let star = Scope::matching("secret/*").unwrap();
         assert!(star.holds("secret/a/b"), "through the group secret/a");
         assert!(!Scope::matching("*/b").unwrap().holds("secret/a/b"));
@@ -312,39 +381,95 @@ mod tests {
             counted: true,
             note: None,
         }];
-        let judged = Judged { tests: &tests, all_tests: &names, groups: &groups, score: Some(60.0), compiled: true };
+        let judged = Judged {
+            tests: &tests,
+            all_tests: &names,
+            groups: &groups,
+            score: Some(60.0),
+            compiled: true,
+        };
         let broken_by = |rule: Expectation| broken(&[rule], &judged);
-        let permitted = Expectation { permitted: Some(vec![Accepted]), ..rule(Some("secret/*")) };
+        let permitted = Expectation {
+            permitted: Some(vec![Accepted]),
+            ..rule(Some("secret/*"))
+        };
         assert_eq!(
             broken_by(permitted),
-            ["submissions.yaml: wa/odd.py: permitted [AC] on tests matching secret/*, but secret/hard/1 got WA"]
+            [
+                "submissions.yaml: wa/odd.py: permitted [AC] on tests matching secret/*, but secret/hard/1 got WA"
+            ]
         );
-        let fine = Expectation { permitted: Some(vec![Accepted]), ..rule(Some("secret/easy")) };
+        let fine = Expectation {
+            permitted: Some(vec![Accepted]),
+            ..rule(Some("secret/easy"))
+        };
         assert!(broken_by(fine).is_empty());
-        let required = Expectation { required: Some(vec![TimeLimit]), ..rule(Some("secret/hard")) };
+        let required = Expectation {
+            required: Some(vec![TimeLimit]),
+            ..rule(Some("secret/hard"))
+        };
         assert_eq!(
             broken_by(required),
-            ["submissions.yaml: wa/odd.py: required [TLE] on tests matching secret/hard, but they got WA"]
+            [
+                "submissions.yaml: wa/odd.py: required [TLE] on tests matching secret/hard, but they got WA"
+            ]
         );
-        let score = Expectation { score: Some((70.0, 100.0)), ..rule(None) };
-        assert_eq!(broken_by(score), ["submissions.yaml: wa/odd.py: score [70, 100], but it scored 60"]);
-        let group_score = Expectation { score: Some((40.0, 40.0)), ..rule(Some("secret/hard")) };
+        let score = Expectation {
+            score: Some((70.0, 100.0)),
+            ..rule(None)
+        };
+        assert_eq!(
+            broken_by(score),
+            ["submissions.yaml: wa/odd.py: score [70, 100], but it scored 60"]
+        );
+        let group_score = Expectation {
+            score: Some((40.0, 40.0)),
+            ..rule(Some("secret/hard"))
+        };
         assert_eq!(
             broken_by(group_score),
             ["submissions.yaml: wa/odd.py: score 40 of group secret/hard, but it scored 0"]
         );
-        let message = Expectation { message: Some("got 5".into()), ..rule(None) };
+        let message = Expectation {
+            message: Some("got 5".into()),
+            ..rule(None)
+        };
         assert!(broken_by(message)[0].contains("a judge message holding \"got 5\""));
-        let said = Expectation { message: Some("got 4".into()), ..rule(None) };
+        let said = Expectation {
+            message: Some("got 4".into()),
+            ..rule(None)
+        };
         assert!(broken_by(said).is_empty());
+        let verdict = Expectation {
+            verdict: Some(vec![Accepted]),
+            ..rule(Some("secret/hard"))
+        };
+        assert_eq!(
+            broken_by(verdict),
+            ["submissions.yaml: wa/odd.py: verdict [AC] of group secret/hard, but it got WA"]
+        );
+        let kept = Expectation {
+            verdict: Some(vec![TimeLimit, WrongAnswer]),
+            ..rule(Some("secret/hard"))
+        };
+        assert!(broken_by(kept).is_empty());
     }
 
     #[test]
     fn a_required_verdict_on_tests_not_run_says_so() {
         let tests = [result("secret/1", Verdict::WrongAnswer, "")];
         let names = vec!["secret/1".to_owned(), "secret/2".to_owned()];
-        let judged = Judged { tests: &tests, all_tests: &names, groups: &[], score: None, compiled: true };
-        let required = Expectation { required: Some(vec![Verdict::TimeLimit]), ..rule(None) };
+        let judged = Judged {
+            tests: &tests,
+            all_tests: &names,
+            groups: &[],
+            score: None,
+            compiled: true,
+        };
+        let required = Expectation {
+            required: Some(vec![Verdict::TimeLimit]),
+            ..rule(None)
+        };
         assert!(broken(&[required], &judged)[0].contains("1 of them not run"));
     }
 }

@@ -101,7 +101,11 @@ impl Grouping {
         let mut entries: Vec<(String, Entry)> = placed[id]
             .iter()
             .map(|&t| (tests[t].name.clone(), Entry::Test(t)))
-            .chain(spec.children.iter().map(|c| (format!("{}/", c.name), Entry::Group(c))))
+            .chain(
+                spec.children
+                    .iter()
+                    .map(|c| (format!("{}/", c.name), Entry::Group(c))),
+            )
             .collect();
         if self.by_name {
             entries.sort_by(|a, b| natord::compare(&a.0, &b.0));
@@ -166,7 +170,11 @@ mod tests {
         GroupSpec {
             name: name.into(),
             rule: Rule::Legacy(LegacyRule::default()),
-            takes: Takes::Folder(if name.is_empty() { String::new() } else { format!("{name}/") }),
+            takes: Takes::Folder(if name.is_empty() {
+                String::new()
+            } else {
+                format!("{name}/")
+            }),
             children,
         }
     }
@@ -174,13 +182,43 @@ mod tests {
     #[test]
     fn tests_go_to_their_deepest_folder_in_name_order() {
         let grouping = Grouping {
-            root: folder("", vec![folder("secret", vec![folder("secret/b", vec![]), folder("secret/a", vec![]), folder("secret/empty", vec![])]), folder("sample", vec![])]),
+            root: folder(
+                "",
+                vec![
+                    folder(
+                        "secret",
+                        vec![
+                            folder("secret/b", vec![]),
+                            folder("secret/a", vec![]),
+                            folder("secret/empty", vec![]),
+                        ],
+                    ),
+                    folder("sample", vec![]),
+                ],
+            ),
             by_name: true,
         };
-        let tests: Vec<Test> = ["sample/1", "secret/a/2", "secret/a/10", "secret/b/1", "secret/c"].map(test).to_vec();
+        let tests: Vec<Test> = [
+            "sample/1",
+            "secret/a/2",
+            "secret/a/10",
+            "secret/b/1",
+            "secret/c",
+        ]
+        .map(test)
+        .to_vec();
         let (tree, ordered) = grouping.tree(&tests).unwrap();
         let names: Vec<&str> = ordered.iter().map(|t| t.name.as_str()).collect();
-        assert_eq!(names, ["sample/1", "secret/a/2", "secret/a/10", "secret/b/1", "secret/c"]);
+        assert_eq!(
+            names,
+            [
+                "sample/1",
+                "secret/a/2",
+                "secret/a/10",
+                "secret/b/1",
+                "secret/c"
+            ]
+        );
         let groups: Vec<&str> = tree.groups().iter().map(|g| g.name.as_str()).collect();
         assert_eq!(groups, ["", "sample", "secret", "secret/a", "secret/b"]);
         assert_eq!(tree.order(), [0, 1, 2, 3, 4]);
@@ -196,10 +234,16 @@ mod tests {
             children: vec![],
         };
         let grouping = Grouping {
-            root: GroupSpec { children: vec![spec("small", "small-*"), spec("odd", "*-1")], ..spec("", "nothing") },
+            root: GroupSpec {
+                children: vec![spec("small", "small-*"), spec("odd", "*-1")],
+                ..spec("", "nothing")
+            },
             by_name: false,
         };
-        assert_eq!(grouping.tree(&[test("large-2")]).unwrap_err(), "test large-2 is in no group");
+        assert_eq!(
+            grouping.tree(&[test("large-2")]).unwrap_err(),
+            "test large-2 is in no group"
+        );
         let error = grouping.tree(&[test("small-1")]).unwrap_err();
         assert!(error.contains("two groups, small and odd"), "{error}");
         let (_, ordered) = grouping.tree(&[test("small-2"), test("big-1")]).unwrap();

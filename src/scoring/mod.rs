@@ -11,4 +11,6 @@ pub use aggregate::{GroupResult, Scored, TestScore, aggregate, show};
 pub use expect::{Expectation, Judged, Scope, broken, glob};
 pub use grouping::{GroupSpec, Grouping, Takes};
 pub use plan::Plan;
-pub use tree::{Aggregation, Group, Item, LegacyRule, MaxScore, OnReject, Rule, ScoreRule, Tree, VerdictRule};
+pub use tree::{
+    Aggregation, Group, Item, LegacyRule, MaxScore, OnReject, Rule, ScoreRule, Tree, VerdictRule,
+};

@@ -89,7 +89,9 @@ impl Plan {
         let mut group = Some(self.parent[index]);
         while let Some(id) = group {
             let node = &self.groups[id];
-            if index >= progress.stopped_from[id] || node.requires.iter().any(|&r| progress.failed[r]) {
+            if index >= progress.stopped_from[id]
+                || node.requires.iter().any(|&r| progress.failed[r])
+            {
                 return false;
             }
             group = node.parent;
@@ -128,17 +130,17 @@ impl Plan {
         mut missing: impl FnMut(usize) -> Result<T, E>,
     ) -> Result<Vec<Option<T>>, E> {
         let mut progress = self.start();
-        for index in 0..results.len() {
+        for (index, slot) in results.iter_mut().enumerate() {
             if !self.wanted(index, &progress) {
-                results[index] = None;
+                *slot = None;
                 continue;
             }
-            let result = match results[index].take() {
+            let result = match slot.take() {
                 Some(result) => result,
                 None => missing(index)?,
             };
             self.record(index, accepted(&result), &mut progress);
-            results[index] = Some(result);
+            *slot = Some(result);
         }
         Ok(results)
     }
@@ -268,10 +270,14 @@ mod tests {
         assert_eq!(kept, [Some(true), Some(false), None, None]);
         let mut asked = Vec::new();
         let kept = plan
-            .keep(vec![Some(true), None, Some(true), Some(true)], |ok| *ok, |i| {
-                asked.push(i);
-                Ok::<bool, ()>(true)
-            })
+            .keep(
+                vec![Some(true), None, Some(true), Some(true)],
+                |ok| *ok,
+                |i| {
+                    asked.push(i);
+                    Ok::<bool, ()>(true)
+                },
+            )
             .unwrap();
         assert_eq!(asked, [1]);
         assert_eq!(kept, [Some(true); 4]);

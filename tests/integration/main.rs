@@ -24,6 +24,7 @@ mod partition;
 mod real_packages;
 mod reports;
 mod selecting;
+mod subtasks;
 mod timelimit;
 mod tour_checker;
 mod unprivileged;
