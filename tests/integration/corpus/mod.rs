@@ -5,5 +5,6 @@
 mod check;
 mod judge;
 mod languages;
+mod scores;
 mod table;
 mod validation_data;
