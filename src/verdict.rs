@@ -45,6 +45,25 @@ impl Verdict {
         Verdict::JudgeError,
     ];
 
+    /// The verdicts a run of a compiled program can end with (not CE, not JE).
+    pub const OF_A_RUN: [Verdict; 6] = [
+        Verdict::Accepted,
+        Verdict::WrongAnswer,
+        Verdict::TimeLimit,
+        Verdict::RuntimeError,
+        Verdict::MemoryLimit,
+        Verdict::OutputLimit,
+    ];
+
+    /// The codes of `verdicts`, as a list to read: "AC, WA".
+    pub fn codes(verdicts: &[Verdict]) -> String {
+        verdicts
+            .iter()
+            .map(|v| v.code())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     pub fn code(self) -> &'static str {
         match self {
             Verdict::Accepted => "AC",
@@ -77,10 +96,9 @@ impl FromStr for Verdict {
             .into_iter()
             .find(|v| v.code().eq_ignore_ascii_case(s))
             .ok_or_else(|| {
-                let codes: Vec<_> = Verdict::ALL.iter().map(|v| v.code()).collect();
                 format!(
                     "unknown verdict \"{s}\" (expected one of {})",
-                    codes.join(", ")
+                    Verdict::codes(&Verdict::ALL)
                 )
             })
     }

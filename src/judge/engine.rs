@@ -411,8 +411,8 @@ impl<'a> Judge<'a> {
         tests: &[Test],
         on_event: &mut dyn FnMut(Event),
     ) -> Result<Vec<Option<TestResult>>> {
-        let every = Plan::new(&Tree::pass_fail(0));
-        let progress = Mutex::new(plan.unwrap_or(&every).start());
+        // The plan, and what the failures so far decide of it.
+        let planned = plan.map(|plan| (plan, Mutex::new(plan.start())));
         let next = AtomicUsize::new(0);
         // Set when the harness itself fails (a run that could not be carried out): nothing more is started.
         let broken = AtomicBool::new(false);
@@ -421,14 +421,14 @@ impl<'a> Judge<'a> {
         std::thread::scope(|scope| -> Result<()> {
             for _ in 0..self.options.jobs.clamp(1, tests.len().max(1)) {
                 let sender = sender.clone();
-                let (next, progress, broken) = (&next, &progress, &broken);
+                let (next, planned, broken) = (&next, &planned, &broken);
                 scope.spawn(move || {
                     loop {
                         let index = next.fetch_add(1, Ordering::SeqCst);
                         if index >= tests.len() || broken.load(Ordering::SeqCst) {
                             break;
                         }
-                        let wanted = plan.is_none_or(|plan| {
+                        let wanted = planned.as_ref().is_none_or(|(plan, progress)| {
                             plan.wanted(index, &progress.lock().expect("not poisoned"))
                         });
                         if !wanted {
@@ -437,7 +437,7 @@ impl<'a> Judge<'a> {
                         let result = runner.run(program, &tests[index]);
                         match &result {
                             Ok(r) => {
-                                if let Some(plan) = plan {
+                                if let Some((plan, progress)) = planned {
                                     plan.record(
                                         index,
                                         r.verdict.is_accepted(),

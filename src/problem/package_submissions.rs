@@ -16,6 +16,7 @@ use super::submission::{Skipped, unique_names};
 use super::submissions_yaml::SubmissionsYaml;
 use crate::compile::Source;
 use crate::error::{Error, Result};
+use crate::scoring::Expectation;
 use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
 
@@ -36,17 +37,7 @@ const SUBMISSION_FOLDERS: &[(&str, &[Verdict])] = &[
     ("output_limit_exceeded", &[Verdict::OutputLimit]),
     // A partial score comes with any verdict of a run: the legacy grader may accept a submission that fails
     // some tests (problemtools' oddecho), 2025-09's rules give it its first failure's.
-    (
-        "partially_accepted",
-        &[
-            Verdict::Accepted,
-            Verdict::WrongAnswer,
-            Verdict::TimeLimit,
-            Verdict::RuntimeError,
-            Verdict::MemoryLimit,
-            Verdict::OutputLimit,
-        ],
-    ),
+    ("partially_accepted", &Verdict::OF_A_RUN),
     (
         "rejected",
         &[
@@ -87,8 +78,8 @@ pub(super) fn submissions(
 ) -> Result<(Vec<Solution>, Vec<Skipped>)> {
     let root = dir.join("submissions");
     let rules = SubmissionsYaml::read(dir)?;
-    let mut found: Vec<(PathBuf, Source, Vec<Verdict>)> = Vec::new();
-    let mut expectations: Vec<(PathBuf, Vec<crate::scoring::Expectation>)> = Vec::new();
+    // Each submission: where it is, what it is built from, its verdicts and its rules (submissions.yaml's).
+    let mut found: Vec<(PathBuf, Source, Vec<Verdict>, Vec<Expectation>)> = Vec::new();
     let mut unknown = Vec::new();
     if root.is_dir() {
         let mut folders: Vec<PathBuf> = std::fs::read_dir(&root)
@@ -142,8 +133,7 @@ pub(super) fn submissions(
                             if let Some(entrypoint) = &said.entrypoint {
                                 enter_at(&mut source, &path, entrypoint)?;
                             }
-                            expectations.push((path.clone(), said.expectations));
-                            found.push((path.clone(), source, said.expected));
+                            found.push((path.clone(), source, said.expected, said.expectations));
                         }
                         Err(extension) => unknown.push(unknown_language(&root, &path, &extension)),
                     }
@@ -157,7 +147,7 @@ pub(super) fn submissions(
                     continue;
                 };
                 match source {
-                    Ok(source) => found.push((path.clone(), source, expected)),
+                    Ok(source) => found.push((path.clone(), source, expected, Vec::new())),
                     Err(extension) => unknown.push(unknown_language(&root, &path, &extension)),
                 }
             }
@@ -187,17 +177,12 @@ pub(super) fn submissions(
             .cmp(&rank(&b.2))
             .then_with(|| natord::compare(&a.0.to_string_lossy(), &b.0.to_string_lossy()))
     });
-    let names = unique_names(&found.iter().map(|(p, _, _)| p.clone()).collect::<Vec<_>>());
+    let names = unique_names(&found.iter().map(|(p, ..)| p.clone()).collect::<Vec<_>>());
     let mut main_taken = false;
     let solutions = found
         .into_iter()
         .zip(names)
-        .map(|((path, source, expected), name)| {
-            let expectations = expectations
-                .iter()
-                .find(|(p, _)| *p == path)
-                .map(|(_, e)| e.clone())
-                .unwrap_or_default();
+        .map(|((_, source, expected, expectations), name)| {
             let main = expected == [Verdict::Accepted] && !std::mem::replace(&mut main_taken, true);
             Solution {
                 name,
@@ -273,7 +258,7 @@ fn expected(
                         "@EXPECTED_RESULTS@: {} goes against its folder {folder} ({}): the tag's results are \
                          expected, as DOMjudge takes them",
                         tag.results.join(", "),
-                        codes(of_folder)
+                        Verdict::codes(of_folder)
                     ),
                 ));
             }
@@ -379,12 +364,4 @@ fn files_of(path: &Path) -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
-}
-
-fn codes(verdicts: &[Verdict]) -> String {
-    verdicts
-        .iter()
-        .map(|v| v.code())
-        .collect::<Vec<_>>()
-        .join(", ")
 }

@@ -7,8 +7,7 @@ use super::package_groups::group_file;
 use super::yaml_keys::{Version, key_line};
 use crate::error::{Error, Result};
 use crate::scoring::{
-    Aggregation, GroupSpec, Grouping, LegacyRule, MaxScore, OnReject, Rule, ScoreRule, Takes,
-    VerdictRule,
+    Aggregation, GroupSpec, Grouping, LegacyRule, MaxScore, OnReject, Rule, Takes,
 };
 use serde_json::{Map, Value};
 use std::path::Path;
@@ -183,31 +182,13 @@ fn read_legacy(
         };
     }
     if let Some(flags) = map.get("grader_flags") {
-        let flags = flags.as_str().unwrap_or_default();
-        // A group's flags replace its parent's whole line, as the grader is run with them alone.
-        rule.verdicts = VerdictRule::WorstError;
-        rule.scores = ScoreRule::Sum;
-        rule.ignore_sample = false;
-        rule.accept_if_any_accepted = false;
-        for flag in flags.split_whitespace() {
-            match flag {
-                "sum" => rule.scores = ScoreRule::Sum,
-                "avg" => rule.scores = ScoreRule::Avg,
-                "min" => rule.scores = ScoreRule::Min,
-                "max" => rule.scores = ScoreRule::Max,
-                "worst_error" | "no_errors" => rule.verdicts = VerdictRule::WorstError,
-                "first_error" => rule.verdicts = VerdictRule::FirstError,
-                "always_accept" => rule.verdicts = VerdictRule::AlwaysAccept,
-                "ignore_sample" => rule.ignore_sample = true,
-                "accept_if_any_accepted" => rule.accept_if_any_accepted = true,
-                other => {
-                    return Err(bad(
-                        "grader_flags",
-                        format!("\"{other}\" is no flag of the default grader"),
-                    ));
-                }
-            }
-        }
+        rule.take_grader_flags(flags.as_str().unwrap_or_default())
+            .map_err(|flag| {
+                bad(
+                    "grader_flags",
+                    format!("\"{flag}\" is no flag of the default grader"),
+                )
+            })?;
     }
     Ok(())
 }

@@ -151,7 +151,8 @@ impl SubmissionsYaml {
         }
         let mut matched = false;
         for entry in &self.entries {
-            if !matches(&entry.matcher, path) {
+            // A submission is matched when its path, or a folder above it, is.
+            if !crate::scoring::and_above(path).any(|at| entry.matcher.is_match(at)) {
                 continue;
             }
             matched = true;
@@ -174,14 +175,7 @@ impl SubmissionsYaml {
         if said.expectations.is_empty() && !matched {
             return None;
         }
-        let mut expected: Vec<Verdict> = vec![
-            Verdict::Accepted,
-            Verdict::WrongAnswer,
-            Verdict::TimeLimit,
-            Verdict::RuntimeError,
-            Verdict::MemoryLimit,
-            Verdict::OutputLimit,
-        ];
+        let mut expected = Verdict::OF_A_RUN.to_vec();
         for rule in said
             .expectations
             .iter()
@@ -193,20 +187,6 @@ impl SubmissionsYaml {
         }
         said.expected = expected;
         Some(said)
-    }
-}
-
-/// A submission is matched when its path, or a folder above it, is.
-fn matches(matcher: &globset::GlobMatcher, path: &str) -> bool {
-    let mut at = path;
-    loop {
-        if matcher.is_match(at) {
-            return true;
-        }
-        match at.rfind('/') {
-            Some(slash) => at = &at[..slash],
-            None => return false,
-        }
     }
 }
 

@@ -743,23 +743,17 @@ mod tests {
     fn legacy_grader_flags() {
         let rule = |flags: &str| {
             let mut rule = LegacyRule {
-                on_reject: OnReject::Continue,
                 accept_score: 10.0,
                 reject_score: 1.5,
                 ..LegacyRule::default()
             };
-            for flag in flags.split_whitespace() {
-                match flag {
-                    "min" => rule.scores = ScoreRule::Min,
-                    "max" => rule.scores = ScoreRule::Max,
-                    "avg" => rule.scores = ScoreRule::Avg,
-                    "first_error" => rule.verdicts = VerdictRule::FirstError,
-                    "always_accept" => rule.verdicts = VerdictRule::AlwaysAccept,
-                    "accept_if_any_accepted" => rule.accept_if_any_accepted = true,
-                    "break" => rule.on_reject = OnReject::Break,
-                    _ => unreachable!(),
-                }
-            }
+            // The grader's flags as a group file gives them; `break` is the group's on_reject.
+            let (flags, on_reject) = match flags.strip_suffix("break") {
+                Some(rest) => (rest, OnReject::Break),
+                None => (flags, OnReject::Continue),
+            };
+            rule.take_grader_flags(flags).unwrap();
+            rule.on_reject = on_reject;
             rule
         };
         let run = |flags: &str, verdicts: &[Verdict]| {

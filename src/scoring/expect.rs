@@ -55,18 +55,7 @@ impl Scope {
     pub fn holds(&self, name: &str) -> bool {
         match self {
             Scope::All => true,
-            Scope::Matching { globs, .. } => {
-                let mut at = name;
-                loop {
-                    if globs.is_match(at) {
-                        return true;
-                    }
-                    match at.rfind('/') {
-                        Some(slash) => at = &at[..slash],
-                        None => return false,
-                    }
-                }
-            }
+            Scope::Matching { globs, .. } => and_above(name).any(|at| globs.is_match(at)),
         }
     }
 
@@ -76,6 +65,11 @@ impl Scope {
             Scope::Matching { pattern, .. } => format!("tests matching {pattern}"),
         }
     }
+}
+
+/// `name` ("secret/a/1"), then each folder above it ("secret/a", "secret"): what a glob may match for it.
+pub fn and_above(name: &str) -> impl Iterator<Item = &str> {
+    std::iter::successors(Some(name), |at| at.rfind('/').map(|slash| &at[..slash]))
 }
 
 /// A glob of the format's kind: `*` within one folder, `{a,b}` either, white space around an alternative not part
@@ -142,14 +136,6 @@ pub fn broken(rules: &[Expectation], judged: &Judged) -> Vec<String> {
         .collect()
 }
 
-fn codes(verdicts: &[Verdict]) -> String {
-    verdicts
-        .iter()
-        .map(|v| v.code())
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 fn check(rule: &Expectation, judged: &Judged) -> Result<(), String> {
     let at = &rule.origin;
     let in_scope: Vec<&TestResult> = judged
@@ -189,7 +175,7 @@ fn check(rule: &Expectation, judged: &Judged) -> Result<(), String> {
     {
         return Err(format!(
             "{at}: permitted [{}] on {}, but {} got {}",
-            codes(permitted),
+            Verdict::codes(permitted),
             rule.scope.describe(),
             test.name,
             test.verdict
@@ -214,7 +200,7 @@ fn check(rule: &Expectation, judged: &Judged) -> Result<(), String> {
         };
         return Err(format!(
             "{at}: required [{}] on {}, but they got {}{unrun}",
-            codes(required),
+            Verdict::codes(required),
             rule.scope.describe(),
             if got.is_empty() {
                 "no verdict".to_owned()
@@ -275,7 +261,7 @@ fn check(rule: &Expectation, judged: &Judged) -> Result<(), String> {
         if groups.is_empty() {
             return Err(format!(
                 "{at}: verdict [{}] of {}, but no group is in scope",
-                codes(verdicts),
+                Verdict::codes(verdicts),
                 rule.scope.describe()
             ));
         }
@@ -285,14 +271,14 @@ fn check(rule: &Expectation, judged: &Judged) -> Result<(), String> {
                 Some(verdict) => {
                     return Err(format!(
                         "{at}: verdict [{}] of group {}, but it got {verdict}",
-                        codes(verdicts),
+                        Verdict::codes(verdicts),
                         group.name
                     ));
                 }
                 None => {
                     return Err(format!(
                         "{at}: verdict [{}] of group {}, but none of its tests ran",
-                        codes(verdicts),
+                        Verdict::codes(verdicts),
                         group.name
                     ));
                 }

@@ -42,17 +42,17 @@ impl Grouping {
     /// refer to; an error naming a test that no group takes, or two groups at once.
     pub fn tree(&self, tests: &[Test]) -> Result<(Tree, Vec<Test>), String> {
         let mut placed: Vec<Vec<usize>> = Vec::new();
-        let mut specs: Vec<&GroupSpec> = Vec::new();
-        collect(&self.root, &mut specs);
+        // Every group, with its depth, parents first.
+        let mut specs: Vec<(&GroupSpec, usize)> = Vec::new();
+        collect(&self.root, 0, &mut specs);
         placed.resize(specs.len(), Vec::new());
         for (index, test) in tests.iter().enumerate() {
             let mut best: Option<(usize, usize)> = None;
             let mut tie = None;
-            for (id, spec) in specs.iter().enumerate() {
+            for (id, &(spec, depth)) in specs.iter().enumerate() {
                 if !spec.takes.takes(&test.name) {
                     continue;
                 }
-                let depth = depth(&self.root, &spec.name).unwrap_or(0);
                 match best {
                     Some((_, d)) if d > depth => {}
                     Some((other, d)) if d == depth => tie = Some((other, id)),
@@ -65,7 +65,7 @@ impl Grouping {
             if let Some((a, b)) = tie {
                 return Err(format!(
                     "test {} is in two groups, {} and {}: a test belongs to one group",
-                    test.name, specs[a].name, specs[b].name
+                    test.name, specs[a].0.name, specs[b].0.name
                 ));
             }
             let Some((id, _)) = best else {
@@ -83,7 +83,7 @@ impl Grouping {
     fn build(
         &self,
         spec: &GroupSpec,
-        specs: &[&GroupSpec],
+        specs: &[(&GroupSpec, usize)],
         placed: &[Vec<usize>],
         tests: &[Test],
         order: &mut Vec<usize>,
@@ -91,7 +91,7 @@ impl Grouping {
     ) -> Group {
         let id = specs
             .iter()
-            .position(|s| std::ptr::eq(*s, spec))
+            .position(|(s, _)| std::ptr::eq(*s, spec))
             .expect("every spec is collected");
         // Each item with the name it is ordered by: a test's own, a group's.
         enum Entry<'a> {
@@ -135,21 +135,11 @@ impl Grouping {
     }
 }
 
-fn collect<'a>(spec: &'a GroupSpec, out: &mut Vec<&'a GroupSpec>) {
-    out.push(spec);
+fn collect<'a>(spec: &'a GroupSpec, depth: usize, out: &mut Vec<(&'a GroupSpec, usize)>) {
+    out.push((spec, depth));
     for child in &spec.children {
-        collect(child, out);
+        collect(child, depth + 1, out);
     }
-}
-
-fn depth(spec: &GroupSpec, name: &str) -> Option<usize> {
-    if spec.name == name {
-        return Some(0);
-    }
-    spec.children
-        .iter()
-        .find_map(|c| depth(c, name))
-        .map(|d| d + 1)
 }
 
 #[cfg(test)]

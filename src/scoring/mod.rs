@@ -8,7 +8,7 @@ mod plan;
 mod tree;
 
 pub use aggregate::{GroupResult, Scored, TestScore, aggregate, show};
-pub use expect::{Expectation, Judged, Scope, broken, glob};
+pub use expect::{Expectation, Judged, Scope, and_above, broken, glob};
 pub use grouping::{GroupSpec, Grouping, Takes};
 pub use plan::Plan;
 pub use tree::{

@@ -40,20 +40,26 @@ impl Plan {
             groups: Vec::new(),
             parent: Vec::new(),
         };
+        // Each group's name and the names it requires, by number, resolved once every group is numbered.
         let mut names = Vec::new();
         plan.add(&tree.root, None, &mut names);
-        let by_name = |name: &str| names.iter().position(|n: &String| n == name);
-        let mut requires = Vec::new();
-        collect_requires(&tree.root, &mut requires);
-        for (group, required) in requires.into_iter().enumerate() {
-            plan.groups[group].requires = required.iter().filter_map(|n| by_name(n)).collect();
+        for (id, (_, required)) in names.iter().enumerate() {
+            plan.groups[id].requires = required
+                .iter()
+                .filter_map(|r| names.iter().position(|(n, _)| n == r))
+                .collect();
         }
         plan
     }
 
-    fn add(&mut self, group: &Group, parent: Option<usize>, names: &mut Vec<String>) -> usize {
+    fn add<'a>(
+        &mut self,
+        group: &'a Group,
+        parent: Option<usize>,
+        names: &mut Vec<(&'a str, &'a [String])>,
+    ) {
         let id = self.groups.len();
-        names.push(group.name.clone());
+        names.push((&group.name, group.require_pass()));
         self.groups.push(Node {
             parent,
             end: 0,
@@ -67,13 +73,10 @@ impl Plan {
                     debug_assert_eq!(*index, self.parent.len(), "tests out of the tree's order");
                     self.parent.push(id);
                 }
-                Item::Group(child) => {
-                    self.add(child, Some(id), names);
-                }
+                Item::Group(child) => self.add(child, Some(id), names),
             }
         }
         self.groups[id].end = self.parent.len();
-        id
     }
 
     /// Nothing failed yet.
@@ -143,15 +146,6 @@ impl Plan {
             *slot = Some(result);
         }
         Ok(results)
-    }
-}
-
-fn collect_requires(group: &Group, out: &mut Vec<Vec<String>>) {
-    out.push(group.require_pass().to_vec());
-    for item in &group.items {
-        if let Item::Group(child) = item {
-            collect_requires(child, out);
-        }
     }
 }
 

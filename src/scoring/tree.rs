@@ -86,6 +86,32 @@ impl Default for LegacyRule {
     }
 }
 
+impl LegacyRule {
+    /// Takes a group's `grader_flags`, which replace its parent's whole line (the grader runs with them alone);
+    /// the flag the default grader does not know, if any.
+    pub fn take_grader_flags(&mut self, flags: &str) -> Result<(), String> {
+        self.verdicts = VerdictRule::WorstError;
+        self.scores = ScoreRule::Sum;
+        self.ignore_sample = false;
+        self.accept_if_any_accepted = false;
+        for flag in flags.split_whitespace() {
+            match flag {
+                "sum" => self.scores = ScoreRule::Sum,
+                "avg" => self.scores = ScoreRule::Avg,
+                "min" => self.scores = ScoreRule::Min,
+                "max" => self.scores = ScoreRule::Max,
+                "worst_error" | "no_errors" => self.verdicts = VerdictRule::WorstError,
+                "first_error" => self.verdicts = VerdictRule::FirstError,
+                "always_accept" => self.verdicts = VerdictRule::AlwaysAccept,
+                "ignore_sample" => self.ignore_sample = true,
+                "accept_if_any_accepted" => self.accept_if_any_accepted = true,
+                other => return Err(other.to_owned()),
+            }
+        }
+        Ok(())
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OnReject {
     /// The group's judging stops at its first rejected child.
@@ -149,11 +175,6 @@ impl Tree {
         });
         groups
     }
-
-    /// Renumbers the tests: the test `i` becomes `new[i]`.
-    pub fn renumber(&mut self, new: &[usize]) {
-        self.root.renumber(new);
-    }
 }
 
 impl Group {
@@ -176,15 +197,6 @@ impl Group {
             }
         });
         tests
-    }
-
-    fn renumber(&mut self, new: &[usize]) {
-        for item in &mut self.items {
-            match item {
-                Item::Test(index) => *index = new[*index],
-                Item::Group(group) => group.renumber(new),
-            }
-        }
     }
 
     /// Whether judging this group stops at its first rejected child.
