@@ -128,7 +128,7 @@ fn memory_over_the_limit_is_a_run_time_error_in_a_package() {
 }
 
 /// A legacy package with 2023-07's keys in it (`type: scoring`, `credits`, `limits.time_multipliers`), as real
-/// ones have: each key is taken as it means, and warned about; a scoring problem is judged pass-fail.
+/// ones have: each key of the other version is taken as it means, and warned about; the scoring is computed.
 #[test]
 fn a_legacy_package_with_keys_of_2023_07_is_judged_with_warnings() {
     let (_dir, path) = package("legacy-mixed");
@@ -138,19 +138,19 @@ fn a_legacy_package_with_keys_of_2023_07_is_judged_with_warnings() {
     );
     let report = judged.json();
     assert_eq!(judged.code, Some(0), "{report:#}\n{}", judged.stderr);
-    assert_eq!(solution(&report, "small_only.py")["verdict"], "WA");
+    // Scored by the legacy grader: the sample is worth its default accept_score of 1, each secret test the 50
+    // secret/testdata.yaml gives; small_only.py is right on the sample alone.
+    let small_only = solution(&report, "small_only.py");
+    assert_eq!(small_only["verdict"], "WA");
+    assert_eq!(small_only["score"], 1.0);
+    assert_eq!(solution(&report, "echo.py")["score"], 101.0);
     // The multiplier of 2023-07 is the one the limit is derived by.
     let origin = report["time_limit_origin"].as_str().unwrap();
     assert!(origin.contains("x 3 (ac_to_time_limit)"), "{origin}");
     let said = warnings(&report);
     for (start, words) in [
-        ("not_applied problem.yaml", "judged pass-fail"),
         ("other_version problem.yaml", "`credits`"),
         ("other_version problem.yaml", "`limits.time_multipliers`"),
-        (
-            "not_applied testdata.yaml",
-            "`accept_score`, `grader_flags`, `on_reject` not applied",
-        ),
     ] {
         assert!(
             said.iter()
@@ -158,7 +158,7 @@ fn a_legacy_package_with_keys_of_2023_07_is_judged_with_warnings() {
             "no {start} {words}: {said:#?}"
         );
     }
-    assert_eq!(said.len(), 4, "{said:#?}");
+    assert_eq!(said.len(), 2, "{said:#?}");
     // Each names the line of its key.
     let lines: Vec<u64> = report["warnings"]
         .as_array()
@@ -166,7 +166,7 @@ fn a_legacy_package_with_keys_of_2023_07_is_judged_with_warnings() {
         .iter()
         .map(|w| w["line"].as_u64().unwrap())
         .collect();
-    assert_eq!(lines, [3, 5, 10, 1]);
+    assert_eq!(lines, [5, 10]);
 }
 
 /// A package of the format's 2025-09 version: `test_group.yaml`, an `output_validator/` that is the one
@@ -400,12 +400,12 @@ fn features_that_would_change_verdicts_are_refused_by_name() {
             |p| {
                 std::fs::write(
                     p.join("submissions/submissions.yaml"),
-                    "accepted/echo.py:\n  authors: Jane\nrun_time_error/*:\n  permitted: [AC, RTE]\n",
+                    "accepted/echo.py:\n  authors: Jane\nrun_time_error/*:\n  permitted: [AC, RTE, MLE]\n",
                 )
                 .unwrap()
             },
-            "submissions/submissions.yaml:4:1",
-            "`permitted` of run_time_error/*: expectations given in submissions.yaml are not supported yet",
+            "submissions/submissions.yaml:3:1",
+            "run_time_error/*: permitted: \"MLE\" is none of AC, WA, TLE, RTE",
         ),
         (
             |p| std::fs::create_dir_all(p.join("data/secret/1.files")).unwrap(),
