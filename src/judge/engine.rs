@@ -149,7 +149,7 @@ impl<'a> Judge<'a> {
         if let Some((what, ..)) = problem.comparison.program() {
             on_event(Event::Compiling { what });
         }
-        let checker = Checker::build(&self.compiler, &problem.comparison, &problem.limits)?;
+        let checker = Checker::build(&self.compiler, problem)?;
         let (validators, protocol) = problem.input_validators()?;
         for source in &validators {
             // A script no program here can run leaves the tests unchecked by it, not unjudged.

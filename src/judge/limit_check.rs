@@ -117,6 +117,7 @@ mod tests {
                     texts: None,
                     dialogue: None,
                     at_margin: None,
+                    passes: 1,
                 })
                 .collect(),
         }

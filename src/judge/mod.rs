@@ -9,6 +9,7 @@ mod limit_check;
 mod merge;
 mod outcome;
 mod partition;
+mod passes;
 mod relay;
 mod run_test;
 mod validate;

@@ -32,6 +32,8 @@ pub struct TestResult {
     /// submission expected TLE runs on to it): the verdict it would get with the margin as its limit. Not TLE:
     /// the submission is sensitive to the time limit.
     pub at_margin: Option<Verdict>,
+    /// The times the solution ran on the test: more than once only in a multi-pass problem.
+    pub passes: u32,
 }
 
 impl TestResult {
@@ -49,6 +51,7 @@ impl TestResult {
             texts: None,
             dialogue: None,
             at_margin: None,
+            passes: 1,
         }
     }
 }

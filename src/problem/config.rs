@@ -176,6 +176,8 @@ pub struct PackageParts {
     pub unknown_language: Vec<super::Skipped>,
     /// What the package holds that is judged otherwise than the format says, or not at all, in the order found.
     pub warnings: Vec<super::PackageWarning>,
+    /// For a multi-pass problem, the most passes a test may take (`limits.validation_passes`); None for others.
+    pub passes: Option<u32>,
 }
 
 /// An input validator of a package.

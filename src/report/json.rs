@@ -299,6 +299,8 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
                         texts: None,
                         dialogue: t.dialogue,
                         at_margin: t.at_margin.as_deref().map(verdict).transpose()?,
+                        // Not in the report: only judging looks at it.
+                        passes: 1,
                         name: t.name,
                     })
                 })
@@ -417,6 +419,7 @@ pub(crate) mod tests {
             texts: None,
             dialogue: None,
             at_margin: None,
+            passes: 1,
         };
         let compile = |ok, message: &str| CompileOutcome {
             ok,
