@@ -237,6 +237,10 @@ impl<'a> Judge<'a> {
             });
             report.solutions.push(solution_report);
         }
+        let interactions = problem.package.iter().flat_map(|p| &p.interactions);
+        for warning in super::samples::sample_warnings(interactions, &report.solutions) {
+            warn(report, warning, on_event);
+        }
         if let Some(rule) = problem.package.as_ref().map(|p| &p.time_rule)
             && rule.fixed.is_some()
         {

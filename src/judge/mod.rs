@@ -12,6 +12,7 @@ mod partition;
 mod passes;
 mod relay;
 mod run_test;
+mod samples;
 mod validate;
 
 pub(crate) use classify::classify;

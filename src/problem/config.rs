@@ -178,6 +178,8 @@ pub struct PackageParts {
     pub warnings: Vec<super::PackageWarning>,
     /// For a multi-pass problem, the most passes a test may take (`limits.validation_passes`); None for others.
     pub passes: Option<u32>,
+    /// The samples shown as dialogues (`data/sample/*.interaction`), for an interactive or multi-pass problem.
+    pub interactions: Vec<super::Interaction>,
 }
 
 /// An input validator of a package.

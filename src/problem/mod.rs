@@ -6,6 +6,7 @@ mod expected_results;
 mod package;
 mod package_flags;
 mod package_groups;
+mod package_interaction;
 mod package_keys;
 mod package_limits;
 mod package_parts;
@@ -20,6 +21,7 @@ mod yaml_keys;
 pub(crate) use catalog::misnamed;
 pub use catalog::{Catalog, find_root};
 pub use package::is_package;
+pub use package_interaction::Interaction;
 pub use package_warning::{PackageWarning, WarningKind};
 
 pub use config::{

@@ -19,6 +19,7 @@ use super::Comparison;
 use super::config::{InputValidator, PackageParts, Problem, ProblemLimits, Protocol};
 use super::package_flags::group_flags;
 use super::package_groups::check_groups;
+use super::package_interaction::{Shown, read_interactions};
 use super::package_keys::problem_keys;
 use super::package_limits::{PackageLimits, RawLimits};
 use super::testset::{Test, find_tests};
@@ -254,6 +255,13 @@ impl Problem {
         let passes = kind
             .multi_pass
             .then(|| passes.unwrap_or(super::package_limits::DEFAULT_PASSES));
+        let interactions = read_interactions(
+            dir,
+            Shown {
+                interactive: kind.interactive,
+                passes,
+            },
+        )?;
         let limits = ProblemLimits {
             time: time_rule.fixed.unwrap_or(time_rule.minimum),
             memory,
@@ -281,6 +289,7 @@ impl Problem {
                 unknown_language,
                 warnings,
                 passes,
+                interactions,
             }),
         })
     }

@@ -1,6 +1,6 @@
 //! Multi-pass problems (tests/fixtures/packages/multi-pass and interactive-multi-pass): the submission runs again on
 //! each input its output validator writes, the feedback folder kept between passes; a validator that breaks the
-//! protocol is a judge error.
+//! protocol is a judge error; samples shown as dialogues are checked.
 
 use crate::harness::{shared_cache, solution};
 use crate::packages::{Judged, cpjudge, folder_verdict, package};
@@ -161,5 +161,49 @@ fn an_interactive_multi_pass_problem_is_judged_pass_by_pass() {
     assert_eq!(
         message(&report, "crash_on_decode.cpp"),
         "pass 2: killed by SIGABRT"
+    );
+    assert_eq!(report["warnings"], Value::Null, "{report:#}");
+}
+
+/// A sample's `.interaction` file is checked: a malformed one is refused at its line; one that shows more passes
+/// than the problem allows too; one that shows another number of passes than the accepted submissions take is
+/// reported.
+#[test]
+fn samples_shown_as_dialogues_are_checked() {
+    let (_dir, path) = package("interactive-multi-pass");
+    let sample = path.join("data/sample/1.interaction");
+    std::fs::write(&sample, "<encode 5\n>6\n--\n<decode 6\n>5\n").unwrap();
+    judge(&path).expect(
+        2,
+        "data/sample/1.interaction:3:1: a line of a sample interaction starts with `<` (the judge's) or `>` \
+         (the submission's), or is `---` between passes",
+    );
+    let three = "<encode 5\n>6\n---\n<decode 6\n>5\n---\n<decode 6\n>5\n";
+    std::fs::write(&sample, three).unwrap();
+    judge(&path).expect(
+        2,
+        "data/sample/1.interaction:6:1: a pass 3, and limits.validation_passes allows 2",
+    );
+    let yaml = std::fs::read_to_string(path.join("problem.yaml")).unwrap();
+    std::fs::write(
+        path.join("problem.yaml"),
+        format!("{yaml}  validation_passes: 3\n"),
+    )
+    .unwrap();
+    let report = assert_green(&judge(&path));
+    let warnings = report["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{warnings:#?}");
+    assert_eq!(warnings[0]["kind"], "sample_interaction");
+    assert!(
+        warnings[0]["file"]
+            .as_str()
+            .unwrap()
+            .ends_with("data/sample/1.interaction"),
+        "{warnings:#?}"
+    );
+    assert_eq!(
+        warnings[0]["message"],
+        "the sample interaction shows 3 passes, and no accepted submission took that many on it: \
+         negate.cpp took 2, offset.c took 2"
     );
 }
