@@ -30,7 +30,7 @@ impl<'a> Workshop<'a> {
     /// Builds lazily: only what a command asks for is compiled, except the checker, which every judging needs.
     pub fn new(runner: &'a dyn Runner, cache: &Cache, problem: &'a Problem) -> Result<Self> {
         let compiler = Compiler::new(cache, runner);
-        let checker = Checker::build(&compiler, &problem.comparison, &problem.limits)?;
+        let checker = Checker::build(&compiler, problem)?;
         Ok(Workshop {
             runner,
             compiler,

@@ -7,7 +7,7 @@
 use super::CheckOutcome;
 use crate::compile::{Compiler, Program};
 use crate::error::{Error, Result};
-use crate::problem::{Comparison, ProblemLimits, Protocol};
+use crate::problem::{Problem, Protocol};
 use crate::runs::{self, CHECKER_LIMITS};
 use crate::sandbox::{Limits, RunResult, Runner, Termination};
 use crate::verdict::Verdict;
@@ -27,26 +27,24 @@ pub struct Checker {
     pub interactive: bool,
     /// What each of its runs may take (an interactor's time follows the solution's instead).
     pub limits: Limits,
+    /// For a multi-pass problem, the most passes it may ask for (see `judge::passes`); None: it judges one run.
+    pub passes: Option<u32>,
 }
 
 impl Checker {
-    /// Builds the program that judges the problem's outputs, if it has one, for solutions that run under
-    /// `solutions`.
-    pub fn build(
-        compiler: &Compiler,
-        comparison: &Comparison,
-        solutions: &ProblemLimits,
-    ) -> Result<Option<Checker>> {
-        let Some((what, source, protocol, interactive)) = comparison.program() else {
+    /// Builds the program that judges the problem's outputs, if it has one.
+    pub fn build(compiler: &Compiler, problem: &Problem) -> Result<Option<Checker>> {
+        let Some((what, source, protocol, interactive)) = problem.comparison.program() else {
             return Ok(None);
         };
-        let limits = runs::tool_limits(CHECKER_LIMITS, solutions);
+        let limits = runs::tool_limits(CHECKER_LIMITS, &problem.limits);
         let (program, _) = compiler.tool_source(what, &source, limits.memory)?;
         Ok(Some(Checker {
             program,
             protocol,
             interactive,
             limits,
+            passes: problem.package.as_ref().and_then(|p| p.passes),
         }))
     }
 
@@ -89,11 +87,16 @@ impl Checker {
     }
 }
 
-/// A fresh feedback folder in `workdir`.
+/// The feedback folder in `workdir`: made fresh, unless an earlier pass of a multi-pass problem left it there, to
+/// be kept (see `judge::passes`, which checks that it is a folder still).
 pub(crate) fn feedback_dir(workdir: &Path) -> Result<std::path::PathBuf> {
     let feedback = workdir.join(FEEDBACK);
-    std::fs::create_dir(&feedback).map_err(|e| Error::io("create", &feedback, e))?;
-    Ok(feedback)
+    match std::fs::create_dir(&feedback) {
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
+            Err(Error::io("create", &feedback, e))
+        }
+        _ => Ok(feedback),
+    }
 }
 
 /// What a judging program's run says, in its protocol: AC, WA or JE, with its message. `what` names it in a judge

@@ -10,7 +10,7 @@ mod scan;
 mod tokens;
 
 pub use checker::Checker;
-pub(crate) use checker::{feedback_dir, verdict_of};
+pub(crate) use checker::{FEEDBACK, feedback_dir, verdict_of};
 pub use diff::first_difference;
 pub use feedback::{ValidatorScore, validator_score};
 pub(crate) use package_default::check_flags as default_validator_flags;

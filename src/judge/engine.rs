@@ -150,7 +150,7 @@ impl<'a> Judge<'a> {
         if let Some((what, ..)) = problem.comparison.program() {
             on_event(Event::Compiling { what });
         }
-        let checker = Checker::build(&self.compiler, &problem.comparison, &problem.limits)?;
+        let checker = Checker::build(&self.compiler, problem)?;
         let (validators, protocol) = problem.input_validators()?;
         for source in &validators {
             // A script no program here can run leaves the tests unchecked by it, not unjudged.
@@ -238,6 +238,10 @@ impl<'a> Judge<'a> {
                 report: &solution_report,
             });
             report.solutions.push(solution_report);
+        }
+        let interactions = problem.package.iter().flat_map(|p| &p.interactions);
+        for warning in super::samples::sample_warnings(interactions, &report.solutions) {
+            warn(report, warning, on_event);
         }
         if let Some(rule) = problem.package.as_ref().map(|p| &p.time_rule)
             && rule.fixed.is_some()

@@ -123,6 +123,7 @@ mod tests {
                     at_margin: None,
                     validator_score: None,
                     score: None,
+                    passes: 1,
                 })
                 .collect(),
         }

@@ -9,8 +9,10 @@ mod limit_check;
 mod merge;
 mod outcome;
 mod partition;
+mod passes;
 mod relay;
 mod run_test;
+mod samples;
 mod validate;
 
 pub(crate) use classify::classify;

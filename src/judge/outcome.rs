@@ -36,6 +36,8 @@ pub struct TestResult {
     pub validator_score: Option<crate::check::ValidatorScore>,
     /// The test's score, in a scoring problem's group that scores its tests.
     pub score: Option<f64>,
+    /// The times the solution ran on the test: more than once only in a multi-pass problem.
+    pub passes: u32,
 }
 
 impl TestResult {
@@ -55,6 +57,7 @@ impl TestResult {
             at_margin: None,
             validator_score: None,
             score: None,
+            passes: 1,
         }
     }
 }

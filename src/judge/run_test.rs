@@ -12,7 +12,7 @@ use crate::problem::{Comparison, ProblemLimits, Protocol, Test};
 use crate::runs;
 use crate::sandbox::{Runner, Termination};
 use crate::verdict::Verdict;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// The program's output, in the folder of its run.
@@ -30,6 +30,37 @@ pub(crate) struct TestRunner<'a> {
     pub margin: Option<Duration>,
 }
 
+/// Where one run of a program on a test happens.
+pub(super) struct Places {
+    /// The program's working directory, made fresh for the run.
+    pub workdir: PathBuf,
+    /// Where its output goes.
+    pub output: PathBuf,
+    /// The checker's or interactor's working directory, holding its feedback folder: made if it is not there, and
+    /// kept from one pass of a multi-pass problem to the next.
+    pub judge: PathBuf,
+}
+
+impl Places {
+    /// The places of a test's first run, in `dir`: `box`, `output`, and `checker` (or `interactor`).
+    pub fn first(dir: &Path, interactive: bool) -> Places {
+        Places {
+            workdir: dir.join("box"),
+            output: dir.join(OUTPUT),
+            judge: dir.join(if interactive { "interactor" } else { "checker" }),
+        }
+    }
+}
+
+/// What one run of a program on a test came to.
+pub(super) struct Ran {
+    pub result: TestResult,
+    /// What the checker or interactor said of it by itself, if it ran: its exit code's verdict and its message.
+    pub said: Option<CheckOutcome>,
+    /// For an interactive problem, the dialogue (see [`TestResult::dialogue`]), kept whatever the verdict.
+    pub dialogue: Option<String>,
+}
+
 impl TestRunner<'_> {
     pub fn run(&self, program: &Program, test: &Test) -> Result<TestResult> {
         let dir = crate::scratch::folder("run")
@@ -37,50 +68,69 @@ impl TestRunner<'_> {
         self.run_in(dir.path(), program, test)
     }
 
-    /// Runs in `dir`, a fresh empty folder, where the program's output is left as `output`.
+    /// Runs in `dir`, a fresh empty folder, where the program's output is left as `output` (the last pass's, in a
+    /// multi-pass problem).
     pub fn run_in(&self, dir: &Path, program: &Program, test: &Test) -> Result<TestResult> {
-        // `box` is the program's empty working directory. It reads the test's input itself: the sandbox sees to it
-        // that nothing it does can change it.
-        let workdir = dir.join("box");
-        let output = dir.join(OUTPUT);
-        std::fs::create_dir(&workdir).map_err(|e| Error::io("create", &workdir, e))?;
+        let interactive = self.checker.is_some_and(|c| c.interactive);
+        if let Some(most) = self.checker.and_then(|c| c.passes) {
+            return super::passes::judge(self, dir, program, test, most, interactive);
+        }
+        let ran = self.pass(&Places::first(dir, interactive), program, test)?;
+        let mut result = ran.result;
+        if !result.verdict.is_accepted() {
+            result.dialogue = ran.dialogue;
+        }
+        Ok(result)
+    }
 
+    /// One run of `program` on `test`, judged: the whole test, but in a multi-pass problem, where it is one pass.
+    pub(super) fn pass(&self, places: &Places, program: &Program, test: &Test) -> Result<Ran> {
+        // The program's working directory starts empty. It reads the test's input itself: the sandbox sees to it
+        // that nothing it does can change it.
+        std::fs::create_dir(&places.workdir)
+            .map_err(|e| Error::io("create", &places.workdir, e))?;
         let room = self.room();
         let spec = runs::solution(
             program,
             &self.limits,
             room.time,
-            &workdir,
+            &places.workdir,
             &test.input,
-            &output,
+            &places.output,
         );
         if let Some(interactor) = self.checker.filter(|c| c.interactive) {
-            return self.talk(dir, &spec, interactor, test);
+            return self.talk(places, &spec, interactor, test);
         }
         let run = self.runner.run(&spec)?;
         let mut result = TestResult::new(test, &run);
+        let mut said = None;
         // Judged as it ran, under the margin; at the limit, only a TLE can differ.
         if let Some((verdict, message)) = classify(&run, &room) {
             result.verdict = verdict;
             result.message = message;
         } else {
-            let checked = self.check(dir, test, &output)?;
+            let checked = self.check(&places.judge, test, &places.output)?;
             result.verdict = checked.verdict;
-            result.message = checked.message;
+            result.message = checked.message.clone();
             if let Some(checker) = self.checker {
-                take_score(&mut result, checker, &dir.join("checker"));
+                take_score(&mut result, checker, &places.judge);
             }
             if checked.verdict == Verdict::WrongAnswer {
                 if self.checker.is_none() {
-                    result.diff = check::first_difference(&output, &test.answer);
+                    result.diff = check::first_difference(&places.output, &test.answer);
                 }
-                result.texts = TestTexts::read(&test.input, &test.answer, &output);
+                result.texts = TestTexts::read(&test.input, &test.answer, &places.output);
             }
+            said = Some(checked);
         }
         if let Some(over) = classify(&run, &self.limits) {
             hold_to_limit(&mut result, over);
         }
-        Ok(result)
+        Ok(Ran {
+            result,
+            said,
+            dialogue: None,
+        })
     }
 
     /// The limits runs are made under: the problem's, with the CPU time up to the margin.
@@ -93,16 +143,14 @@ impl TestRunner<'_> {
         }
     }
 
-    /// Judges `output` on `test` as a run's output is judged, in `dir` (fresh and empty), where the checker gets a
-    /// folder of its own.
-    pub(crate) fn check(&self, dir: &Path, test: &Test, output: &Path) -> Result<CheckOutcome> {
+    /// The output judged, by the checker working in `workdir` (made if it is not there) if the problem has one.
+    pub(crate) fn check(&self, workdir: &Path, test: &Test, output: &Path) -> Result<CheckOutcome> {
         let compared = match (self.checker, self.comparison) {
             (Some(checker), _) => {
-                let workdir = dir.join("checker");
-                std::fs::create_dir(&workdir).map_err(|e| Error::io("create", &workdir, e))?;
+                made(workdir)?;
                 return checker.check(
                     self.runner,
-                    &workdir,
+                    workdir,
                     &test.input,
                     output,
                     &test.answer,
@@ -121,21 +169,21 @@ impl TestRunner<'_> {
     /// [`dialogue::verdict`] decides it.
     fn talk(
         &self,
-        dir: &Path,
+        places: &Places,
         spec: &crate::sandbox::RunSpec,
         interactor: &Checker,
         test: &Test,
-    ) -> Result<TestResult> {
-        let workdir = dir.join("interactor");
-        std::fs::create_dir(&workdir).map_err(|e| Error::io("create", &workdir, e))?;
+    ) -> Result<Ran> {
+        let workdir = &places.judge;
+        made(workdir)?;
         let feedback = match interactor.protocol {
-            Protocol::Package => Some(check::feedback_dir(&workdir)?),
+            Protocol::Package => Some(check::feedback_dir(workdir)?),
             Protocol::Cpjudge => None,
         };
         let interactor_spec = runs::interactor(
             &interactor.program,
             &interactor.limits,
-            &workdir,
+            workdir,
             test,
             feedback.as_deref(),
             spec.limits.wall,
@@ -168,7 +216,7 @@ impl TestRunner<'_> {
         let said = check::verdict_of(
             interactor.protocol,
             &interactor_run,
-            &workdir,
+            workdir,
             "interactor",
             &interactor_spec.limits,
         );
@@ -187,15 +235,26 @@ impl TestRunner<'_> {
             dialogue::verdict(classify(&solution, &self.room()), said.clone(), ending);
         result.verdict = verdict;
         result.message = message;
-        take_score(&mut result, interactor, &workdir);
+        take_score(&mut result, interactor, workdir);
         hold_to_limit(
             &mut result,
-            dialogue::verdict(classify(&solution, &self.limits), said, ending),
+            dialogue::verdict(classify(&solution, &self.limits), said.clone(), ending),
         );
-        if !result.verdict.is_accepted() {
-            result.dialogue = Some(relayed.transcript.replay());
+        Ok(Ran {
+            result,
+            said: Some(said),
+            dialogue: Some(relayed.transcript.replay()),
+        })
+    }
+}
+
+/// Makes the folder `path`, unless an earlier pass of the test made it.
+fn made(path: &Path) -> Result<()> {
+    match std::fs::create_dir(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
+            Err(Error::io("create", path, e))
         }
-        Ok(result)
+        _ => Ok(()),
     }
 }
 
@@ -218,7 +277,7 @@ fn take_score(result: &mut TestResult, checker: &Checker, workdir: &Path) {
 /// A run over the time limit is TLE, even when it ended within the margin it ran under: `result` is its verdict
 /// there, and `at_limit` its verdict at the limit. Where that is TLE and the other is not, the verdict at the
 /// margin is kept as a note.
-fn hold_to_limit(result: &mut TestResult, at_limit: (Verdict, String)) {
+pub(super) fn hold_to_limit(result: &mut TestResult, at_limit: (Verdict, String)) {
     let (verdict, message) = at_limit;
     if verdict != Verdict::TimeLimit || result.verdict == Verdict::TimeLimit {
         return;

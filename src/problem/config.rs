@@ -188,6 +188,10 @@ pub struct PackageParts {
     pub substituted: Option<std::sync::Arc<tempfile::TempDir>>,
     /// Its included files (2025-09), for submissions given besides its own.
     pub(super) included: std::sync::Arc<super::included::Included>,
+    /// For a multi-pass problem, the most passes a test may take (`limits.validation_passes`); None for others.
+    pub passes: Option<u32>,
+    /// The samples shown as dialogues (`data/sample/*.interaction`), for an interactive or multi-pass problem.
+    pub interactions: Vec<super::Interaction>,
 }
 
 /// An input validator of a package.

@@ -9,6 +9,7 @@ mod included;
 mod package;
 mod package_flags;
 mod package_groups;
+mod package_interaction;
 mod package_keys;
 mod package_limits;
 mod package_parts;
@@ -27,6 +28,7 @@ pub(crate) use catalog::misnamed;
 pub use catalog::{Catalog, find_root};
 pub use constants::Constants;
 pub use package::is_package;
+pub use package_interaction::Interaction;
 pub use package_warning::{PackageWarning, WarningKind};
 
 pub use config::{

@@ -7,7 +7,9 @@
 //! - Output: `validation: default` (legacy) or no output validator: the default validator with the flags of
 //!   problem.yaml's `validator_flags` and the group's `output_validator_flags` (`output_validator_args` in
 //!   2023-07); `custom`: the program in `output_validators/` (or 2025-09's `output_validator/`, which is the
-//!   program); `custom interactive` (or 2023-07's `type: interactive`): that program as interactor.
+//!   program); `custom interactive` (or 2023-07's `type: interactive`): that program as interactor. A multi-pass
+//!   problem (`type: multi-pass`, DOMjudge's legacy `validation: custom multi-pass`) runs the submission again
+//!   on each input that program writes, up to `limits.validation_passes` times (see `judge::passes`).
 //! - Input validators: each program (a file or a folder) or checktestdata script in `input_validators/` (or
 //!   `input_validator/`).
 //! - Submissions: each file or folder in a folder of `submissions/` named for its verdict, or tagged with
@@ -22,6 +24,7 @@ use super::constants::Constants;
 use super::included::Included;
 use super::package_flags::group_flags;
 use super::package_groups::check_groups;
+use super::package_interaction::{Shown, read_interactions};
 use super::package_keys::problem_keys;
 use super::package_limits::{PackageLimits, RawLimits};
 use super::testset::{Test, find_tests};
@@ -221,6 +224,22 @@ impl Problem {
                 }
             }
         };
+        // The format has the output validator write each next pass's input: the default one writes none.
+        if kind.multi_pass && comparison == Comparison::PackageDefault {
+            let key = if value.get("type").is_some() {
+                "type"
+            } else {
+                "validation"
+            };
+            return Err(Error::Config {
+                path: config_path.clone(),
+                line: key_line(&text, &[key]).unwrap_or(1),
+                column: 1,
+                message: "a multi-pass problem needs its own output validator (output_validator/), which \
+                          writes each next pass's input"
+                    .to_owned(),
+            });
+        }
         let problem_flags: Vec<String> = raw
             .validator_flags
             .as_deref()
@@ -245,7 +264,18 @@ impl Problem {
             time_rule,
             memory,
             output,
+            passes,
         } = raw.limits.validate(dir, version.is_modern())?;
+        let passes = kind
+            .multi_pass
+            .then(|| passes.unwrap_or(super::package_limits::DEFAULT_PASSES));
+        let interactions = read_interactions(
+            dir,
+            Shown {
+                interactive: kind.interactive,
+                passes,
+            },
+        )?;
         let limits = ProblemLimits {
             time: time_rule.fixed.unwrap_or(time_rule.minimum),
             memory,
@@ -289,6 +319,8 @@ impl Problem {
                 constants,
                 substituted: substituted.map(Arc::new),
                 included,
+                passes,
+                interactions,
             }),
         })
     }

@@ -8,8 +8,8 @@
 //! - of another version: taken as that version means it, with a warning;
 //! - not applied, where pass-fail verdicts are the same without it (scoring, compiler limits): a warning;
 //! - unknown: a warning naming it;
-//! - a feature whose verdicts cpjudge would get wrong (multi-pass validation, submit-answer problems): the
-//!   package is refused, naming the feature, rather than judged as something else.
+//! - a feature whose verdicts cpjudge would get wrong (submit-answer problems): the package is refused, naming the
+//!   feature, rather than judged as something else.
 
 use super::package_warning::WarningKind;
 use super::yaml_keys::{Keys, Meaning};
@@ -79,6 +79,9 @@ const LEGACY_LIMITS: &[(&str, Meaning)] = &[
     ("time_safety_margin", Meaning::Used),
     ("memory", Meaning::Used),
     ("output", Meaning::Used),
+    // DOMjudge's legacy packages say `validation: custom multi-pass`, and give the passes here, as 2025-09 does:
+    // DOMjudge reads it in either version.
+    ("validation_passes", Meaning::Used),
 ];
 
 const MODERN_LIMITS: &[(&str, Meaning)] = &[
@@ -87,10 +90,7 @@ const MODERN_LIMITS: &[(&str, Meaning)] = &[
     ("time_resolution", Meaning::Used),
     ("memory", Meaning::Used),
     ("output", Meaning::Used),
-    (
-        "validation_passes",
-        Meaning::NotApplied("it is for multi-pass problems alone"),
-    ),
+    ("validation_passes", Meaning::Used),
 ];
 
 const TIME_MULTIPLIERS: &[&str] = &["ac_to_time_limit", "time_limit_to_tle"];
@@ -102,6 +102,9 @@ pub(super) struct Kind {
     pub scoring: bool,
     /// Whether the output is judged by the package's own validator (`validation: custom`).
     pub custom: bool,
+    /// Whether the submission may be run again on an input its output validator writes (`type: multi-pass`, or
+    /// DOMjudge's legacy `validation: custom multi-pass`).
+    pub multi_pass: bool,
 }
 
 /// Looks at every key of problem.yaml (`value`, read from `text`), and finds what kind of problem it is.
@@ -134,6 +137,18 @@ pub(super) fn problem_keys(keys: &mut Keys, value: &Value) -> Result<Kind> {
             format!("`{key}` is not applied: {why}"),
         );
     }
+    let passes_given = map
+        .get("limits")
+        .and_then(Value::as_object)
+        .is_some_and(|limits| limits.contains_key("validation_passes"));
+    if passes_given && !kind.multi_pass {
+        keys.warn(
+            WarningKind::NotApplied,
+            &["limits", "validation_passes"],
+            "`limits.validation_passes` is not applied: it is for multi-pass problems alone"
+                .to_owned(),
+        );
+    }
     // Keys are looked at in the order of their names; they are reported in the file's.
     keys.warnings[first..].sort_by_key(|w| w.line.unwrap_or(usize::MAX));
     Ok(kind)
@@ -163,14 +178,7 @@ fn problem_type(keys: &mut Keys, value: &Value, kind: &mut Kind) -> Result<()> {
                 kind.interactive = true;
                 kind.custom = true;
             }
-            "multi-pass" => {
-                return Err(keys.refuse(
-                    &["type"],
-                    "multi-pass validation (type multi-pass) is not supported yet: cpjudge would judge \
-                     the first pass alone"
-                        .to_owned(),
-                ));
-            }
+            "multi-pass" => kind.multi_pass = true,
             "submit-answer" => {
                 return Err(keys.refuse(
                     &["type"],
@@ -210,15 +218,7 @@ fn validation(keys: &mut Keys, value: &Value, kind: &mut Kind) -> Result<()> {
         match word {
             "interactive" => kind.interactive = true,
             "score" => kind.scoring = true,
-            "multi-pass" => {
-                return Err(keys.refuse(
-                    &["validation"],
-                    format!(
-                        "multi-pass validation (validation: {line}) is not supported yet: cpjudge would \
-                         judge the first pass alone"
-                    ),
-                ));
-            }
+            "multi-pass" => kind.multi_pass = true,
             other => {
                 return Err(keys.refuse(
                     &["validation"],
@@ -351,20 +351,53 @@ mod tests {
     }
 
     #[test]
-    fn features_that_would_change_verdicts_are_refused_by_name() {
-        for (version, yaml, line, said) in [
+    fn multi_pass_is_read_in_either_version() {
+        for (version, yaml, interactive) in [
             (
                 Version::Legacy,
-                "name: Hangman\nvalidation: custom multi-pass\n",
-                2,
-                "multi-pass validation (validation: custom multi-pass) is not supported yet",
+                "name: Hangman\nvalidation: custom multi-pass\nlimits:\n  validation_passes: 26\n",
+                false,
             ),
             (
                 Version::V2025,
-                "name: A\ntype: [pass-fail, multi-pass]\n",
-                2,
-                "multi-pass validation (type multi-pass) is not supported yet",
+                "name: A\ntype: [pass-fail, multi-pass]\nlimits:\n  validation_passes: 3\n",
+                false,
             ),
+            (
+                Version::V2025,
+                "name: A\ntype:\n  - interactive\n  - multi-pass\n",
+                true,
+            ),
+        ] {
+            let (kind, said) = judge(version, yaml).unwrap();
+            // 2025-09's validator is custom by being there, not by a key.
+            assert!(kind.multi_pass, "{yaml}: {kind:?}");
+            assert_eq!(
+                kind.custom,
+                interactive || version == Version::Legacy,
+                "{yaml}"
+            );
+            assert_eq!(kind.interactive, interactive, "{yaml}");
+            assert_eq!(said, Vec::<String>::new(), "{yaml}");
+        }
+        // The passes of a problem that has but one are not applied, and that is said.
+        let (kind, said) = judge(
+            Version::V2025,
+            "name: A\ntype: pass-fail\nlimits:\n  validation_passes: 3\n",
+        )
+        .unwrap();
+        assert!(!kind.multi_pass);
+        assert_eq!(
+            said,
+            [
+                "not_applied 4 `limits.validation_passes` is not applied: it is for multi-pass problems alone"
+            ]
+        );
+    }
+
+    #[test]
+    fn features_that_would_change_verdicts_are_refused_by_name() {
+        for (version, yaml, line, said) in [
             (
                 Version::V2025,
                 "name: A\ntype: pass-fail submit-answer\n",

@@ -21,6 +21,11 @@ const AC_TO_TIME_LIMIT: f64 = 2.0;
 const TIME_LIMIT_TO_TLE: f64 = 1.5;
 const DEFAULT_MEMORY: Bytes = Bytes::mib(2048);
 const DEFAULT_OUTPUT: Bytes = Bytes::mib(8);
+/// The format's default for a multi-pass problem, and its least: a second pass is the point.
+pub(super) const DEFAULT_PASSES: u32 = 2;
+/// The most passes taken: every pass runs the submission again, so past this (DOMjudge's hangman, the most seen,
+/// has 26) a limit is a typo.
+const MAX_PASSES: u32 = 1000;
 
 /// The largest time multiplier of either kind: past it, a limit or the time the TLE submissions run is a typo.
 const MAX_MULTIPLIER: f64 = 100.0;
@@ -37,6 +42,7 @@ pub(super) struct RawLimits {
     time_resolution: Option<Spanned<f64>>,
     memory: Option<Spanned<u64>>,
     output: Option<Spanned<u64>>,
+    validation_passes: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -50,6 +56,8 @@ pub(super) struct PackageLimits {
     pub time_rule: TimeRule,
     pub memory: Bytes,
     pub output: Bytes,
+    /// `validation_passes`, if given: the most passes of a multi-pass problem.
+    pub passes: Option<u32>,
 }
 
 impl RawLimits {
@@ -92,6 +100,11 @@ impl RawLimits {
             .output
             .as_ref()
             .map(|s| yaml.size(s, "output", "an output limit"))
+            .transpose()?;
+        let passes = self
+            .validation_passes
+            .as_ref()
+            .map(|s| yaml.passes(s))
             .transpose()?;
         let from_file = timelimit_file(dir)?;
 
@@ -179,6 +192,7 @@ impl RawLimits {
             },
             memory: memory.unwrap_or(DEFAULT_MEMORY),
             output: output.unwrap_or(DEFAULT_OUTPUT),
+            passes,
         })
     }
 }
@@ -274,6 +288,23 @@ impl Yaml<'_> {
             })
     }
 
+    /// `validation_passes`: a whole number of passes, at least 2 as the format says.
+    fn passes(&self, value: &Spanned<i64>) -> Result<u32> {
+        u32::try_from(value.value)
+            .ok()
+            .filter(|n| (DEFAULT_PASSES..=MAX_PASSES).contains(n))
+            .ok_or_else(|| {
+                self.error(
+                    value,
+                    format!(
+                        "limits.validation_passes: {} is not a number of passes: give at least \
+                         {DEFAULT_PASSES} and at most {MAX_PASSES}",
+                        value.value
+                    ),
+                )
+            })
+    }
+
     /// A memory or output limit, in MiB: the format's unit, and ours at least 1 (no runtime starts in less, and
     /// 0 would refuse every byte) and at most [`units::MAX_SIZE_LIMIT`], where no byte count overflows.
     fn size(&self, value: &Spanned<u64>, key: &str, what: &str) -> Result<Bytes> {
@@ -360,6 +391,12 @@ mod tests {
                 "output: 17592186044416",
                 "limits.output: 17592186044416 is not",
             ),
+            (
+                "validation_passes: 1",
+                "P/problem.yaml:1:20: limits.validation_passes: 1 is not a number of passes",
+            ),
+            ("validation_passes: -3", "-3 is not a number of passes"),
+            ("validation_passes: 1001", "at least 2 and at most 1000"),
         ];
         for (limits, said) in cases {
             let message = refused(limits, None).unwrap_or_else(|| panic!("{limits}: accepted"));
@@ -425,6 +462,8 @@ mod tests {
             "time_resolution: 0.001",
             "memory: 1\noutput: 1",
             "memory: 1048576\noutput: 1048576",
+            "validation_passes: 2",
+            "validation_passes: 1000",
         ] {
             assert_eq!(refused(limits, None), None, "{limits}");
         }

@@ -32,16 +32,19 @@ pub enum WarningKind {
     ExpectedResults,
     /// An input validator that cannot run here: the tests are not checked by it.
     ValidatorSkipped,
+    /// A sample's `.interaction` file that shows otherwise than the accepted submissions run on it.
+    SampleInteraction,
 }
 
 impl WarningKind {
-    pub const ALL: [WarningKind; 6] = [
+    pub const ALL: [WarningKind; 7] = [
         WarningKind::UnknownKey,
         WarningKind::OtherVersion,
         WarningKind::NotApplied,
         WarningKind::SubmissionSkipped,
         WarningKind::ExpectedResults,
         WarningKind::ValidatorSkipped,
+        WarningKind::SampleInteraction,
     ];
 
     pub fn code(self) -> &'static str {
@@ -52,6 +55,7 @@ impl WarningKind {
             WarningKind::SubmissionSkipped => "submission_skipped",
             WarningKind::ExpectedResults => "expected_results",
             WarningKind::ValidatorSkipped => "validator_skipped",
+            WarningKind::SampleInteraction => "sample_interaction",
         }
     }
 

@@ -319,6 +319,8 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
                         at_margin: t.at_margin.as_deref().map(verdict).transpose()?,
                         validator_score: None,
                         score: t.score,
+                        // Not in the report: only judging looks at it.
+                        passes: 1,
                         name: t.name,
                     })
                 })
@@ -443,6 +445,7 @@ pub(crate) mod tests {
             at_margin: None,
             validator_score: None,
             score: None,
+            passes: 1,
         };
         let compile = |ok, message: &str| CompileOutcome {
             ok,

@@ -16,6 +16,7 @@ mod judging;
 mod killed_judge;
 mod languages;
 mod mistakes;
+mod multi_pass;
 mod names;
 mod new_problem;
 mod package_rules;

@@ -272,28 +272,6 @@ fn unknown_keys_are_warnings_naming_file_key_and_line() {
     );
 }
 
-/// The format's multi-pass validation, as DOMjudge's `hangman` example has it: judged as one pass, a submission
-/// right on the first pass alone got AC. The package is refused, naming the feature.
-#[test]
-fn multi_pass_validation_is_refused_by_name() {
-    let (_dir, path) = package("multi-pass");
-    let judged = cpjudge(&["judge", path.to_str().unwrap()], &shared_cache());
-    judged.expect(
-        2,
-        "problem.yaml:3:1: multi-pass validation (validation: custom multi-pass) is not supported yet",
-    );
-    std::fs::write(
-        path.join("problem.yaml"),
-        "problem_format_version: 2025-09\nname: Count on\ntype:\n  - pass-fail\n  - multi-pass\n",
-    )
-    .unwrap();
-    let judged = cpjudge(&["judge", path.to_str().unwrap()], &shared_cache());
-    judged.expect(
-        2,
-        "problem.yaml:3:1: multi-pass validation (type multi-pass) is not supported yet",
-    );
-}
-
 /// Whatever would make cpjudge's verdicts differ from the format's is refused (exit 2) by name, naming the file,
 /// never judged as something else.
 #[test]

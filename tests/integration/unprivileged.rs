@@ -1,6 +1,6 @@
 //! Judging as an ordinary user, as most people run cpjudge: the suite (run as root on CI) makes such a user and,
 //! as that user, judges a C and C++ problem with every layer the user can have, hostile programs included, and
-//! checks that `doctor` tells the truth about each layer.
+//! checks that `doctor` tells the truth about each layer, and judges a multi-pass package.
 //!
 //! Only gcc and g++ are used: the other toolchains of a machine may live in root's home, which others cannot read.
 
@@ -109,6 +109,14 @@ impl Setup {
             )
         });
         (output.status.code().expect("exited"), json)
+    }
+
+    /// A copy of the package fixture `name`, the user's, beside the project.
+    fn package(&self, name: &str) -> PathBuf {
+        let path = self.dir.path().join(name);
+        copy_dir(&fixtures().join("packages").join(name), &path);
+        self.give_to_user();
+        path
     }
 
     fn testdata(&self) -> BTreeMap<PathBuf, Vec<u8>> {
@@ -286,4 +294,23 @@ fn a_run_of_the_same_user_cannot_open_the_judges_memory() {
     setup.add_solution("judge_memory.c", "\"AC\"");
     let (code, report) = setup.cpjudge_json(&["--layers", "none", "judge", "aplusb", "--json"]);
     assert_eq!(code, 0, "{report:#}");
+}
+
+/// A multi-pass problem, interactive and in C and C++, judged by an ordinary user with every layer it can have: the
+/// validator's feedback folder, made by the judge, is the validator's to write from pass to pass, and the next
+/// pass's input is the submission's to read.
+#[test]
+fn an_ordinary_user_judges_a_multi_pass_package() {
+    let Some(setup) = Setup::new() else { return };
+    let package = setup.package("interactive-multi-pass");
+    let (code, report) = setup.cpjudge_json(&["judge", package.to_str().unwrap(), "--json"]);
+    assert_eq!(code, 0, "{report:#}");
+    for solution in report["solutions"].as_array().unwrap() {
+        assert_eq!(solution["ok"], true, "{solution:#}");
+    }
+    let forgets = crate::harness::solution(&report, "forgets.c");
+    assert_eq!(
+        forgets["tests"][0]["message"], "pass 2: decoded 6 as 6, the number was 5",
+        "{forgets:#}"
+    );
 }
