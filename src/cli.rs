@@ -401,6 +401,11 @@ pub struct AddArgs {
     /// The new test's name [default: hand-N for --input, the arguments joined by '-' for --gen].
     #[arg(long, value_name = "NAME")]
     pub name: Option<String>,
+
+    /// The test group the new tests join: they go in its folder (or, for a group of globs, must be named as it
+    /// takes them). Needed where every test is in a group and the name alone puts the test in none.
+    #[arg(long, value_name = "GROUP")]
+    pub group: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -452,6 +457,10 @@ pub struct StressArgs {
     /// Where to save the smallest failure [default: target/stress/<problem>/<submission> in the project].
     #[arg(long, value_name = "DIR")]
     pub save: Option<PathBuf>,
+
+    /// The test group a failure joins when kept: the `cpjudge add` command shown for it says so.
+    #[arg(long, value_name = "GROUP")]
+    pub group: Option<String>,
 
     /// Print one JSON object on stdout instead of text.
     #[arg(long)]

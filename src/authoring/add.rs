@@ -1,6 +1,7 @@
 //! Adding tests: each new input is validated, answered by the main reference and checked against every other
 //! reference before anything is written; then all of them are written at once, under the folder's lock.
 
+use super::placement::Placement;
 use super::recipe::{Entry, Source};
 use super::store::{NewTest, TestFolder};
 use super::workshop::{Answer, Workshop, scratch};
@@ -27,6 +28,25 @@ pub enum Name {
     Default(String),
     /// The first free of `prefix-1`, `prefix-2`, ...
     Numbered(String),
+}
+
+impl Name {
+    /// The name within the folder of the group new tests join.
+    fn within(&self, placement: &Placement) -> Name {
+        match self {
+            Name::Given(name) => Name::Given(placement.name(name)),
+            Name::Default(name) => Name::Default(placement.name(name)),
+            Name::Numbered(prefix) => Name::Numbered(placement.name(prefix)),
+        }
+    }
+
+    /// The name it gets where no test has it yet.
+    fn if_free(&self) -> String {
+        match self {
+            Name::Given(name) | Name::Default(name) => name.clone(),
+            Name::Numbered(prefix) => format!("{prefix}-1"),
+        }
+    }
 }
 
 /// A test that was written.
@@ -68,6 +88,7 @@ pub type OnStep<'a> = &'a mut dyn FnMut(usize, usize);
 pub fn add(
     workshop: &Workshop,
     folder_dir: &Path,
+    placement: &Placement,
     candidates: Vec<Candidate>,
     on_step: OnStep,
 ) -> Result<std::result::Result<Vec<Added>, Refusal>> {
@@ -83,6 +104,10 @@ pub fn add(
         .map(|s| Ok((s, workshop.solution(s)?)))
         .collect::<Result<_>>()?;
 
+    // A name the group would not take is refused before any program runs.
+    for candidate in &candidates {
+        placement.check(&candidate.name.within(placement).if_free())?;
+    }
     let dir = scratch("add")?;
     let mut ready = Vec::with_capacity(candidates.len());
     let total = candidates.len();
@@ -158,7 +183,7 @@ pub fn add(
                 crate::text::relative(&folder.path(&existing, "in")).display()
             )));
         }
-        let name = match candidate.name {
+        let name = match candidate.name.within(placement) {
             Name::Given(name) if folder.taken(&name, &recipe) => {
                 return Err(Error::Usage(format!(
                     "a test named {name} exists already ({}): choose another --name",
@@ -172,6 +197,7 @@ pub fn add(
                 .find(|name| !folder.taken(name, &recipe))
                 .expect("some number is free"),
         };
+        placement.check(&name)?;
         // Names chosen in this batch are taken for the rest of it.
         recipe.tests.push(Entry {
             name: name.clone(),

@@ -4,6 +4,7 @@
 mod add;
 mod constraints;
 mod number;
+mod placement;
 mod recipe;
 mod regen;
 mod scaffold;
@@ -16,6 +17,7 @@ mod workshop;
 pub use add::{Added, Candidate, Name, Refusal, add, check_name, name_from_args};
 pub use constraints::{CaseRow, Constraints, ProtocolError, Summary, ValueRow};
 pub use number::{Bounds, Number};
+pub use placement::Placement;
 pub use recipe::{Entry, Recipe, Source};
 pub use regen::{Difference, Rebuilt, RegenReport, regen};
 pub use scaffold::scaffold;

@@ -2,7 +2,7 @@
 
 use super::target::Target;
 use crate::Outcome;
-use crate::authoring::{self, Candidate, Name, Source, Workshop};
+use crate::authoring::{self, Candidate, Name, Placement, Source, Workshop};
 use crate::cache::Cache;
 use crate::cli::AddArgs;
 use crate::error::{Error, Result};
@@ -46,10 +46,18 @@ pub fn add(
             candidates.len()
         )));
     }
+    let placement = Placement::new(
+        &target.problem.name,
+        target.problem.groups.as_ref(),
+        &target.tests_dir,
+        &target.new_tests_dir,
+        args.group.as_deref(),
+    )?;
     let steps = Steps::new("checking", candidates.len());
     let outcome = authoring::add(
         &workshop,
         &target.new_tests_dir,
+        &placement,
         candidates,
         &mut |done, total| steps.set(done, total),
     )?;

@@ -3,7 +3,7 @@
 
 use super::target::Target;
 use crate::Outcome;
-use crate::authoring::{self, Plan, Stress, StressEvent, Workshop};
+use crate::authoring::{self, Placement, Plan, Stress, StressEvent, Workshop};
 use crate::cache::Cache;
 use crate::cli::StressArgs;
 use crate::error::{Error, Result};
@@ -30,6 +30,14 @@ pub fn stress(
     let submission =
         submissions(std::slice::from_ref(&args.submission), &[Verdict::Accepted])?.remove(0);
     problem.generator()?;
+    // A group that is not there is said now, not after the search.
+    Placement::new(
+        &problem.name,
+        problem.groups.as_ref(),
+        &target.tests_dir,
+        &target.new_tests_dir,
+        args.group.as_deref(),
+    )?;
     let arguments = match (&args.generate, &problem.stress) {
         (Some(given), _) => given.clone(),
         (None, Some(default)) => default.clone(),
@@ -117,6 +125,12 @@ pub fn stress(
         main: &main,
         arguments: &plan.arguments,
         existing: existing.as_deref(),
+        group: args.group.as_deref(),
+        groups: problem
+            .groups
+            .as_ref()
+            .map(|g| g.names())
+            .unwrap_or_default(),
     };
     let mut out = std::io::stdout().lock();
     let written = if args.json {

@@ -350,10 +350,7 @@ impl<'a> Judge<'a> {
         let (tree, tests) = tree_of(problem, tests)?;
         let mut results = if build.outcome.ok {
             let program = self.compiler.program(&build, runner.limits.memory)?;
-            // A rule about some groups, a score or a message is decided only by every test.
-            let all = self.options.all_tests
-                || solution.expectations.iter().any(|e| e.needs_every_test());
-            let plan = (!all).then(|| Plan::new(&tree));
+            let plan = Plan::for_rules(&tree, &solution.expectations, self.options.all_tests);
             self.run_tests(runner, &program, solution, plan.as_ref(), &tests, on_event)?
         } else {
             vec![None; tests.len()]

@@ -155,13 +155,12 @@ fn decide(
         .iter()
         .find(|s| s.name == solution.name);
     let expectations = own.map(|s| s.expectations.as_slice()).unwrap_or_default();
-    let every_test = base.all_tests || expectations.iter().any(|e| e.needs_every_test());
-    let mut results = if every_test || !solution.compile.ok {
-        results
-    } else {
+    let plan = Plan::for_rules(&tree, expectations, base.all_tests);
+    let mut results = match plan.filter(|_| solution.compile.ok) {
+        None => results,
         // A share stops at its own failures, never later than the whole judge would: what the whole keeps, some
         // share ran.
-        Plan::new(&tree).keep(
+        Some(plan) => plan.keep(
             results,
             |r| r.verdict.is_accepted(),
             |index| {
@@ -171,7 +170,7 @@ fn decide(
                     solution.name, ordered[index].name
                 ))
             },
-        )?
+        )?,
     };
     let scored = score(&tree, &mut results);
     let tests: Vec<TestResult> = results.into_iter().flatten().collect();

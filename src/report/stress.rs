@@ -16,6 +16,10 @@ pub struct StressAbout<'a> {
     pub arguments: &'a [String],
     /// The test whose input the smallest failure is, if it is one already.
     pub existing: Option<&'a str>,
+    /// The group a kept failure joins (`--group`).
+    pub group: Option<&'a str>,
+    /// The problem's groups, one of which a kept failure must join where `group` is not given; empty if none.
+    pub groups: Vec<&'a str>,
 }
 
 pub fn write_stress(
@@ -140,7 +144,14 @@ pub fn write_stress(
                 show(&saved.input)
             ),
         };
-        writeln!(out, "    {command}")?;
+        match (about.group, about.groups.as_slice()) {
+            (Some(group), _) => writeln!(out, "    {command} --group {group}")?,
+            (None, []) => writeln!(out, "    {command}")?,
+            (None, groups) => {
+                writeln!(out, "    {command} --group GROUP")?;
+                writeln!(out, "  where GROUP is one of {}", groups.join(", "))?;
+            }
+        }
     }
     Ok(())
 }
@@ -159,6 +170,8 @@ struct JsonStress<'a> {
     submission: &'a str,
     main: &'a str,
     generator_arguments: &'a [String],
+    /// The group a kept failure joins (`--group`).
+    group: Option<&'a str>,
     tests: u64,
     elapsed_ms: u64,
     interrupted: bool,
@@ -214,6 +227,7 @@ pub fn write_stress_json(
         submission: about.submission,
         main: about.main,
         generator_arguments: about.arguments,
+        group: about.group,
         tests: report.tests,
         elapsed_ms: millis(report.elapsed),
         interrupted: report.interrupted,

@@ -102,17 +102,25 @@ pub fn glob(pattern: &str) -> Result<globset::Glob, String> {
 }
 
 impl Expectation {
-    /// Whether judging must run every test in scope to decide this rule: a rule about some tests, a required
-    /// verdict other than the first failure's, a score or a message.
+    /// Whether judging must run every test in scope to decide this rule: a rule about some tests' verdicts, a
+    /// required verdict other than the first failure's, or a message.
     pub fn needs_every_test(&self) -> bool {
-        matches!(self.scope, Scope::Matching { .. })
-            || self.score.is_some()
+        let about_tests = self.permitted.is_some() || self.required.is_some();
+        (about_tests && matches!(self.scope, Scope::Matching { .. }))
             || self.message.is_some()
-            || self.verdict.is_some()
             || self
                 .required
                 .as_ref()
                 .is_some_and(|r| r.contains(&Verdict::Accepted))
+    }
+
+    /// Whether this rule is about the verdict or the score of group `name`, which judging must then decide as if the
+    /// group were judged alone: to its first failure, whatever failed before it. A solution's whole score needs no
+    /// more than the run plan gives.
+    pub fn decides_group(&self, name: &str) -> bool {
+        let of_groups = self.verdict.is_some()
+            || (self.score.is_some() && matches!(self.scope, Scope::Matching { .. }));
+        of_groups && self.scope.holds(name)
     }
 }
 

@@ -38,37 +38,43 @@ impl Takes {
 }
 
 impl Grouping {
+    /// The group a test called `name` would be in (the deepest that takes it), if any; an error if two groups at
+    /// one depth take it.
+    pub fn group_of(&self, name: &str) -> Result<Option<&GroupSpec>, String> {
+        let specs = self.specs();
+        Ok(deepest(&specs, name)?.map(|id| specs[id].0))
+    }
+
+    /// The group called `name`, at any depth.
+    pub fn named(&self, name: &str) -> Option<&GroupSpec> {
+        self.specs()
+            .into_iter()
+            .map(|(s, _)| s)
+            .find(|s| s.name == name)
+    }
+
+    /// Every group, with its depth, parents first.
+    fn specs(&self) -> Vec<(&GroupSpec, usize)> {
+        let mut specs = Vec::new();
+        collect(&self.root, 0, &mut specs);
+        specs
+    }
+
+    /// The names of the groups below the root, parents first.
+    pub fn names(&self) -> Vec<&str> {
+        self.specs()[1..]
+            .iter()
+            .map(|(s, _)| s.name.as_str())
+            .collect()
+    }
+
     /// The tree of `tests` (in the order found), and the tests in the tree's order, which the tree's numbers
     /// refer to; an error naming a test that no group takes, or two groups at once.
     pub fn tree(&self, tests: &[Test]) -> Result<(Tree, Vec<Test>), String> {
-        let mut placed: Vec<Vec<usize>> = Vec::new();
-        // Every group, with its depth, parents first.
-        let mut specs: Vec<(&GroupSpec, usize)> = Vec::new();
-        collect(&self.root, 0, &mut specs);
-        placed.resize(specs.len(), Vec::new());
+        let specs = self.specs();
+        let mut placed: Vec<Vec<usize>> = vec![Vec::new(); specs.len()];
         for (index, test) in tests.iter().enumerate() {
-            let mut best: Option<(usize, usize)> = None;
-            let mut tie = None;
-            for (id, &(spec, depth)) in specs.iter().enumerate() {
-                if !spec.takes.takes(&test.name) {
-                    continue;
-                }
-                match best {
-                    Some((_, d)) if d > depth => {}
-                    Some((other, d)) if d == depth => tie = Some((other, id)),
-                    _ => {
-                        best = Some((id, depth));
-                        tie = None;
-                    }
-                }
-            }
-            if let Some((a, b)) = tie {
-                return Err(format!(
-                    "test {} is in two groups, {} and {}: a test belongs to one group",
-                    test.name, specs[a].0.name, specs[b].0.name
-                ));
-            }
-            let Some((id, _)) = best else {
+            let Some(id) = deepest(&specs, &test.name)? else {
                 return Err(format!("test {} is in no group", test.name));
             };
             placed[id].push(index);
@@ -133,6 +139,32 @@ impl Grouping {
             items,
         }
     }
+}
+
+/// Of `specs` (with their depths), the deepest that takes a test called `name`.
+fn deepest(specs: &[(&GroupSpec, usize)], name: &str) -> Result<Option<usize>, String> {
+    let mut best: Option<(usize, usize)> = None;
+    let mut tie = None;
+    for (id, &(spec, depth)) in specs.iter().enumerate() {
+        if !spec.takes.takes(name) {
+            continue;
+        }
+        match best {
+            Some((_, d)) if d > depth => {}
+            Some((other, d)) if d == depth => tie = Some((other, id)),
+            _ => {
+                best = Some((id, depth));
+                tie = None;
+            }
+        }
+    }
+    if let Some((a, b)) = tie {
+        return Err(format!(
+            "test {name} is in two groups, {} and {}: a test belongs to one group",
+            specs[a].0.name, specs[b].0.name
+        ));
+    }
+    Ok(best.map(|(id, _)| id))
 }
 
 fn collect<'a>(spec: &'a GroupSpec, depth: usize, out: &mut Vec<(&'a GroupSpec, usize)>) {

@@ -3,6 +3,7 @@
 //! parallel starts tests before earlier ones end; [`Plan`] is asked before each start, and once more, in order,
 //! to keep exactly the results a one-at-a-time judge would have.
 
+use super::expect::Expectation;
 use super::tree::{Group, Item, Tree};
 
 /// The tree, flattened for quick questions. Tests are numbered in the tree's order.
@@ -22,6 +23,9 @@ struct Node {
     fails_with_a_child: bool,
     /// The groups it requires to pass.
     requires: Vec<usize>,
+    /// Whether a rule asks for its own verdict or score as if all of it ran: it runs as if alone, nothing above it
+    /// stopping it and no requirement gating it or a group inside it.
+    decided: bool,
 }
 
 /// What the failures so far decide.
@@ -36,6 +40,21 @@ pub struct Progress {
 impl Plan {
     /// The plan of `tree`, whose tests must be numbered 0.. in the tree's order.
     pub fn new(tree: &Tree) -> Plan {
+        Plan::deciding(tree, |_| false)
+    }
+
+    /// The plan a solution with `rules` is judged by, or None where they need every test run (`--all` too).
+    pub fn for_rules(tree: &Tree, rules: &[Expectation], all: bool) -> Option<Plan> {
+        if all || rules.iter().any(Expectation::needs_every_test) {
+            return None;
+        }
+        Some(Plan::deciding(tree, |group| {
+            rules.iter().any(|rule| rule.decides_group(group))
+        }))
+    }
+
+    /// The plan of `tree`, where each group `decided` names runs as if alone.
+    fn deciding(tree: &Tree, decided: impl Fn(&str) -> bool) -> Plan {
         let mut plan = Plan {
             groups: Vec::new(),
             parent: Vec::new(),
@@ -43,11 +62,13 @@ impl Plan {
         // Each group's name and the names it requires, by number, resolved once every group is numbered.
         let mut names = Vec::new();
         plan.add(&tree.root, None, &mut names);
-        for (id, (_, required)) in names.iter().enumerate() {
-            plan.groups[id].requires = required
+        for (id, (name, required)) in names.iter().enumerate() {
+            let node = &mut plan.groups[id];
+            node.requires = required
                 .iter()
                 .filter_map(|r| names.iter().position(|(n, _)| n == r))
                 .collect();
+            node.decided = node.parent.is_some() && decided(name);
         }
         plan
     }
@@ -66,6 +87,7 @@ impl Plan {
             breaks: group.breaks(),
             fails_with_a_child: group.fails_with_a_child(),
             requires: Vec::new(),
+            decided: false,
         });
         for item in &group.items {
             match item {
@@ -89,17 +111,20 @@ impl Plan {
 
     /// Whether test `index` is to be run, given `progress`.
     pub fn wanted(&self, index: usize, progress: &Progress) -> bool {
+        let mut path = Vec::new();
         let mut group = Some(self.parent[index]);
         while let Some(id) = group {
-            let node = &self.groups[id];
-            if index >= progress.stopped_from[id]
-                || node.requires.iter().any(|&r| progress.failed[r])
-            {
-                return false;
-            }
-            group = node.parent;
+            path.push(id);
+            group = self.groups[id].parent;
         }
-        true
+        // Within the outermost decided group holding the test, only the stops of that group and those inside it.
+        let decided = path.iter().rposition(|&id| self.groups[id].decided);
+        let within = decided.map_or(path.len(), |outermost| outermost + 1);
+        path[..within].iter().all(|&id| {
+            index < progress.stopped_from[id]
+                && (decided.is_some()
+                    || !self.groups[id].requires.iter().any(|&r| progress.failed[r]))
+        })
     }
 
     /// Records test `index`'s outcome.
@@ -173,7 +198,10 @@ mod tests {
 
     /// The tests a one-at-a-time judge runs when the tests in `failing` fail.
     fn run(tree: &Tree, failing: &[usize]) -> Vec<usize> {
-        let plan = Plan::new(tree);
+        run_plan(&Plan::new(tree), tree, failing)
+    }
+
+    fn run_plan(plan: &Plan, tree: &Tree, failing: &[usize]) -> Vec<usize> {
         let n = tree.order().len();
         let mut progress = plan.start();
         let mut ran = Vec::new();
@@ -222,6 +250,33 @@ mod tests {
         assert_eq!(run(&tree, &[3, 5]), [0, 1, 2, 3, 5, 6, 7, 10]);
         // A failed sample stops the samples and d, which requires them.
         assert_eq!(run(&tree, &[0]), [0, 2, 3, 4, 5, 6, 7, 8, 9]);
+
+        // A group whose own verdict a rule asks for runs to its first failure, whatever gated it.
+        let decided = Plan::deciding(&tree, |g| ["secret/c", "secret/d"].contains(&g));
+        assert_eq!(
+            run_plan(&decided, &tree, &[3, 5, 8]),
+            [0, 1, 2, 3, 5, 6, 7, 8, 10]
+        );
+        assert_eq!(
+            run_plan(&decided, &tree, &[0]),
+            [0, 2, 3, 4, 5, 6, 7, 8, 9, 10]
+        );
+        // And past a parent that stopped: within it, its own stops hold.
+        let tree = Tree {
+            root: modern(
+                "",
+                PassFail,
+                &[],
+                vec![
+                    Item::Group(modern("a", PassFail, &[], tests(0..2))),
+                    Item::Group(modern("b", PassFail, &[], tests(2..5))),
+                ],
+            ),
+            scored: true,
+        };
+        assert_eq!(run(&tree, &[0, 3]), [0]);
+        let decided = Plan::deciding(&tree, |g| g == "b");
+        assert_eq!(run_plan(&decided, &tree, &[0, 3]), [0, 2, 3]);
     }
 
     #[test]

@@ -428,6 +428,25 @@ fn our_problems_exported_pass_verifyproblem() {
             "{problem}:\n{said}\n{}",
             String::from_utf8_lossy(&checked.stderr)
         );
+        if problem == "knight-pawns" {
+            // A scoring package: verifyproblem's points per submission are those cpjudge gives (problem.toml).
+            assert!(said.contains("Submission results:"), "{said}");
+            for (submission, points) in [
+                ("memo_minimax.rs", "100"),
+                ("subset_table.rs", "100"),
+                ("greedy_nearest.rs", "0"),
+                ("plain_minimax.rs", "30"),
+                ("capture_orders.rs", "30"),
+            ] {
+                let row = said
+                    .lines()
+                    .skip_while(|l| !l.contains("Submission results:"))
+                    .find(|l| l.split_whitespace().next() == Some(submission))
+                    .unwrap_or_else(|| panic!("no row of {submission}:\n{said}"));
+                let words: Vec<&str> = row.split_whitespace().collect();
+                assert_eq!(words[words.len() - 2], points, "{row}");
+            }
+        }
     }
 }
 
