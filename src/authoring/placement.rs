@@ -63,7 +63,7 @@ impl<'a> Placement<'a> {
                 }
             },
             // A group of globs takes the names it matches: the name given must be one.
-            Takes::Globs(_) => String::new(),
+            Takes::Globs(_) | Takes::Samples => String::new(),
         };
         Ok(Placement {
             grouping: Some(grouping),
@@ -110,6 +110,10 @@ fn takes(group: &GroupSpec) -> String {
         Takes::Globs(globs) => {
             let globs: Vec<&str> = globs.iter().map(|g| g.glob().glob()).collect();
             format!("the tests named {}", globs.join(" or "))
+        }
+        Takes::Samples => {
+            "the samples: names starting with \"sample\", or in a folder sample/ or samples/"
+                .to_owned()
         }
     }
 }

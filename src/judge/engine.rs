@@ -320,7 +320,7 @@ impl<'a> Judge<'a> {
         let (cpu, on) =
             slowest.unwrap_or_else(|| (Duration::ZERO, "no accepted submission".into()));
         let slowest = format!(
-            "the slowest accepted submission took {} ({on})",
+            "the slowest accepted run bounding the limit took {} ({on})",
             format_time(cpu)
         );
         Ok((rule.limit(cpu), slowest))

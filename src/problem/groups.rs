@@ -75,29 +75,6 @@ fn plain_name(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
 }
 
-fn glob(pattern: &str) -> std::result::Result<globset::GlobMatcher, String> {
-    globset::GlobBuilder::new(pattern)
-        .literal_separator(true)
-        .build()
-        .map(|g| g.compile_matcher())
-        .map_err(|e| e.to_string())
-}
-
-/// The samples' group takes what [`Test::is_sample`] calls a sample.
-fn samples_takes() -> Takes {
-    let globs = ["sample*", "*/sample*", "*/samples/*"]
-        .iter()
-        .map(|p| {
-            globset::GlobBuilder::new(p)
-                .case_insensitive(true)
-                .build()
-                .expect("a fixed glob")
-                .compile_matcher()
-        })
-        .collect();
-    Takes::Globs(globs)
-}
-
 /// The groups of `raw`, in order: the samples' group, then each one given, under a root that sums their points.
 pub(super) fn grouping(v: &Validator, raw: &[Spanned<RawGroup>]) -> Result<Option<Grouping>> {
     if raw.is_empty() {
@@ -111,7 +88,7 @@ pub(super) fn grouping(v: &Validator, raw: &[Spanned<RawGroup>]) -> Result<Optio
             require_pass: Vec::new(),
             counted: false,
         },
-        takes: samples_takes(),
+        takes: Takes::Samples,
         children: Vec::new(),
     }];
     let mut total = 0.0;
@@ -153,9 +130,11 @@ pub(super) fn grouping(v: &Validator, raw: &[Spanned<RawGroup>]) -> Result<Optio
                 let globs = patterns
                     .iter()
                     .map(|p| {
-                        glob(p).map_err(|why| {
-                            v.error(tests, format!("`tests`: {p:?} is no glob: {why}"))
-                        })
+                        crate::scoring::glob(p)
+                            .map(|g| g.compile_matcher())
+                            .map_err(|why| {
+                                v.error(tests, format!("`tests`: {p:?} is no glob: {why}"))
+                            })
                     })
                     .collect::<Result<Vec<_>>>()?;
                 Takes::Globs(globs)

@@ -140,11 +140,17 @@ impl Test {
     /// A sample is a test whose file name starts with "sample", or one in a folder named "sample" or "samples":
     /// the tests shown in the statement.
     pub fn is_sample(&self) -> bool {
-        let name = self.name.to_ascii_lowercase();
-        let mut parts = name.split('/').rev();
-        let file = parts.next().unwrap_or_default();
-        file.starts_with("sample") || parts.any(|dir| dir == "sample" || dir == "samples")
+        is_sample_name(&self.name)
     }
+}
+
+/// Whether a test of this name is a sample: its file's name starts with "sample", or it lies in a folder named
+/// "sample" or "samples" (any case).
+pub fn is_sample_name(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    let mut parts = name.split('/').rev();
+    let file = parts.next().unwrap_or_default();
+    file.starts_with("sample") || parts.any(|dir| dir == "sample" || dir == "samples")
 }
 
 #[cfg(test)]

@@ -26,6 +26,8 @@ pub enum Takes {
     Folder(String),
     /// Every test a glob matches, by name.
     Globs(Vec<globset::GlobMatcher>),
+    /// Every sample, as [`Test::is_sample`] tells them.
+    Samples,
 }
 
 impl Takes {
@@ -33,6 +35,7 @@ impl Takes {
         match self {
             Takes::Folder(folder) => name.starts_with(folder.as_str()),
             Takes::Globs(globs) => globs.iter().any(|g| g.is_match(name)),
+            Takes::Samples => crate::problem::is_sample_name(name),
         }
     }
 }
@@ -198,6 +201,16 @@ mod tests {
                 format!("{name}/")
             }),
             children,
+        }
+    }
+
+    #[test]
+    fn the_samples_group_takes_what_the_judge_calls_a_sample() {
+        for sample in ["sample-1", "Sample2", "samples/1", "a/sample/3", "x/sample-4"] {
+            assert!(Takes::Samples.takes(sample), "{sample}");
+        }
+        for other in ["samplesets/1", "large/1", "resample-1", "samples-extra/1"] {
+            assert!(!Takes::Samples.takes(other), "{other}");
         }
     }
 
