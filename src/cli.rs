@@ -1,4 +1,4 @@
-//! Command-line arguments (clap derive types only).
+//! Command-line arguments: clap's derive types, and the pairing of arguments that go together.
 
 use crate::report::ColorChoice;
 use crate::sandbox::Layers;
@@ -70,6 +70,45 @@ pub struct Cli {
 
     #[command(subcommand)]
     pub command: Command,
+}
+
+impl Cli {
+    /// The command line, parsed; what the derived parser cannot see (which --expect goes with which
+    /// --submission) is taken from where each stands.
+    pub fn parse_args() -> Cli {
+        use clap::{CommandFactory, FromArgMatches};
+        let matches = Cli::command().get_matches();
+        let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+        if let (Command::Judge(args), Some(("judge", judge))) =
+            (&mut cli.command, matches.subcommand())
+        {
+            args.pair_expectations(judge);
+        }
+        cli
+    }
+}
+
+impl JudgeArgs {
+    /// Gives each --expect to the --submission before it (one before every --submission, to the first).
+    pub fn pair_expectations(&mut self, matches: &clap::ArgMatches) {
+        let submissions: Vec<usize> = matches
+            .indices_of("submissions")
+            .map(Iterator::collect)
+            .unwrap_or_default();
+        let expects: Vec<usize> = matches
+            .indices_of("expect")
+            .map(Iterator::collect)
+            .unwrap_or_default();
+        self.expected = vec![Vec::new(); submissions.len()];
+        for (verdict, at) in self.expect.iter().zip(expects) {
+            let owner = submissions.iter().rposition(|&s| s < at).unwrap_or(0);
+            if let Some(verdicts) = self.expected.get_mut(owner)
+                && !verdicts.contains(verdict)
+            {
+                verdicts.push(*verdict);
+            }
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -348,7 +387,8 @@ pub struct JudgeArgs {
     #[arg(long = "submission", value_name = "FILE")]
     pub submissions: Vec<PathBuf>,
 
-    /// The verdicts the submissions are expected to get, instead of AC ("WA", "TLE,RE"). Repeatable.
+    /// The verdicts the --submission before it is expected to get, instead of AC ("WA", "TLE,RE"). Repeatable:
+    /// `--submission a.cpp --expect WA --submission b.py --expect TLE`.
     #[arg(
         long,
         value_name = "VERDICT",
@@ -356,6 +396,11 @@ pub struct JudgeArgs {
         requires = "submissions"
     )]
     pub expect: Vec<Verdict>,
+
+    /// Each submission's verdicts from --expect, in the order of --submission (empty: AC), paired by where they
+    /// stand on the command line; see [`Cli::parse_args`].
+    #[arg(skip)]
+    pub expected: Vec<Vec<Verdict>>,
 
     /// Take the NAME.in / NAME.ans pairs from DIR instead of testdata/<problem>.
     #[arg(long, value_name = "DIR")]
@@ -631,6 +676,56 @@ pub struct ListArgs {
 mod tests {
     use super::*;
     use crate::problem::STANDALONE_LIMITS;
+    use clap::{CommandFactory, FromArgMatches};
+
+    /// Each submission's expected verdicts, for a `judge` command line.
+    fn paired(line: &[&str]) -> Vec<Vec<Verdict>> {
+        let matches = Cli::command()
+            .try_get_matches_from(["cpjudge", "judge", "p"].iter().chain(line))
+            .unwrap();
+        let mut cli = Cli::from_arg_matches(&matches).unwrap();
+        let Command::Judge(args) = &mut cli.command else {
+            unreachable!()
+        };
+        args.pair_expectations(matches.subcommand_matches("judge").unwrap());
+        args.expected.clone()
+    }
+
+    #[test]
+    fn each_expect_goes_with_the_submission_before_it() {
+        use Verdict::*;
+        assert_eq!(
+            paired(&[
+                "--submission",
+                "a",
+                "--expect",
+                "WA",
+                "--submission",
+                "b",
+                "--expect",
+                "TLE"
+            ]),
+            [vec![WrongAnswer], vec![TimeLimit]]
+        );
+        assert_eq!(
+            paired(&[
+                "--submission",
+                "a",
+                "--submission",
+                "b",
+                "--expect",
+                "TLE,RE",
+                "--expect",
+                "WA"
+            ]),
+            [vec![], vec![TimeLimit, RuntimeError, WrongAnswer]]
+        );
+        assert_eq!(
+            paired(&["--expect", "WA", "--submission", "a", "--submission", "b"]),
+            [vec![WrongAnswer], vec![]]
+        );
+        assert_eq!(paired(&["--submission", "a"]), [Vec::<Verdict>::new()]);
+    }
 
     #[test]
     fn seed_ranges() {

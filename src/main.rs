@@ -1,4 +1,3 @@
-use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
@@ -14,7 +13,7 @@ fn main() -> ExitCode {
         }
         _ => {}
     }
-    let cli = cpjudge::cli::Cli::parse();
+    let cli = cpjudge::cli::Cli::parse_args();
     match cpjudge::run(cli) {
         Ok(cpjudge::Outcome::AsExpected) => ExitCode::SUCCESS,
         Ok(cpjudge::Outcome::NotAsExpected) => ExitCode::from(1),

@@ -38,13 +38,14 @@ fn chosen_solutions(problem: &Problem, args: &JudgeArgs) -> Result<Vec<Solution>
     if args.submissions.is_empty() {
         return Ok(problem.solutions.clone());
     }
-    let expected = if args.expect.is_empty() {
-        vec![Verdict::Accepted]
-    } else {
-        args.expect.clone()
-    };
-    let mut solutions = submissions(&args.submissions, &expected)?;
-    for solution in &mut solutions {
+    let mut solutions = submissions(&args.submissions, &[Verdict::Accepted])?;
+    for (index, solution) in solutions.iter_mut().enumerate() {
+        solution.expected = args
+            .expected
+            .get(index)
+            .filter(|own| !own.is_empty())
+            .cloned()
+            .unwrap_or_else(|| vec![Verdict::Accepted]);
         problem.prepare_submission(solution);
     }
     Ok(solutions)

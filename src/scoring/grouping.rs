@@ -206,7 +206,13 @@ mod tests {
 
     #[test]
     fn the_samples_group_takes_what_the_judge_calls_a_sample() {
-        for sample in ["sample-1", "Sample2", "samples/1", "a/sample/3", "x/sample-4"] {
+        for sample in [
+            "sample-1",
+            "Sample2",
+            "samples/1",
+            "a/sample/3",
+            "x/sample-4",
+        ] {
             assert!(Takes::Samples.takes(sample), "{sample}");
         }
         for other in ["samplesets/1", "large/1", "resample-1", "samples-extra/1"] {

@@ -68,6 +68,36 @@ fn a_submission_may_be_expected_wrong() {
     assert_eq!(code, 1);
 }
 
+/// `--expect` goes with the `--submission` before it: a right and a wrong submission in one judge each get their
+/// own expectation, and both are as expected.
+#[test]
+fn each_expect_goes_with_its_submission() {
+    let run = Judge::fixture("basic")
+        .write("sub/wrong.py", WRONG)
+        .args(&[
+            "judge",
+            "sum",
+            "--submission",
+            "sub/wrong.py",
+            "--expect",
+            "WA",
+            "--submission",
+            "problems/sum/solutions/ac.py",
+            "--json",
+        ])
+        .run();
+    let report = run.json();
+    assert_eq!(run.code(), 0, "{report:#}");
+    assert_eq!(
+        solution(&report, "wrong.py")["expected"],
+        serde_json::json!(["WA"])
+    );
+    assert_eq!(
+        solution(&report, "ac.py")["expected"],
+        serde_json::json!(["AC"])
+    );
+}
+
 #[test]
 fn limits_given_for_one_judge_are_marked() {
     let run = Judge::fixture("basic")
