@@ -34,6 +34,7 @@ pub fn regen(
     let report = outcome?;
     report::write_regen(
         &report,
+        &args.problem.display().to_string(),
         Style::for_stdout(color, Detail::Normal),
         &mut std::io::stdout().lock(),
     )

@@ -122,6 +122,7 @@ pub fn stress(
     let about = report::StressAbout {
         problem: &problem.name,
         submission: &submission.name,
+        submission_path: &args.submission.display().to_string(),
         main: &main,
         arguments: &plan.arguments,
         existing: existing.as_deref(),

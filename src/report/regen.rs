@@ -4,7 +4,13 @@ use super::Style;
 use crate::authoring::{Difference, Rebuilt, RegenReport};
 use std::io::{self, Write};
 
-pub fn write_regen(report: &RegenReport, style: Style, out: &mut dyn Write) -> io::Result<()> {
+/// `problem` as the user named it, for the command that accepts the changes.
+pub fn write_regen(
+    report: &RegenReport,
+    problem: &str,
+    style: Style,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let red = || console::Style::new().red();
     let yellow = || console::Style::new().yellow();
     for (name, rebuilt) in &report.tests {
@@ -85,9 +91,9 @@ pub fn write_regen(report: &RegenReport, style: Style, out: &mut dyn Write) -> i
                 .iter()
                 .any(|(_, r)| matches!(r, Rebuilt::Changed { written: false, .. }))
             {
-                " (`cpjudge regen --write` accepts the changes)"
+                format!(" (`cpjudge regen {problem} --write` accepts the changes)")
             } else {
-                ""
+                String::new()
             }
         ));
     }

@@ -12,6 +12,8 @@ use std::io::{self, Write};
 pub struct StressAbout<'a> {
     pub problem: &'a str,
     pub submission: &'a str,
+    /// The submission's path as given, for a command to paste.
+    pub submission_path: &'a str,
     pub main: &'a str,
     pub arguments: &'a [String],
     /// The test whose input the smallest failure is, if it is one already.
@@ -126,8 +128,8 @@ pub fn write_stress(
         if let Some(test) = about.existing {
             writeln!(
                 out,
-                "it is test {test} already: `cpjudge judge {}` fails it too",
-                about.problem
+                "it is test {test} already: `cpjudge judge {} --submission {}` fails it too",
+                about.problem, about.submission_path
             )?;
             return Ok(());
         }

@@ -251,6 +251,13 @@ fn regen_catches_a_changed_answer_and_a_nondeterministic_generator() {
         "{}",
         run.stdout()
     );
+    // The command that accepts the change, ready to paste.
+    assert!(
+        run.stdout()
+            .contains("(`cpjudge regen knight-pawns --write` accepts the changes)"),
+        "{}",
+        run.stdout()
+    );
     // A lost answer is a change to report too, not an error that stops the rebuild.
     let lost = std::fs::read(tests.join("sample-1.ans")).unwrap();
     std::fs::remove_file(tests.join("sample-1.ans")).unwrap();
@@ -370,10 +377,12 @@ fn stress_finds_the_greedy_knight_wrong_and_shrinks_it_to_three_pawns_at_most() 
     // The smallest failure is the kept test small/random-n02-1, so it is named rather than offered for adding;
     // if not, the command that adds it asks for one of the groups.
     assert!(
-        said.contains("it is test small/random-n02-1 already")
-            || (said.contains("cpjudge add knight-pawns")
-                && said.contains("--group GROUP")
-                && said.contains("one of samples, small, medium, large")),
+        said.contains(
+            "it is test small/random-n02-1 already: `cpjudge judge knight-pawns --submission \
+             problems/knight-pawns/solutions/greedy_nearest.rs` fails it too"
+        ) || (said.contains("cpjudge add knight-pawns")
+            && said.contains("--group GROUP")
+            && said.contains("one of samples, small, medium, large")),
         "{said}"
     );
 }
