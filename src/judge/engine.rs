@@ -626,6 +626,7 @@ mod tests {
             },
             comparison: Comparison::Tokens,
             validator: None,
+            protocol: crate::problem::Protocol::Cpjudge,
             generator: None,
             stress: None,
             solutions: Vec::new(),
