@@ -147,6 +147,9 @@ pub enum Command {
     /// Write a problem as a Problem Package Format package (Kattis, DOMjudge, problemtools)
     #[command(after_help = EXPORT_HELP)]
     Export(ExportArgs),
+    /// Make a problem of the project from a Problem Package Format package (Kattis, DOMjudge, problemtools)
+    #[command(after_help = IMPORT_HELP)]
+    Import(ImportArgs),
     /// Join the JSON reports of the shares of a judge (`judge --partition K/N`) into one.
     #[command(after_help = MERGE_HELP)]
     Merge(MergeArgs),
@@ -203,6 +206,19 @@ out: the format prints the name and the samples itself.
 
 A checker, interactor or validator speaking cpjudge's protocol goes as a folder with build and run scripts that
 call it in the package format's (exit codes 42 and 43, feedback folder).";
+
+const IMPORT_HELP: &str = "\
+Examples:
+  cpjudge import path/to/knightpawns                    (into problems/knightpawns and testdata/knightpawns)
+  cpjudge import path/to/knightpawns --name knight-pawns
+  cpjudge judge knight-pawns
+
+Writes problems/NAME/problem.toml with the package's limits, comparison or output validator (kept as it is, with
+protocol = \"package\"), input validator, groups and submissions, and testdata/NAME/ with its tests; a time limit
+the package does not fix is found as judging the package finds it, by running its accepted submissions. Prints
+what was written and each part of the package not carried over. A problem name already taken, or a package whose
+scoring problem.toml cannot say (nested groups, an unbounded score, a legacy grader other than a sum of groups),
+is refused with exit code 2, and nothing is written.";
 
 const JUDGE_HELP: &str = "\
 Examples:
@@ -585,6 +601,15 @@ pub struct TimelimitArgs {
     /// Refuse to run unless every isolation layer is on.
     #[arg(long)]
     pub strict: bool,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ImportArgs {
+    /// The package: a folder holding problem.yaml.
+    pub package: PathBuf,
+    /// The problem's name: letters, digits, '-' and '_'. By default, the package folder's name.
+    #[arg(long)]
+    pub name: Option<String>,
 }
 
 #[derive(Debug, clap::Args)]

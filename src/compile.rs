@@ -442,11 +442,12 @@ impl Source {
 }
 
 /// A file to copy into a build folder: where it comes from, and what it holds once prepared.
-type Gathered = (PathBuf, Vec<u8>);
+pub(crate) type Gathered = (PathBuf, Vec<u8>);
 
 /// The files of `source` as they go into its build folder, the main one first: its own, then the included ones
-/// in place of those of the same name (the driver as the main file), every one with its constants replaced.
-fn gather(source: &Source) -> Result<(Gathered, Vec<Gathered>)> {
+/// in place of those of the same name (the driver as the main file), every one with its constants replaced. What
+/// `cpjudge import` copies of a package's program, so that it is built from what a judge of the package builds.
+pub(crate) fn gather(source: &Source) -> Result<(Gathered, Vec<Gathered>)> {
     let mut main = (source.main.clone(), read_source(&source.main)?);
     let mut others = Vec::new();
     for other in &source.others {

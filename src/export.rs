@@ -184,8 +184,20 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
     }
     if let Some(validator) = &problem.validator {
         let folder = "input_validators/validator";
-        wrap(&Source::file(validator)?, &root.join(folder), VALIDATOR_RUN)?;
-        exported.wrapped.push(("validator", folder.to_owned()));
+        match problem.protocol {
+            Protocol::Cpjudge => {
+                wrap(&Source::file(validator)?, &root.join(folder), VALIDATOR_RUN)?;
+                exported.wrapped.push(("validator", folder.to_owned()));
+            }
+            // It speaks the format's protocol already: it goes as it is.
+            Protocol::Package => {
+                for validator in problem.input_validators()?.0 {
+                    if let crate::problem::InputValidator::Program(source) = validator {
+                        copy_program(&source, &root.join("input_validators"), true)?;
+                    }
+                }
+            }
+        }
     }
     if let Some(package) = &problem.package {
         for validator in &package.input_validators {

@@ -11,6 +11,7 @@ mod commands;
 pub mod compile;
 pub mod error;
 pub mod export;
+pub mod import;
 pub mod interrupt;
 mod java;
 pub mod judge;
@@ -118,6 +119,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         }
         Command::New(args) => project().and_then(|catalog| commands::new(&catalog, args)),
         Command::Export(args) => commands::export(project(), &cwd, args),
+        Command::Import(args) => commands::import(project(), &cwd, cache, &cli.layers, args),
         Command::Merge(args) => commands::merge(project(), &cwd, cli.color, args),
         Command::Report(args) => commands::report(cli.color, args),
         Command::Doctor(args) => {

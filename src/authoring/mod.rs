@@ -20,7 +20,7 @@ pub use number::{Bounds, Number};
 pub use placement::Placement;
 pub use recipe::{Entry, Recipe, Source};
 pub use regen::{Difference, Rebuilt, RegenReport, regen};
-pub use scaffold::scaffold;
+pub use scaffold::{check_name as check_problem_name, scaffold};
 pub use store::{NewTest, TestFolder, identical};
 pub use stress::{Event as StressEvent, Failure, Plan, SHRINK_TIME, Saved, Stress, StressReport};
 pub use validate::{KeptInvalid, SelfTest, ValidationReport, validate};

@@ -20,14 +20,15 @@ use std::path::Path;
 
 /// The flags of the default validator, parsed.
 #[derive(Debug, Clone, Default, PartialEq)]
-struct Flags {
-    case_sensitive: bool,
-    space_change_sensitive: bool,
-    absolute: Option<f64>,
-    relative: Option<f64>,
+pub(crate) struct Flags {
+    pub case_sensitive: bool,
+    pub space_change_sensitive: bool,
+    pub absolute: Option<f64>,
+    pub relative: Option<f64>,
 }
 
-fn parse(flags: &[String]) -> Result<Flags, String> {
+/// The default validator's `flags`, or why it cannot take them.
+pub(crate) fn parse(flags: &[String]) -> Result<Flags, String> {
     let mut parsed = Flags::default();
     let mut words = flags.iter().map(String::as_str);
     while let Some(flag) = words.next() {

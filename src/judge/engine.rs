@@ -200,20 +200,10 @@ impl<'a> Judge<'a> {
         let mut tle_limit = None;
         if let Some(package) = &problem.package {
             let rule = &package.time_rule;
-            let (limit, found) = match rule.fixed {
-                // The author's decision: nothing runs to find it.
-                Some(fixed) => (fixed, String::new()),
-                None => {
-                    *during = "finding the time limit".to_owned();
-                    let (limit, slowest) =
-                        self.find_time_limit(problem, rule, &runner, tests, on_event)?;
-                    (limit, format!("; {slowest}"))
-                }
-            };
+            *during = "finding the time limit".to_owned();
+            let (limit, found) = self.package_limit(problem, rule, &runner, tests, on_event)?;
             let how = format!(
-                "{} {}{found}; TLE submissions run on to {}",
-                format_time(limit),
-                rule.origin,
+                "{found}; TLE submissions run on to {}",
                 format_time(rule.tle_limit(limit))
             );
             on_event(Event::TimeLimitFound { limit, how: &how });
@@ -252,6 +242,53 @@ impl<'a> Judge<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The time limit a package is judged with, as judging it finds it (see [`TimeRule`]), and how it was found:
+    /// for `cpjudge import`, which gives a problem of ours the limit its package has when judged.
+    pub fn package_time_limit(
+        &self,
+        problem: &Problem,
+        tests: &[Test],
+        on_event: &mut dyn FnMut(Event),
+    ) -> Result<Option<(Duration, String)>> {
+        let Some(package) = &problem.package else {
+            return Ok(None);
+        };
+        let checker = Checker::build(&self.compiler, problem)?;
+        let runner = TestRunner {
+            runner: self.runner,
+            limits: problem.limits,
+            comparison: &problem.comparison,
+            checker: checker.as_ref(),
+            margin: None,
+        };
+        self.package_limit(problem, &package.time_rule, &runner, tests, on_event)
+            .map(Some)
+    }
+
+    /// A package's time limit: the fixed one (the author's decision: nothing runs to find it), or the one derived
+    /// from its accepted submissions; with how it was found.
+    fn package_limit(
+        &self,
+        problem: &Problem,
+        rule: &TimeRule,
+        runner: &TestRunner,
+        tests: &[Test],
+        on_event: &mut dyn FnMut(Event),
+    ) -> Result<(Duration, String)> {
+        let (limit, found) = match rule.fixed {
+            Some(fixed) => (fixed, String::new()),
+            None => {
+                let (limit, slowest) =
+                    self.find_time_limit(problem, rule, runner, tests, on_event)?;
+                (limit, format!("; {slowest}"))
+            }
+        };
+        Ok((
+            limit,
+            format!("{} {}{found}", format_time(limit), rule.origin),
+        ))
     }
 
     /// A package's time limit derived from its accepted submissions' slowest CPU time, and what that time was.
@@ -626,6 +663,7 @@ mod tests {
             },
             comparison: Comparison::Tokens,
             validator: None,
+            protocol: crate::problem::Protocol::Cpjudge,
             generator: None,
             stress: None,
             solutions: Vec::new(),

@@ -29,7 +29,11 @@ pub struct Problem {
     pub title: String,
     pub limits: ProblemLimits,
     pub comparison: Comparison,
+    /// The input validator: a file, or (speaking the package protocol) a folder of files.
     pub validator: Option<PathBuf>,
+    /// The protocol the problem's own checker, interactor and validator speak: ours unless problem.toml says
+    /// `protocol = "package"`, which lets a problem keep a package's programs as they are (see `cpjudge import`).
+    pub protocol: Protocol,
     /// The program the tests were made with (`testdata/<name>/recipe.toml` keeps its arguments per test). The
     /// judge does not run it; it is checked to exist and be in a known language, so that the tests can always be
     /// rebuilt.
@@ -49,14 +53,19 @@ impl Problem {
     pub fn input_validators(&self) -> Result<(Vec<InputValidator>, Protocol)> {
         let mut found = Vec::new();
         if let Some(path) = &self.validator {
-            found.push(InputValidator::Program(Source::file(path)?));
+            found.push(InputValidator::Program(match self.protocol {
+                Protocol::Cpjudge => Source::file(path)?,
+                Protocol::Package => {
+                    super::package::program_under(path, crate::language::Rules::Project)?
+                }
+            }));
         }
         let protocol = match &self.package {
             Some(package) => {
                 found.extend(package.input_validators.iter().cloned());
                 Protocol::Package
             }
-            None => Protocol::Cpjudge,
+            None => self.protocol,
         };
         Ok((found, protocol))
     }
@@ -293,6 +302,8 @@ struct RawProblem {
     checker: Option<Spanned<String>>,
     interactor: Option<Spanned<String>>,
     validator: Option<Spanned<String>>,
+    /// The protocol the checker, interactor and validator speak: "cpjudge" (the default) or "package".
+    protocol: Option<Spanned<ProtocolKey>>,
     generator: Option<Spanned<String>>,
     stress: Option<Spanned<String>>,
     #[serde(default)]
@@ -316,10 +327,19 @@ struct RawSolution {
 
 #[derive(Deserialize, Clone, Copy, PartialEq)]
 #[serde(rename_all = "lowercase")]
+enum ProtocolKey {
+    Cpjudge,
+    Package,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq)]
+#[serde(rename_all = "lowercase")]
 enum CompareMode {
     Tokens,
     Exact,
     Float,
+    /// The Problem Package Format's default output validator, without flags: tokens, whatever their letter case.
+    Package,
 }
 
 /// A limit written like "1s" or "256MiB", rejected at its own position in the file when malformed or absurd.
@@ -426,15 +446,62 @@ impl Validator<'_> {
         Ok((path, language))
     }
 
+    /// A program that judges or validates (checker, interactor, validator), speaking `protocol`: ours is one
+    /// file; the package protocol's may be a folder of files too, read as a package's program is (sources in one
+    /// language, or `build` and `run` scripts).
+    fn tool(&self, value: &Spanned<String>, protocol: Protocol) -> Result<Source> {
+        let path = self.dir.join(value.get_ref());
+        match protocol {
+            Protocol::Cpjudge if path.is_dir() => Err(self.error(
+                value,
+                format!(
+                    "{} is a folder: a program of several files speaks the package protocol, with protocol = \"package\"",
+                    path.display()
+                ),
+            )),
+            Protocol::Cpjudge => {
+                let (path, language) = self.program(value)?;
+                Source::file_in(&path, language)
+            }
+            Protocol::Package if !path.exists() => {
+                Err(self.error(value, format!("{} does not exist", path.display())))
+            }
+            Protocol::Package => {
+                super::package::program_under(&path, crate::language::Rules::Project)
+                    .map_err(|e| self.error(value, e.to_string()))
+            }
+        }
+    }
+
+    /// The protocol of the problem's own programs; refused where it has none to speak it.
+    fn protocol(&self, raw: &RawProblem) -> Result<Protocol> {
+        let Some(key) = &raw.protocol else {
+            return Ok(Protocol::Cpjudge);
+        };
+        if raw.checker.is_none() && raw.interactor.is_none() && raw.validator.is_none() {
+            return Err(self.error(
+                key,
+                "`protocol` says how the checker, interactor and validator speak: this problem has none",
+            ));
+        }
+        Ok(match key.get_ref() {
+            ProtocolKey::Cpjudge => Protocol::Cpjudge,
+            ProtocolKey::Package => Protocol::Package,
+        })
+    }
+
     fn problem(&self, name: &str, raw: &RawProblem) -> Result<Problem> {
         let groups = super::groups::grouping(self, &raw.groups)?;
-        let comparison = self.comparison(raw)?;
+        let protocol = self.protocol(raw)?;
+        let comparison = self.comparison(raw, protocol)?;
         let stress = self.stress(raw)?;
-        let validator = raw
-            .validator
-            .as_ref()
-            .map(|v| self.program(v))
-            .transpose()?;
+        let validator = match &raw.validator {
+            Some(value) => {
+                self.tool(value, protocol)?;
+                Some(self.dir.join(value.get_ref()))
+            }
+            None => None,
+        };
         let generator = raw
             .generator
             .as_ref()
@@ -456,7 +523,8 @@ impl Validator<'_> {
                     .map_or(DEFAULT_OUTPUT_LIMIT, |s| s.0),
             },
             comparison,
-            validator: validator.map(|(path, _)| path),
+            validator,
+            protocol,
             generator: generator.map(|(path, _)| path),
             stress,
             package: None,
@@ -482,7 +550,7 @@ impl Validator<'_> {
         Ok(Some(stress.get_ref().clone()))
     }
 
-    fn comparison(&self, raw: &RawProblem) -> Result<Comparison> {
+    fn comparison(&self, raw: &RawProblem, protocol: Protocol) -> Result<Comparison> {
         let mode = raw.compare.as_ref().map(|m| *m.get_ref());
         if let (Some(checker), Some(_)) = (&raw.checker, &raw.compare) {
             return Err(self.error(checker, "give either `checker` or `compare`, not both"));
@@ -505,22 +573,19 @@ impl Validator<'_> {
                     "an interactor judges the dialogue itself: give no `checker` or `compare` with it",
                 ));
             }
-            let (path, language) = self.program(interactor)?;
             return Ok(Comparison::Interactive {
-                interactor: Source {
-                    main: path,
-                    others: Vec::new(),
-                    language,
-                    folder: None,
-                    preparation: Default::default(),
-                },
-                protocol: Protocol::Cpjudge,
+                interactor: self.tool(interactor, protocol)?,
+                protocol,
             });
         }
         Ok(match (&raw.checker, mode) {
-            (Some(checker), _) => Comparison::Checker(self.program(checker)?.0),
+            (Some(checker), _) => match protocol {
+                Protocol::Cpjudge => Comparison::Checker(self.tool(checker, protocol)?.main),
+                Protocol::Package => Comparison::OutputValidator(self.tool(checker, protocol)?),
+            },
             (None, None | Some(CompareMode::Tokens)) => Comparison::Tokens,
             (None, Some(CompareMode::Exact)) => Comparison::Exact,
+            (None, Some(CompareMode::Package)) => Comparison::PackageDefault,
             (None, Some(CompareMode::Float)) => Comparison::Float {
                 tolerance: raw
                     .tolerance
@@ -595,5 +660,95 @@ impl Validator<'_> {
             solution.name = name;
         }
         Ok(solutions)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A project with problem p: `keys` in its problem.toml, a main solution, and a `checker/` folder of two files.
+    fn load(keys: &str) -> std::result::Result<Problem, String> {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("problems/p");
+        std::fs::create_dir_all(dir.join("checker")).unwrap();
+        std::fs::write(dir.join("main.py"), "print(1)\n").unwrap();
+        std::fs::write(dir.join("checker/check.py"), "import helper\n").unwrap();
+        std::fs::write(dir.join("checker/helper.py"), "\n").unwrap();
+        std::fs::write(dir.join("validate.py"), "\n").unwrap();
+        let toml = format!(
+            "title = \"P\"\ntime_limit = \"1s\"\nmemory_limit = \"64MiB\"\n{keys}\n\
+             [[solutions]]\npath = \"main.py\"\nexpected = \"AC\"\nmain = true\n"
+        );
+        std::fs::write(dir.join("problem.toml"), toml).unwrap();
+        Problem::load("p", &dir).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn programs_speaking_the_package_protocol_may_be_folders() {
+        let problem =
+            load("checker = \"checker\"\nvalidator = \"validate.py\"\nprotocol = \"package\"\n")
+                .unwrap();
+        let Comparison::OutputValidator(source) = &problem.comparison else {
+            panic!("{:?}", problem.comparison);
+        };
+        assert!(source.main.ends_with("checker/check.py"), "{source:?}");
+        assert_eq!(source.others.len(), 1);
+        let (validators, protocol) = problem.input_validators().unwrap();
+        assert_eq!(protocol, Protocol::Package);
+        assert!(
+            matches!(&validators[..], [InputValidator::Program(v)] if v.main.ends_with("validate.py"))
+        );
+        let interactive = load("interactor = \"checker\"\nprotocol = \"package\"\n").unwrap();
+        assert!(matches!(
+            interactive.comparison,
+            Comparison::Interactive {
+                protocol: Protocol::Package,
+                ..
+            }
+        ));
+        // Ours, unless said.
+        let ours = load("validator = \"validate.py\"\n").unwrap();
+        assert_eq!(ours.input_validators().unwrap().1, Protocol::Cpjudge);
+    }
+
+    #[test]
+    fn the_protocol_key_is_refused_where_it_says_nothing() {
+        for (keys, wanted, line) in [
+            (
+                "protocol = \"package\"\n",
+                "`protocol` says how the checker, interactor and validator speak: this problem has none",
+                4,
+            ),
+            (
+                "checker = \"checker\"\n",
+                "is a folder: a program of several files speaks the package protocol",
+                4,
+            ),
+            (
+                "checker = \"nothing\"\nprotocol = \"package\"\n",
+                "nothing does not exist",
+                4,
+            ),
+            (
+                "protocol = \"kattis\"\nchecker = \"checker\"\n",
+                "unknown variant `kattis`",
+                4,
+            ),
+        ] {
+            let error = load(keys).unwrap_err();
+            assert!(
+                error.contains(wanted) && error.contains(&format!("problem.toml:{line}:")),
+                "{keys}: {error}"
+            );
+        }
+    }
+
+    #[test]
+    fn compare_package_is_the_default_validator_without_flags() {
+        assert_eq!(
+            load("compare = \"package\"\n").unwrap().comparison,
+            Comparison::PackageDefault
+        );
     }
 }

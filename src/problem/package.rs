@@ -304,6 +304,7 @@ impl Problem {
             limits,
             comparison,
             validator: None,
+            protocol: Protocol::Package,
             generator: None,
             stress: None,
             solutions,
@@ -566,6 +567,12 @@ fn checktestdata_script(path: &Path) -> Option<PathBuf> {
 /// is followed only to a file of the package (a shared `testlib.h`, say), never out of it (to `/etc/shadow` or
 /// `/proc/kmsg`), and the files are copied side by side, so two of the same name are refused.
 pub(crate) fn program(path: &Path) -> Result<Source> {
+    program_under(path, Rules::Package)
+}
+
+/// As [`program`], its language told by `rules`: a package's own, or a problem of ours that keeps a program as a
+/// package has it (`protocol = "package"` in problem.toml).
+pub(crate) fn program_under(path: &Path, rules: Rules) -> Result<Source> {
     let given = path;
     let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_owned());
     if !path.is_dir() {
@@ -583,8 +590,7 @@ pub(crate) fn program(path: &Path) -> Result<Source> {
                 given.display()
             )));
         }
-        return Source::file_under(given, Rules::Package)
-            .ok_or_else(|| unknown_language(given, &[]));
+        return Source::file_under(given, rules).ok_or_else(|| unknown_language(given, &[]));
     }
     let package = path
         .ancestors()
@@ -647,8 +653,8 @@ pub(crate) fn program(path: &Path) -> Result<Source> {
     }
     // The language most of its files are of, as problemtools decides; files of no language (a `README`, a
     // `words.txt` it reads) are there to be found.
-    let language = Language::of_program(&files, Rules::Package)
-        .ok_or_else(|| unknown_language(&path, &files))?;
+    let language =
+        Language::of_program(&files, rules).ok_or_else(|| unknown_language(&path, &files))?;
     let sources: Vec<usize> = (0..files.len())
         .filter(|&i| language.claims(&files[i]))
         .collect();

@@ -30,6 +30,7 @@ impl Problem {
             limits: STANDALONE_LIMITS,
             comparison: Comparison::Tokens,
             validator: None,
+            protocol: crate::problem::Protocol::Cpjudge,
             generator: None,
             stress: None,
             solutions: Vec::new(),

@@ -8,6 +8,7 @@ mod doctor;
 mod exported;
 mod grid;
 mod html;
+mod imported;
 pub(crate) mod json;
 mod junit;
 mod new_problem;
@@ -35,6 +36,7 @@ pub use doctor::{
 };
 pub use exported::write_exported;
 pub use html::write_html;
+pub use imported::write_imported;
 pub use json::{AboutJudge, ProblemSummary, SavedReport, read_json, write_json, write_list_json};
 pub use junit::write_junit;
 pub use new_problem::write_new_problem;

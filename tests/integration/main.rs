@@ -10,6 +10,7 @@ mod harness;
 mod hostile;
 mod html;
 mod huge_tests;
+mod import;
 mod interactive;
 mod java;
 mod judging;
