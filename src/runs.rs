@@ -265,6 +265,7 @@ mod tests {
             input: file.clone(),
             answer: file.clone(),
             flags: TestFlags::default(),
+            kind: Default::default(),
         };
         for mib in [64, 256, 1024, 2048, 8192] {
             let problem = ProblemLimits {

@@ -202,6 +202,7 @@ impl<'a> Workshop<'a> {
             input: input.to_path_buf(),
             answer: input.to_path_buf(),
             flags: self.problem.new_test_flags(),
+            kind: Default::default(),
         };
         let result = self.judge(program, &test)?;
         if !result.verdict.is_accepted() {

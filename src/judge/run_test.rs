@@ -313,6 +313,7 @@ mod tests {
             input: "1.in".into(),
             answer: "1.ans".into(),
             flags: Default::default(),
+            kind: Default::default(),
         };
         let tle = || (TimeLimit, "CPU time 1.73s over the 1s limit".to_owned());
         // (verdict at the margin, verdict at the limit) -> (verdict, noted verdict at the margin)

@@ -38,5 +38,5 @@ pub use selection::TestSelection;
 pub use standalone::{STANDALONE_LIMITS, default_tests_dir};
 pub use submission::{Skipped, submissions};
 pub(crate) use testset::check_test_file;
-pub use testset::{TEST_FILE_LIMIT, Test, TestFlags, find_inputs, find_tests};
+pub use testset::{TEST_FILE_LIMIT, Test, TestFlags, TestKind, find_inputs, find_tests};
 pub use validation_data::{ValidationCase, ValidationKind, validation_data};
