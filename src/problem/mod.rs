@@ -13,6 +13,7 @@ mod package_interaction;
 mod package_keys;
 mod package_limits;
 mod package_parts;
+mod package_static;
 mod package_submissions;
 mod package_tree;
 mod package_warning;
