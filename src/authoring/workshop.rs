@@ -243,6 +243,8 @@ impl<'a> Workshop<'a> {
             limits: self.problem.limits,
             comparison: &self.problem.comparison,
             checker: self.checker.as_ref(),
+            // The authoring commands judge a program's output on a test alone.
+            static_validator: None,
             margin: None,
         }
     }
