@@ -6,7 +6,11 @@ use std::path::Path;
 /// The most a score file may hold: one number and some white space.
 const SCORE_FILE_LIMIT: u64 = 256;
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+/// What a validator's score file said. Kept in the JSON report (`{"score": 3}`, `{"multiplier": 0.5}`), so that
+/// the shares of a judge merge to the scores one judge of all the tests gives: a test's share of its group's
+/// score is decided again there, and with it what the file means.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum ValidatorScore {
     Score(f64),
     Multiplier(f64),
