@@ -204,6 +204,58 @@ fn a_static_validator_changes_only_its_copy_of_the_submission() {
     assert_eq!(std::fs::read(&submission).unwrap(), source);
 }
 
+/// In a pass-fail problem a static validation test case is `pass-fail`: a test like the others, in the order of the
+/// tests, at which a rejected submission stops.
+#[test]
+fn in_a_pass_fail_problem_a_rejected_static_case_is_the_verdict() {
+    let (_dir, path) = package("static-validation");
+    let yaml = std::fs::read_to_string(path.join("problem.yaml")).unwrap();
+    std::fs::write(
+        path.join("problem.yaml"),
+        yaml.replace("type: scoring", "type: pass-fail"),
+    )
+    .unwrap();
+    for (group, word) in [("secret", "eval"), ("secret/large", "import")] {
+        std::fs::write(
+            path.join("data").join(group).join("test_group.yaml"),
+            format!(
+                "static_validation_score: pass-fail\nstatic_validator_args: [forbid, {word}]\n"
+            ),
+        )
+        .unwrap();
+    }
+    std::fs::remove_file(path.join("data/secret/small/test_group.yaml")).unwrap();
+    std::fs::remove_file(path.join("submissions/submissions.yaml")).unwrap();
+    let wrong = path.join("submissions/wrong_answer");
+    std::fs::rename(path.join("submissions/partially_accepted"), &wrong).unwrap();
+    let judged = judge(&path, None, &[]);
+    let report = judged.json();
+    assert_eq!(judged.code, Some(0), "{report:#}\n{}", judged.stderr);
+    let names = |name| crate::harness::test_names(&report, name);
+    assert_eq!(
+        names("add.py"),
+        [
+            "sample/1",
+            "secret/@static",
+            "secret/large/@static",
+            "secret/large/1",
+            "secret/large/2",
+            "secret/small/1",
+            "secret/small/2"
+        ]
+    );
+    assert_eq!(names("uses_eval.py"), ["sample/1", "secret/@static"]);
+    assert_eq!(
+        names("long.py"),
+        ["sample/1", "secret/@static", "secret/large/@static"]
+    );
+    let failing = solution(&report, "long.py")["tests"][2].clone();
+    assert_eq!(
+        (failing["verdict"].as_str(), failing["message"].as_str()),
+        (Some("WA"), Some("long.py (python3) uses import"))
+    );
+}
+
 #[test]
 fn a_static_case_without_a_static_validator_is_refused_at_its_file_and_line() {
     let (_dir, path) = package("static-validation");
