@@ -151,8 +151,8 @@ impl<'a> Judge<'a> {
             on_event(Event::Compiling { what });
         }
         let checker = Checker::build(&self.compiler, problem)?;
-        // Only the tests with an input are validated, and time the submissions: a static validation test case
-        // has none, and runs no submission.
+        // The input validators check, and the time limit is found on, the tests with an input alone: a static
+        // validation test case has none, and runs no submission.
         let inputs: Vec<Test> = tests.iter().filter(|t| t.has_files()).cloned().collect();
         let static_validator = if inputs.len() < tests.len() {
             on_event(Event::Compiling {
