@@ -76,6 +76,16 @@ impl Compiled {
     pub fn key(&self) -> String {
         self.key.clone()
     }
+
+    /// Its entry point, as the Problem Package Format passes it to a static validator: the class its run starts
+    /// (Java's), else its main source's name in the build folder.
+    pub fn entry_point(&self) -> &str {
+        if self.main_class.is_empty() {
+            &self.source_name
+        } else {
+            &self.main_class
+        }
+    }
 }
 
 impl<'a> Compiler<'a> {

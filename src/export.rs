@@ -412,6 +412,7 @@ mod tests {
             input: input.to_owned(),
             answer: input.with_extension("ans"),
             flags: Default::default(),
+            kind: Default::default(),
         };
         assert_eq!(
             test_path(&test).as_os_str().as_bytes(),
@@ -422,6 +423,7 @@ mod tests {
             input: "/p/testdata/sum/1.5.in".into(),
             answer: "/p/testdata/sum/1.5.ans".into(),
             flags: Default::default(),
+            kind: Default::default(),
         };
         assert_eq!(test_path(&plain), Path::new("1.5"));
     }

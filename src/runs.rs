@@ -173,6 +173,30 @@ pub fn output_validator(
     spec
 }
 
+/// A package's static validator on a submission's files: `validator <language> <entry_point> <feedback_dir> [args]`,
+/// working in `workdir`, which holds a copy of the files and the feedback folder, under `limits` (the problem's
+/// [`tool_limits`], with room on disk for the copy). Its standard output goes to `stdout`, outside `workdir`: the
+/// folder holds the submission's files, whatever their names, and nothing of the judge's but the feedback folder.
+#[allow(clippy::too_many_arguments)]
+pub fn static_validator(
+    program: &Program,
+    limits: &Limits,
+    workdir: &Path,
+    stdout: &Path,
+    language: &str,
+    entry_point: &str,
+    feedback: &Path,
+    args: &[String],
+) -> RunSpec {
+    let mut spec = tool(program, workdir, None, limits.clone());
+    spec.stdout = stdout.to_owned();
+    spec.argv
+        .extend([language, entry_point].map(OsString::from));
+    spec.argv.push(feedback_argument(feedback));
+    spec.argv.extend(args.iter().map(OsString::from));
+    spec
+}
+
 /// The feedback folder as the format passes it: ending in a slash, since a validator may name its files by
 /// appending their names (`feedback_dir + "judgemessage.txt"`), as the format allows.
 fn feedback_argument(feedback: &Path) -> OsString {
@@ -265,6 +289,7 @@ mod tests {
             input: file.clone(),
             answer: file.clone(),
             flags: TestFlags::default(),
+            kind: Default::default(),
         };
         for mib in [64, 256, 1024, 2048, 8192] {
             let problem = ProblemLimits {
@@ -287,6 +312,10 @@ mod tests {
                 (
                     "interactor",
                     interactor(&program, &checking, dir, &test, None, solution.wall),
+                ),
+                (
+                    "static validator",
+                    static_validator(&program, &checking, dir, &file, "c", "a.c", &file, &[]),
                 ),
                 ("validator, generator", tool(&program, dir, None, tools)),
             ];

@@ -153,6 +153,7 @@ pub fn add(
             input: input.clone(),
             answer: answer_path,
             flags: flags.clone(),
+            kind: Default::default(),
         };
         let mut agreed = Vec::new();
         for (other, program) in &others {

@@ -337,6 +337,7 @@ impl<'a> Stress<'a> {
             input: input_path.clone(),
             answer: answer_path,
             flags,
+            kind: Default::default(),
         };
         let run = dir.path().join("run");
         std::fs::create_dir(&run).map_err(|e| Error::io("create", &run, e))?;

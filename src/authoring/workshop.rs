@@ -202,6 +202,7 @@ impl<'a> Workshop<'a> {
             input: input.to_path_buf(),
             answer: input.to_path_buf(),
             flags: self.problem.new_test_flags(),
+            kind: Default::default(),
         };
         let result = self.judge(program, &test)?;
         if !result.verdict.is_accepted() {
@@ -242,6 +243,8 @@ impl<'a> Workshop<'a> {
             limits: self.problem.limits,
             comparison: &self.problem.comparison,
             checker: self.checker.as_ref(),
+            // The authoring commands judge a program's output on a test alone.
+            static_validator: None,
             margin: None,
         }
     }

@@ -81,6 +81,7 @@ impl Checker {
             self.protocol,
             &result,
             workdir,
+            Path::new(FEEDBACK),
             "checker",
             &self.limits,
         ))
@@ -99,12 +100,14 @@ pub(crate) fn feedback_dir(workdir: &Path) -> Result<std::path::PathBuf> {
     }
 }
 
-/// What a judging program's run says, in its protocol: AC, WA or JE, with its message. `what` names it in a judge
-/// error ("checker", "interactor").
+/// What a judging program's run says, in its protocol: AC, WA or JE, with its message (in the package's protocol,
+/// from `judgemessage.txt` in its feedback folder, `feedback` in `workdir`). `what` names it in a judge error
+/// ("checker", "interactor").
 pub(crate) fn verdict_of(
     protocol: Protocol,
     result: &RunResult,
     workdir: &Path,
+    feedback: &Path,
     what: &str,
     limits: &Limits,
 ) -> CheckOutcome {
@@ -112,8 +115,8 @@ pub(crate) fn verdict_of(
         Protocol::Cpjudge => result.stderr_text(),
         Protocol::Package => {
             // The validator could write its feedback folder: read as every such file is.
-            let feedback = Path::new(FEEDBACK).join("judgemessage.txt");
-            let message = crate::untrusted::read_head(workdir, &feedback, MESSAGE_LIMIT + 1);
+            let message = feedback.join("judgemessage.txt");
+            let message = crate::untrusted::read_head(workdir, &message, MESSAGE_LIMIT + 1);
             let message = String::from_utf8_lossy(&message).into_owned();
             if message.trim().is_empty() {
                 result.stderr_text()

@@ -1,5 +1,6 @@
 //! Deciding whether an output is right: the built-in comparisons, the external checker protocol, and the
-//! bounded diff shown for a wrong answer (which never decides a verdict).
+//! bounded diff shown for a wrong answer (which never decides a verdict); and a package's static validator, which
+//! judges a submission from its files.
 
 mod checker;
 mod diff;
@@ -7,6 +8,7 @@ mod exact;
 mod feedback;
 pub mod package_default;
 mod scan;
+mod static_validator;
 mod tokens;
 
 pub use checker::Checker;
@@ -14,6 +16,7 @@ pub(crate) use checker::{FEEDBACK, feedback_dir, verdict_of};
 pub use diff::first_difference;
 pub use feedback::{ValidatorScore, validator_score};
 pub(crate) use package_default::check_flags as default_validator_flags;
+pub use static_validator::{StaticJudgment, StaticValidator, Submitted};
 
 use crate::problem::Comparison;
 use crate::verdict::Verdict;

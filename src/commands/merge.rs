@@ -106,7 +106,8 @@ fn problem_and_tests(
     given: &Path,
 ) -> Result<(Target, Vec<Test>)> {
     let target = Target::find(project, cwd, given)?;
-    let tests = target.tests(None)?;
+    // What the shares judged: static validation test cases among the tests.
+    let tests = target.judged_tests()?;
     Ok((target, tests))
 }
 

@@ -47,11 +47,11 @@ pub(super) fn run(
     };
     // Mistakes in where reports go are found now, not after a long judge.
     outputs.check()?;
-    let mut found = super::target::tests_in(&session.problem, &session.tests_dir)?;
+    let mut found = super::target::judged_in(&session.problem, &session.tests_dir)?;
     // Checkers and interactors get the tests by path, and run in folders of their own.
     let absolute =
         |path: &Path| std::path::absolute(path).map_err(|e| Error::io("resolve", path, e));
-    for test in &mut found {
+    for test in found.iter_mut().filter(|t| t.has_files()) {
         test.input = absolute(&test.input)?;
         test.answer = absolute(&test.answer)?;
     }

@@ -75,6 +75,11 @@ impl Target {
         tests_in(&self.problem, dir.unwrap_or(&self.tests_dir))
     }
 
+    /// The tests a judge of the problem's tests folder runs (see [`judged_in`]).
+    pub fn judged_tests(&self) -> Result<Vec<Test>> {
+        judged_in(&self.problem, &self.tests_dir)
+    }
+
     /// As `tests`, where a test needs no answer (to validate it).
     pub fn inputs(&self, dir: Option<&Path>) -> Result<Vec<Test>> {
         let dir = dir.unwrap_or(&self.tests_dir);
@@ -87,10 +92,19 @@ impl Target {
 
 /// The tests of `dir`: a package's own, in its order and with its groups' flags, when `dir` is the package's data
 /// folder; otherwise the folder's.
-pub(super) fn tests_in(problem: &Problem, dir: &Path) -> Result<Vec<Test>> {
+fn tests_in(problem: &Problem, dir: &Path) -> Result<Vec<Test>> {
     match package_tests(problem, dir) {
         Some(tests) => Ok(tests),
         None => find_tests(dir),
+    }
+}
+
+/// The tests a judge of `dir` runs: those of [`tests_in`], and, when they are a package's own, its groups' static
+/// validation test cases.
+pub(super) fn judged_in(problem: &Problem, dir: &Path) -> Result<Vec<Test>> {
+    match (package_tests(problem, dir), &problem.package) {
+        (Some(tests), Some(package)) => Ok(package.with_static_cases(tests)),
+        _ => find_tests(dir),
     }
 }
 

@@ -172,6 +172,14 @@ pub(super) fn judging(
             problem.config_path.display()
         )));
     }
+    if let Some(case) = package.static_cases.first() {
+        return Err(Error::Usage(format!(
+            "{}: static validation ({}, judged by static_validator/ on the submission's files), which \
+             problem.toml cannot say: not imported",
+            problem.dir.display(),
+            case.name
+        )));
+    }
     match &problem.comparison {
         Comparison::PackageDefault => Ok((default_validator(problem, left_out)?, Vec::new())),
         Comparison::OutputValidator(source) => {

@@ -7,7 +7,7 @@ use super::partition::Partition;
 use super::run_test::TestRunner;
 use super::validate::{CHECKTESTDATA_INSTALL, Validator, checktestdata_tool, validate};
 use crate::cache::Cache;
-use crate::check::Checker;
+use crate::check::{Checker, StaticValidator};
 use crate::compile::{Compiled, Compiler, Program};
 use crate::error::{Error, Result};
 use crate::problem::{
@@ -151,6 +151,17 @@ impl<'a> Judge<'a> {
             on_event(Event::Compiling { what });
         }
         let checker = Checker::build(&self.compiler, problem)?;
+        // The input validators check, and the time limit is found on, the tests with an input alone: a static
+        // validation test case has none, and runs no submission.
+        let inputs: Vec<Test> = tests.iter().filter(|t| t.has_files()).cloned().collect();
+        let static_validator = if inputs.len() < tests.len() {
+            on_event(Event::Compiling {
+                what: "static validator",
+            });
+            StaticValidator::build(&self.compiler, problem)?
+        } else {
+            None
+        };
         let (validators, protocol) = problem.input_validators()?;
         for source in &validators {
             // A script no program here can run leaves the tests unchecked by it, not unjudged.
@@ -172,8 +183,10 @@ impl<'a> Judge<'a> {
             on_event(Event::Compiling { what: "validator" });
             let validator = Validator::build(&self.compiler, source, protocol, &problem.limits)?;
             *during = "validating the tests".to_owned();
-            on_event(Event::Validating { tests: tests.len() });
-            validate(self.runner, &validator, &self.cache.validated(), tests)?;
+            on_event(Event::Validating {
+                tests: inputs.len(),
+            });
+            validate(self.runner, &validator, &self.cache.validated(), &inputs)?;
         }
 
         let mut compiled = Vec::new();
@@ -195,6 +208,7 @@ impl<'a> Judge<'a> {
             limits: problem.limits,
             comparison: &problem.comparison,
             checker: checker.as_ref(),
+            static_validator: static_validator.as_ref(),
             margin: None,
         };
         let mut tle_limit = None;
@@ -262,6 +276,7 @@ impl<'a> Judge<'a> {
             comparison: &problem.comparison,
             checker: checker.as_ref(),
             margin: None,
+            static_validator: None,
         };
         self.package_limit(problem, &package.time_rule, &runner, tests, on_event)
             .map(Some)
@@ -280,8 +295,10 @@ impl<'a> Judge<'a> {
         let (limit, found) = match rule.fixed {
             Some(fixed) => (fixed, String::new()),
             None => {
+                // A static validation test case runs no submission.
+                let inputs: Vec<Test> = tests.iter().filter(|t| t.has_files()).cloned().collect();
                 let (limit, slowest) =
-                    self.find_time_limit(problem, rule, runner, tests, on_event)?;
+                    self.find_time_limit(problem, rule, runner, &inputs, on_event)?;
                 (limit, format!("; {slowest}"))
             }
         };
@@ -388,7 +405,11 @@ impl<'a> Judge<'a> {
         let mut results = if build.outcome.ok {
             let program = self.compiler.program(&build, runner.limits.memory)?;
             let plan = Plan::for_rules(&tree, &solution.expectations, self.options.all_tests);
-            self.run_tests(runner, &program, solution, plan.as_ref(), &tests, on_event)?
+            let built = Built {
+                program: &program,
+                build: &build,
+            };
+            self.run_tests(runner, &built, solution, plan.as_ref(), &tests, on_event)?
         } else {
             vec![None; tests.len()]
         };
@@ -443,7 +464,7 @@ impl<'a> Judge<'a> {
     fn run_tests(
         &self,
         runner: &TestRunner,
-        program: &Program,
+        built: &Built,
         solution: &Solution,
         plan: Option<&Plan>,
         tests: &[Test],
@@ -472,7 +493,7 @@ impl<'a> Judge<'a> {
                         if !wanted {
                             continue;
                         }
-                        let result = runner.run(program, &tests[index]);
+                        let result = built.judge(runner, &tests[index]);
                         match &result {
                             Ok(r) => {
                                 if let Some((plan, progress)) = planned {
@@ -509,7 +530,7 @@ impl<'a> Judge<'a> {
             results,
             |r| r.verdict.is_accepted(),
             |index| {
-                let result = runner.run(program, &tests[index])?;
+                let result = built.judge(runner, &tests[index])?;
                 on_event(Event::TestFinished {
                     solution,
                     result: &result,
@@ -517,6 +538,18 @@ impl<'a> Judge<'a> {
                 Ok(result)
             },
         )
+    }
+}
+
+/// A solution as it is judged: how it runs, and its build, whose files a static validation test case judges.
+struct Built<'a> {
+    program: &'a Program,
+    build: &'a Compiled,
+}
+
+impl Built<'_> {
+    fn judge(&self, runner: &TestRunner, test: &Test) -> Result<TestResult> {
+        runner.judge(self.program, self.build, test)
     }
 }
 

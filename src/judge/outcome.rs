@@ -62,6 +62,29 @@ impl TestResult {
     }
 }
 
+impl TestResult {
+    /// The result of a test on which the solution does not run (a static validation test case), accepted until
+    /// judged otherwise: no time, no memory, no input.
+    pub(crate) fn without_run(test: &crate::problem::Test) -> TestResult {
+        TestResult {
+            name: test.name.clone(),
+            verdict: Verdict::Accepted,
+            cpu: Duration::ZERO,
+            wall: Duration::ZERO,
+            memory: Bytes(0),
+            message: String::new(),
+            diff: None,
+            input: test.input.clone(),
+            texts: None,
+            dialogue: None,
+            at_margin: None,
+            validator_score: None,
+            score: None,
+            passes: 0,
+        }
+    }
+}
+
 /// A short test's files and a program's output on it, to show side by side.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TestTexts {

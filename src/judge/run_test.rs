@@ -1,14 +1,15 @@
 //! One solution on one test: a fresh folder, the run under limits (or, for an interactive problem, the dialogue
-//! with the interactor), the verdict.
+//! with the interactor), the verdict; or, for a static validation test case, the static validator's verdict on the
+//! solution's files.
 
 use super::classify::classify;
 use super::dialogue;
 use super::outcome::{TestResult, TestTexts};
 use super::relay::{Pipes, Side};
-use crate::check::{self, CheckOutcome, Checker};
-use crate::compile::Program;
+use crate::check::{self, CheckOutcome, Checker, StaticValidator, Submitted, ValidatorScore};
+use crate::compile::{Compiled, Program};
 use crate::error::{Error, Result};
-use crate::problem::{Comparison, ProblemLimits, Protocol, Test};
+use crate::problem::{Comparison, ProblemLimits, Protocol, Test, TestKind};
 use crate::runs;
 use crate::sandbox::{Runner, Termination};
 use crate::verdict::Verdict;
@@ -24,6 +25,8 @@ pub(crate) struct TestRunner<'a> {
     pub limits: ProblemLimits,
     pub comparison: &'a Comparison,
     pub checker: Option<&'a Checker>,
+    /// The package's static validator, which judges its groups' static validation test cases.
+    pub static_validator: Option<&'a StaticValidator>,
     /// The CPU time runs may go on to past the limit: for a package's submission expected TLE, the TLE margin, so
     /// that a run over the limit that would pass at the margin is told from one that would not. Either is TLE; the
     /// first is noted as sensitive to the time limit. None: runs stop at the limit.
@@ -62,6 +65,39 @@ pub(super) struct Ran {
 }
 
 impl TestRunner<'_> {
+    /// Judges a submission, run as `program` from its build `build`, on `test`: runs it on the test's input, or
+    /// for a static validation test case has the static validator judge its files.
+    pub fn judge(&self, program: &Program, build: &Compiled, test: &Test) -> Result<TestResult> {
+        match &test.kind {
+            TestKind::Output => self.run(program, test),
+            TestKind::Static { args, .. } => self.judge_files(build, test, args),
+        }
+    }
+
+    /// A static validation test case: the static validator on the files of the build `build`, in a folder of its
+    /// own, given `args`. The submission does not run.
+    fn judge_files(&self, build: &Compiled, test: &Test, args: &[String]) -> Result<TestResult> {
+        let Some(validator) = self.static_validator else {
+            return Err(Error::Usage(format!(
+                "{} is a static validation test case, and there is no static validator to judge it",
+                test.name
+            )));
+        };
+        let dir = crate::scratch::folder("static")
+            .map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))?;
+        let submitted = Submitted {
+            files: &build.dir,
+            language: build.language.code(),
+            entry_point: build.entry_point(),
+        };
+        let judged = validator.judge(self.runner, dir.path(), &submitted, args)?;
+        let mut result = TestResult::without_run(test);
+        result.verdict = judged.said.verdict;
+        result.message = judged.said.message;
+        keep_score(&mut result, judged.score);
+        Ok(result)
+    }
+
     pub fn run(&self, program: &Program, test: &Test) -> Result<TestResult> {
         let dir = crate::scratch::folder("run")
             .map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))?;
@@ -217,6 +253,7 @@ impl TestRunner<'_> {
             interactor.protocol,
             &interactor_run,
             workdir,
+            Path::new(check::FEEDBACK),
             "interactor",
             &interactor_spec.limits,
         );
@@ -258,13 +295,18 @@ fn made(path: &Path) -> Result<()> {
     }
 }
 
-/// Keeps the score a package's output validator left in `workdir`; a score file it got wrong makes an accepted
-/// test a judge error.
+/// Keeps the score a package's output validator left in `workdir`.
 fn take_score(result: &mut TestResult, checker: &Checker, workdir: &Path) {
     if checker.protocol != Protocol::Package {
         return;
     }
-    match check::validator_score(workdir) {
+    let score = check::validator_score(workdir, Path::new(check::FEEDBACK), "output validator");
+    keep_score(result, score);
+}
+
+/// Keeps the score a validator wrote; score files it got wrong make an accepted test a judge error.
+fn keep_score(result: &mut TestResult, score: std::result::Result<Option<ValidatorScore>, String>) {
+    match score {
         Ok(score) => result.validator_score = score,
         Err(why) if result.verdict.is_accepted() => {
             result.verdict = Verdict::JudgeError;
@@ -313,6 +355,7 @@ mod tests {
             input: "1.in".into(),
             answer: "1.ans".into(),
             flags: Default::default(),
+            kind: Default::default(),
         };
         let tle = || (TimeLimit, "CPU time 1.73s over the 1s limit".to_owned());
         // (verdict at the margin, verdict at the limit) -> (verdict, noted verdict at the margin)

@@ -74,6 +74,7 @@ mod tests {
                 input: input.into(),
                 answer: "a".into(),
                 flags: Default::default(),
+                kind: Default::default(),
             };
             TestResult {
                 verdict,

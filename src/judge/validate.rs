@@ -207,6 +207,7 @@ mod tests {
                 input: vec!["--n".to_owned(), "5".to_owned()],
                 output: Vec::new(),
             },
+            kind: Default::default(),
         };
         // Memos written before inputs were streamed stay valid.
         assert_eq!(

@@ -71,6 +71,13 @@ impl Language {
         &self.spec().name
     }
 
+    /// Its code in the Problem Package Format's table of languages (`cpp`, `python3`): its key, which the table
+    /// shares, or that of the language it is a variant of (PyPy's is `python3`).
+    pub fn code(self) -> &'static str {
+        let spec = self.spec();
+        spec.variant_of.as_deref().unwrap_or(&spec.id)
+    }
+
     /// Whether this is a folder of `build` and `run` scripts, whose build may start anything on PATH.
     pub fn is_build_run(self) -> bool {
         self.spec().id == BUILD_RUN
@@ -133,6 +140,25 @@ mod tests {
                 .ok()
                 .map(|l| l.spec().id.as_str());
             assert_eq!(got, want, "{path}");
+        }
+    }
+
+    #[test]
+    fn codes_are_the_formats() {
+        // The Problem Package Format's appendix names these codes; a variant goes by its language's.
+        for (id, code) in [
+            ("c", "c"),
+            ("cpp", "cpp"),
+            ("python3", "python3"),
+            ("pypy3", "python3"),
+            ("pypy2", "python2"),
+            ("java", "java"),
+            ("kotlin", "kotlin"),
+            ("csharp", "csharp"),
+            ("javascript", "javascript"),
+            ("rust", "rust"),
+        ] {
+            assert_eq!(Language::shipped(id).code(), code, "{id}");
         }
     }
 

@@ -201,6 +201,19 @@ pub struct PackageParts {
     pub passes: Option<u32>,
     /// The samples shown as dialogues (`data/sample/*.interaction`), for an interactive or multi-pass problem.
     pub interactions: Vec<super::Interaction>,
+    /// Its static validator (2025-09's `static_validator/`), which judges a submission's files.
+    pub static_validator: Option<Source>,
+    /// Its groups' static validation test cases, parents before the groups below them: tests judged by the static
+    /// validator, beside `tests` (see [`PackageParts::with_static_cases`]).
+    pub static_cases: Vec<Test>,
+}
+
+impl PackageParts {
+    /// `tests` (some or all of the package's own) with its groups' static validation test cases, each before its
+    /// group's first test: the tests a submission is judged on.
+    pub fn with_static_cases(&self, tests: Vec<Test>) -> Vec<Test> {
+        super::package_static::place(&self.static_cases, tests)
+    }
 }
 
 /// An input validator of a package.

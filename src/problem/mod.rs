@@ -13,6 +13,7 @@ mod package_interaction;
 mod package_keys;
 mod package_limits;
 mod package_parts;
+mod package_static;
 mod package_submissions;
 mod package_tree;
 mod package_warning;
@@ -38,5 +39,7 @@ pub use selection::TestSelection;
 pub use standalone::{STANDALONE_LIMITS, default_tests_dir};
 pub use submission::{Skipped, submissions};
 pub(crate) use testset::check_test_file;
-pub use testset::{TEST_FILE_LIMIT, Test, TestFlags, find_inputs, find_tests, is_sample_name};
+pub use testset::{
+    TEST_FILE_LIMIT, Test, TestFlags, TestKind, find_inputs, find_tests, is_sample_name,
+};
 pub use validation_data::{ValidationCase, ValidationKind, validation_data};

@@ -17,6 +17,8 @@
 //!   (see [`super::included`]).
 //! - Constants (2025-09): replaced in the programs as they are built, and in the group files as they are read
 //!   (see [`super::constants`]).
+//! - Static validation (2025-09): the program in `static_validator/`, and the static validation test case a
+//!   group's file defines (see [`super::package_static`]).
 
 use super::Comparison;
 use super::config::{InputValidator, PackageParts, Problem, ProblemLimits, Protocol};
@@ -288,6 +290,15 @@ impl Problem {
         } else {
             None
         };
+        let statics = super::package_static::read(
+            dir,
+            version,
+            groups.as_ref(),
+            &constants,
+            &replaced,
+            &tests,
+            &mut warnings,
+        )?;
         for solution in &mut solutions {
             solution.preparation = crate::compile::Preparation {
                 constants: replaced.clone(),
@@ -322,6 +333,8 @@ impl Problem {
                 included,
                 passes,
                 interactions,
+                static_validator: statics.validator,
+                static_cases: statics.cases,
             }),
         })
     }

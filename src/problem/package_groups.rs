@@ -21,8 +21,6 @@ const LEGACY_GROUP: &[(&str, Meaning)] = &[
     ("range", Meaning::Scoring),
 ];
 
-const STATIC_VALIDATION: &str = "static validation (a validator of the submission's source)";
-
 const MODERN_GROUP: &[(&str, Meaning)] = &[
     ("input_validator_args", Meaning::Used),
     ("output_validator_args", Meaning::Used),
@@ -30,11 +28,9 @@ const MODERN_GROUP: &[(&str, Meaning)] = &[
     ("max_score", Meaning::Scoring),
     ("score_aggregation", Meaning::Scoring),
     ("require_pass", Meaning::Scoring),
-    (
-        "static_validation_score",
-        Meaning::Refused(STATIC_VALIDATION),
-    ),
-    ("static_validator_args", Meaning::Refused(STATIC_VALIDATION)),
+    // Checked where they are read (`package_static`).
+    ("static_validation_score", Meaning::Used),
+    ("static_validator_args", Meaning::Used),
     ("input_visualizer_args", Meaning::About),
     ("output_visualizer_args", Meaning::About),
     ("full_feedback", Meaning::About),
@@ -367,6 +363,19 @@ mod tests {
                 "not_applied `max_score` not applied: they are for scoring problems, and this one is pass-fail",
             ]
         );
+        // Static validation's keys are read, and checked, where its test cases are made (`package_static`), in a
+        // pass-fail problem too.
+        for scoring in [true, false] {
+            assert_eq!(
+                ok(
+                    V2025,
+                    "test_group.yaml",
+                    "static_validation_score: pass-fail\nstatic_validator_args: [--strict]\n",
+                    scoring
+                ),
+                Vec::<String>::new()
+            );
+        }
         // The legacy name in a 2025-09 package: its keys are legacy's.
         assert_eq!(
             ok(V2025, "testdata.yaml", "output_validator_flags: x\n", false),
@@ -393,9 +402,8 @@ mod tests {
                 1,
                 "arguments to submissions (args) are not supported yet",
             ),
-            ("static_validation_score: 5\n", 1, "static validation"),
         ] {
-            let name = if yaml.starts_with("args") || yaml.starts_with("static") {
+            let name = if yaml.starts_with("args") {
                 "test_group.yaml"
             } else {
                 "testdata.yaml"

@@ -1,5 +1,5 @@
 //! The parts of a package beside its configuration that change how submissions are built or what they are
-//! expected to get: a static validator, `submissions/submissions.yaml`, and 2025-09's constants in the programs.
+//! expected to get: `submissions/submissions.yaml`, and 2025-09's constants in the programs.
 //! Each that cpjudge does not apply and that would change a verdict refuses the package by name; what would not is
 //! a warning. Constants are applied (see `constants`): what is looked at here is the sequences they leave as written.
 
@@ -7,7 +7,7 @@ use super::constants::Constants;
 use super::package::{hidden, read_yaml_text, yaml_value};
 use super::package_warning::{PackageWarning, WarningKind};
 use super::yaml_keys::{Keys, Version};
-use crate::error::{Error, Result};
+use crate::error::Result;
 use std::path::{Path, PathBuf};
 
 /// The keys of an entry of submissions.yaml that say nothing of a verdict.
@@ -33,15 +33,6 @@ pub(super) fn check_parts(
     constants: &Constants,
     warnings: &mut Vec<PackageWarning>,
 ) -> Result<()> {
-    let folder = dir.join("static_validator");
-    if let Some(file) = files_under(&folder).first() {
-        return Err(Error::Usage(format!(
-            "{}: static validation (static_validator/, a validator of the submission's source) is not supported \
-             yet: submissions would be judged without it (it holds {})",
-            folder.display(),
-            file.display()
-        )));
-    }
     submissions_yaml(dir, warnings)?;
     if version == Version::V2025 || !constants.is_empty() {
         undefined_constants(dir, constants, warnings);
@@ -121,6 +112,7 @@ fn undefined_constants(dir: &Path, constants: &Constants, warnings: &mut Vec<Pac
         "input_format_validators",
         "output_validator",
         "output_validators",
+        "static_validator",
         "include",
     ] {
         files.extend(files_under(&dir.join(folder)));

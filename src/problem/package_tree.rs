@@ -12,8 +12,15 @@ use crate::scoring::{
 use serde_json::{Map, Value};
 use std::path::Path;
 
-/// The keys that say a group file is written for 2025-09's rules (or the 2023-07 drafts' `scoring` map).
-const MODERN_KEYS: &[&str] = &["max_score", "score_aggregation", "require_pass", "scoring"];
+/// The keys that say a group file is written for 2025-09's rules (or the 2023-07 drafts' `scoring` map); a static
+/// validation test case has a score under those rules alone.
+const MODERN_KEYS: &[&str] = &[
+    "max_score",
+    "score_aggregation",
+    "require_pass",
+    "scoring",
+    "static_validation_score",
+];
 
 /// The grouping of a scoring package in `dir`.
 pub(super) fn grouping(dir: &Path, version: Version) -> Result<Grouping> {

@@ -87,6 +87,7 @@ mod tests {
                 input: format!("{name}.in").into(),
                 answer: format!("{name}.ans").into(),
                 flags: Default::default(),
+                kind: Default::default(),
             })
             .collect()
     }

@@ -18,6 +18,22 @@ pub struct Test {
     pub answer: PathBuf,
     /// Arguments for the problem's validators on this test (a package's test group gives them).
     pub flags: TestFlags,
+    /// What judges it: the submission's output, or the package's static validator.
+    pub kind: TestKind,
+}
+
+/// What a test judges.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum TestKind {
+    /// The submission's output on the test's input, as the problem judges outputs.
+    #[default]
+    Output,
+    /// A group's static validation test case (2025-09): no input and no answer; the package's static validator
+    /// judges the submission's files once, given `args` (the group's `static_validator_args`).
+    Static {
+        score: crate::scoring::StaticScore,
+        args: Vec<String>,
+    },
 }
 
 /// The arguments a package's test group gives its validators.
@@ -123,6 +139,7 @@ fn inputs(dir: &Path, files: &[PathBuf]) -> Result<Vec<Test>> {
             input: path.clone(),
             answer: path.with_extension("ans"),
             flags: TestFlags::default(),
+            kind: Default::default(),
         })
         .collect();
     tests.sort_by(|a, b| {
@@ -137,6 +154,12 @@ fn inputs(dir: &Path, files: &[PathBuf]) -> Result<Vec<Test>> {
 }
 
 impl Test {
+    /// Whether it is a test of the submission's output, with an input and an answer: not a static validation
+    /// test case.
+    pub fn has_files(&self) -> bool {
+        self.kind == TestKind::Output
+    }
+
     /// A sample is a test whose file name starts with "sample", or one in a folder named "sample" or "samples":
     /// the tests shown in the statement.
     pub fn is_sample(&self) -> bool {

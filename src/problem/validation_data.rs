@@ -150,6 +150,7 @@ fn find(
                 input: input.clone(),
                 answer,
                 flags: flags(input)?,
+                kind: Default::default(),
             },
             output,
         });

@@ -62,8 +62,6 @@ pub(super) enum Meaning {
     Scoring,
     /// Not applied, for the reason given; pass-fail verdicts do not depend on it.
     NotApplied(&'static str),
-    /// A feature cpjudge does not judge: the package is refused, naming it.
-    Refused(&'static str),
 }
 
 /// A file's keys, looked at one by one; warnings go to `warnings`, refusals are errors at the key's line.
@@ -145,11 +143,6 @@ impl Keys<'_> {
                     &path,
                     format!("`{shown}` is not applied: {why}"),
                 ),
-                Meaning::Refused(feature) => {
-                    return Err(
-                        self.refuse(&path, format!("`{shown}`: {feature} is not supported yet"))
-                    );
-                }
                 Meaning::Used | Meaning::Scoring => kept.push((key.as_str(), value, meaning)),
             }
         }

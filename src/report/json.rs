@@ -174,6 +174,9 @@ struct JsonTest {
     /// The test's score, in a group that scores its tests.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     score: Option<f64>,
+    /// What the output or static validator wrote in `score.txt` or `score_multiplier.txt`, read back by `merge`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    validator_score: Option<crate::check::ValidatorScore>,
 }
 
 fn solution(report: &JudgeReport, s: &SolutionReport) -> JsonSolution {
@@ -212,6 +215,7 @@ fn test(t: &TestResult) -> JsonTest {
         dialogue: t.dialogue.clone(),
         at_margin: t.at_margin.map(|v| v.code().to_owned()),
         score: t.score,
+        validator_score: t.validator_score,
     }
 }
 
@@ -317,7 +321,7 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
                         texts: None,
                         dialogue: t.dialogue,
                         at_margin: t.at_margin.as_deref().map(verdict).transpose()?,
-                        validator_score: None,
+                        validator_score: t.validator_score,
                         score: t.score,
                         // Not in the report: only judging looks at it.
                         passes: 1,
@@ -628,6 +632,9 @@ pub(crate) mod tests {
         sensitive.tests[1].cpu = Duration::from_millis(1730);
         sensitive.tests[1].at_margin = Some(Verdict::Accepted);
         report.solutions.push(sensitive);
+        // What a validator's score file said, which a merge decides the test's score from again.
+        report.solutions[1].tests[0].validator_score =
+            Some(crate::check::ValidatorScore::Multiplier(0.5));
         report.time_limit_check = Some(LimitCheck {
             slowest: Duration::from_micros(330_017),
             on: "ref on 2".into(),
@@ -656,6 +663,10 @@ pub(crate) mod tests {
         let first = String::from_utf8(first).unwrap();
         assert_eq!(String::from_utf8(second).unwrap(), first);
         assert!(first.contains("\"at_margin\": \"AC\""), "{first}");
+        assert!(
+            first.contains("\"validator_score\": {\n            \"multiplier\": 0.5\n          }"),
+            "{first}"
+        );
         assert!(first.contains("sensitive to the time limit"), "{first}");
         assert!(read_json("{}").unwrap_err().contains("missing field"));
     }

@@ -4,7 +4,7 @@
 //! runs it.
 
 use super::tree::{
-    Aggregation, Group, Item, LegacyRule, MaxScore, Rule, ScoreRule, Tree, VerdictRule,
+    Aggregation, Group, Item, LegacyRule, MaxScore, Rule, ScoreRule, StaticScore, Tree, VerdictRule,
 };
 use crate::check::ValidatorScore;
 use crate::verdict::Verdict;
@@ -150,25 +150,45 @@ fn modern(
         passed_groups.push((group.name.clone(), false));
         return result;
     }
-    // Each test directly in the group is worth its share of the group's score.
-    let direct: Vec<usize> = group
+    // Each test directly in the group is worth its share of the group's score; its static validation test case,
+    // where it has one worth points, is worth those, and the other tests share the rest: (max_score -
+    // static_validation_score) / N, N counting the tests alone.
+    let direct = group
         .items
         .iter()
-        .filter_map(|item| match item {
-            Item::Test(t) => Some(*t),
-            Item::Group(_) => None,
+        .filter(|item| matches!(item, Item::Test(_)))
+        .count();
+    let static_points = group
+        .items
+        .iter()
+        .find_map(|item| match item {
+            Item::Static {
+                score: StaticScore::Points(points),
+                ..
+            } => Some(*points as f64),
+            _ => None,
         })
-        .collect();
+        .unwrap_or(0.0);
     let test_max = bound.map(|m| match aggregation {
-        Aggregation::Sum => m / direct.len().max(1) as f64,
+        Aggregation::Sum => (m - static_points).max(0.0) / direct.max(1) as f64,
         _ => m,
     });
     let mut scores = Vec::new();
     for item in &group.items {
         match item {
             Item::Test(t) => {
-                let score = test_score(*t, results[*t], *aggregation, test_max, out);
+                let score = test_score(*t, results[*t], *aggregation, test_max, OUTPUT, out);
                 out.tests[*t] = score;
+                scores.push(score.unwrap_or(0.0));
+            }
+            Item::Static { test, score } => {
+                let max = match score {
+                    StaticScore::Points(points) => Some(*points as f64),
+                    // Only in a pass-fail group, where no test has a score of its own.
+                    StaticScore::PassFail => test_max,
+                };
+                let score = test_score(*test, results[*test], *aggregation, max, STATIC, out);
+                out.tests[*test] = score;
                 scores.push(score.unwrap_or(0.0));
             }
             Item::Group(child) => {
@@ -187,7 +207,7 @@ fn modern(
                     Some(*s)
                 }
                 Item::Group(_) => None,
-                Item::Test(_) => Some(*s),
+                Item::Test(_) | Item::Static { .. } => Some(*s),
             })
     };
     result.score = match aggregation {
@@ -222,13 +242,18 @@ fn modern(
     result
 }
 
-/// A test's score in a group that aggregates by `aggregation`, where it is worth `max` (None: unbounded); a
-/// validator's score that breaks the rules makes the test a judge error.
+/// Who judged a test, in a judge error about what it wrote.
+const OUTPUT: &str = "output validator";
+const STATIC: &str = "static validator";
+
+/// A test's score in a group that aggregates by `aggregation`, where it is worth `max` (None: unbounded); a score
+/// that `who` (the output or static validator) wrote against the rules makes the test a judge error.
 fn test_score(
     test: usize,
     result: Option<TestScore>,
     aggregation: Aggregation,
     max: Option<f64>,
+    who: &str,
     out: &mut Scored,
 ) -> Option<f64> {
     let result = result?;
@@ -238,31 +263,29 @@ fn test_score(
     };
     if aggregation == Aggregation::PassFail {
         if result.validator.is_some() {
-            return error(
-                "the output validator wrote a score for a test of a pass-fail group".into(),
-            );
+            return error(format!(
+                "the {who} wrote a score for a test of a pass-fail group"
+            ));
         }
         return None;
     }
     if !result.verdict.is_accepted() {
         if result.validator.is_some() {
-            return error("the output validator rejected the output but wrote a score".into());
+            return error(format!("the {who} rejected the test but wrote a score"));
         }
         return Some(0.0);
     }
     match (result.validator, max) {
         (None, Some(max)) => Some(max),
-        (None, None) => error(
-            "the output validator accepted a test of an unbounded group without writing score.txt"
-                .into(),
-        ),
-        (Some(ValidatorScore::Multiplier(_)), None) => error(
-            "the output validator wrote score_multiplier.txt for a test of an unbounded group"
-                .into(),
-        ),
+        (None, None) => error(format!(
+            "the {who} accepted a test of an unbounded group without writing score.txt"
+        )),
+        (Some(ValidatorScore::Multiplier(_)), None) => error(format!(
+            "the {who} wrote score_multiplier.txt for a test of an unbounded group"
+        )),
         (Some(ValidatorScore::Multiplier(m)), Some(max)) => Some(m * max),
         (Some(ValidatorScore::Score(s)), Some(max)) if s > max + 1e-9 => error(format!(
-            "the output validator's score {} is over the test's maximum {}",
+            "the {who}'s score {} is over the test's maximum {}",
             show(s),
             show(max)
         )),
@@ -295,7 +318,7 @@ fn legacy(
     let mut children: Vec<(Verdict, f64)> = Vec::new();
     for item in &group.items {
         let child = match item {
-            Item::Test(t) => results[*t].map(|r| {
+            Item::Test(t) | Item::Static { test: t, .. } => results[*t].map(|r| {
                 let score = match (r.verdict.is_accepted(), r.validator) {
                     (true, Some(ValidatorScore::Score(s))) => s,
                     (true, _) => rule.accept_score,
@@ -695,6 +718,181 @@ mod tests {
             aggregate(&free, &plain(&[AC, WA, AC, AC, AC])).score,
             Some(30.0)
         );
+    }
+
+    /// A static validation test case numbered `test`, worth `points` (None: pass-fail).
+    fn static_case(test: usize, points: Option<u64>) -> Item {
+        Item::Static {
+            test,
+            score: points.map_or(StaticScore::PassFail, StaticScore::Points),
+        }
+    }
+
+    /// Items: the static case first, then `tests`.
+    fn with_static(points: Option<u64>, tests_after: std::ops::Range<usize>) -> Vec<Item> {
+        std::iter::once(static_case(tests_after.start - 1, points))
+            .chain(tests(tests_after))
+            .collect()
+    }
+
+    #[test]
+    fn a_static_case_is_worth_its_score_and_a_sum_shares_the_rest_among_the_tests() {
+        // 50 points, 20 of them the static case's: each of the 3 tests is worth (50 - 20) / 3 = 10. Sharing 50
+        // among the 3 tests (16.67), or 30 among all 4 cases (7.5), or 50 among all 4 (12.5), gives another score.
+        let tree = modern_tree(
+            MaxScore::Bounded(100.0),
+            Aggregation::Sum,
+            0,
+            vec![group(
+                "secret/a",
+                MaxScore::Bounded(50.0),
+                Aggregation::Sum,
+                &[],
+                with_static(Some(20), 1..4),
+            )],
+        );
+        let result = aggregate(&tree, &plain(&[AC, AC, WA, AC]));
+        assert_eq!(result.score, Some(40.0), "{result:?}");
+        assert_eq!(
+            result.tests,
+            [Some(20.0), Some(10.0), Some(0.0), Some(10.0)]
+        );
+        assert_eq!(group_score(&result, "secret/a"), 40.0);
+        // Rejected, it scores nothing and the tests keep their share.
+        let result = aggregate(&tree, &plain(&[WA, AC, AC, AC]));
+        assert_eq!(result.score, Some(30.0));
+        // Its validator's score files are read against its own maximum, 20.
+        let results = |static_score| {
+            [
+                scored(AC, Some(static_score)),
+                scored(AC, None),
+                scored(AC, None),
+                scored(AC, None),
+            ]
+        };
+        let half = aggregate(&tree, &results(ValidatorScore::Multiplier(0.5)));
+        assert_eq!(half.score, Some(40.0));
+        let written = aggregate(&tree, &results(ValidatorScore::Score(17.5)));
+        assert_eq!(written.score, Some(47.5));
+        let over = aggregate(&tree, &results(ValidatorScore::Score(20.5)));
+        assert_eq!(over.judge_errors.len(), 1, "{over:?}");
+        assert_eq!(over.judge_errors[0].0, 0);
+        assert!(
+            over.judge_errors[0]
+                .1
+                .contains("the static validator's score 20.5"),
+            "{over:?}"
+        );
+    }
+
+    #[test]
+    fn in_a_min_group_the_static_case_is_one_of_the_scores() {
+        let tree = modern_tree(
+            MaxScore::Bounded(100.0),
+            Aggregation::Sum,
+            0,
+            vec![group(
+                "secret/a",
+                MaxScore::Bounded(40.0),
+                Aggregation::Min,
+                &[],
+                with_static(Some(10), 1..3),
+            )],
+        );
+        // Every case accepted: the tests are worth 40 each, the static case 10, and the least is the group's.
+        assert_eq!(aggregate(&tree, &plain(&[AC, AC, AC])).score, Some(10.0));
+        let results = [
+            scored(AC, Some(ValidatorScore::Score(4.0))),
+            scored(AC, Some(ValidatorScore::Multiplier(0.5))),
+            scored(AC, None),
+        ];
+        assert_eq!(aggregate(&tree, &results).score, Some(4.0));
+    }
+
+    #[test]
+    fn a_pass_fail_static_case_must_pass_as_any_test_of_its_group() {
+        let tree = modern_tree(
+            MaxScore::Bounded(100.0),
+            Aggregation::Sum,
+            0,
+            vec![
+                group(
+                    "secret/a",
+                    MaxScore::Bounded(30.0),
+                    Aggregation::PassFail,
+                    &[],
+                    with_static(None, 1..3),
+                ),
+                group(
+                    "secret/b",
+                    MaxScore::Bounded(70.0),
+                    Aggregation::PassFail,
+                    &["secret/a"],
+                    tests(3..4),
+                ),
+            ],
+        );
+        assert_eq!(
+            aggregate(&tree, &plain(&[AC, AC, AC, AC])).score,
+            Some(100.0)
+        );
+        // Rejected, it fails its group, and the group requiring that one.
+        let result = aggregate(&tree, &plain(&[WA, AC, AC, AC]));
+        assert_eq!(result.score, Some(0.0));
+        let a = result.groups.iter().find(|g| g.name == "secret/a").unwrap();
+        assert_eq!((a.verdict, a.score), (Some(WA), 0.0));
+        // Not run (its group stopped before it, say): the group is not accepted either.
+        let result = aggregate(
+            &tree,
+            &[None, scored(AC, None), scored(AC, None), scored(AC, None)],
+        );
+        assert_eq!(result.score, Some(0.0));
+        // A score from it in a pass-fail group is the static validator's judge error.
+        let result = aggregate(
+            &tree,
+            &[
+                scored(AC, Some(ValidatorScore::Score(1.0))),
+                scored(AC, None),
+                scored(AC, None),
+                scored(AC, None),
+            ],
+        );
+        assert_eq!(result.judge_errors.len(), 1);
+        assert!(
+            result.judge_errors[0]
+                .1
+                .starts_with("the static validator wrote a score"),
+            "{result:?}"
+        );
+    }
+
+    #[test]
+    fn in_an_unbounded_group_the_static_case_is_still_bounded() {
+        let tree = modern_tree(
+            MaxScore::Unbounded,
+            Aggregation::Sum,
+            0,
+            vec![group(
+                "secret/a",
+                MaxScore::Unbounded,
+                Aggregation::Sum,
+                &[],
+                with_static(Some(5), 1..2),
+            )],
+        );
+        // Accepted without a score file, it gets its 5; the test needs its score.txt.
+        let results = [
+            scored(AC, None),
+            scored(AC, Some(ValidatorScore::Score(7.0))),
+        ];
+        let result = aggregate(&tree, &results);
+        assert_eq!(result.score, Some(12.0), "{result:?}");
+        assert!(result.judge_errors.is_empty());
+        let results = [
+            scored(AC, Some(ValidatorScore::Multiplier(0.2))),
+            scored(AC, Some(ValidatorScore::Score(7.0))),
+        ];
+        assert_eq!(aggregate(&tree, &results).score, Some(8.0));
     }
 
     fn legacy(name: &str, rule: LegacyRule, items: Vec<Item>) -> Item {

@@ -2,7 +2,7 @@
 //! `problem.toml`), and the rule of each. Given the tests being judged, it becomes a [`Tree`].
 
 use super::tree::{Group, Item, Rule, Tree};
-use crate::problem::Test;
+use crate::problem::{Test, TestKind};
 
 #[derive(Debug, Clone)]
 pub struct Grouping {
@@ -119,12 +119,22 @@ impl Grouping {
         if self.by_name {
             entries.sort_by(|a, b| natord::compare(&a.0, &b.0));
         }
+        // A group's static validation test case is judged first: it runs no submission, and a rejection there
+        // stops a pass-fail group before any of its tests runs.
+        entries
+            .sort_by_key(|(_, entry)| !matches!(entry, Entry::Test(t) if !tests[*t].has_files()));
         let mut items = Vec::new();
         for (_, entry) in entries {
             match entry {
                 Entry::Test(t) => {
                     order.push(t);
-                    items.push(Item::Test(*next));
+                    items.push(match &tests[t].kind {
+                        TestKind::Output => Item::Test(*next),
+                        TestKind::Static { score, .. } => Item::Static {
+                            test: *next,
+                            score: *score,
+                        },
+                    });
                     *next += 1;
                 }
                 Entry::Group(child) => {
@@ -188,6 +198,7 @@ mod tests {
             input: format!("{name}.in").into(),
             answer: format!("{name}.ans").into(),
             flags: Default::default(),
+            kind: Default::default(),
         }
     }
 
@@ -263,6 +274,61 @@ mod tests {
         let groups: Vec<&str> = tree.groups().iter().map(|g| g.name.as_str()).collect();
         assert_eq!(groups, ["", "sample", "secret", "secret/a", "secret/b"]);
         assert_eq!(tree.order(), [0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn a_groups_static_case_comes_first_whatever_its_name() {
+        let grouping = Grouping {
+            root: folder("", vec![folder("secret", vec![folder("secret/a", vec![])])]),
+            by_name: true,
+        };
+        let static_case = |name: &str, points| Test {
+            kind: TestKind::Static {
+                score: crate::scoring::StaticScore::Points(points),
+                args: Vec::new(),
+            },
+            ..test(name)
+        };
+        let tests = vec![
+            test("secret/a/1"),
+            static_case("secret/a/@static", 5),
+            test("secret/0"),
+            static_case("secret/@static", 7),
+        ];
+        let (tree, ordered) = grouping.tree(&tests).unwrap();
+        let names: Vec<&str> = ordered.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "secret/@static",
+                "secret/0",
+                "secret/a/@static",
+                "secret/a/1"
+            ]
+        );
+        let secret = tree.groups()[1].clone();
+        assert_eq!(secret.name, "secret");
+        assert_eq!(
+            secret.items[0],
+            Item::Static {
+                test: 0,
+                score: crate::scoring::StaticScore::Points(7)
+            }
+        );
+        let Item::Group(a) = &secret.items[2] else {
+            panic!("{secret:?}")
+        };
+        assert_eq!(
+            a.items,
+            [
+                Item::Static {
+                    test: 2,
+                    score: crate::scoring::StaticScore::Points(5)
+                },
+                Item::Test(3)
+            ]
+        );
+        assert_eq!(tree.order(), [0, 1, 2, 3]);
     }
 
     #[test]

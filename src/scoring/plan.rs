@@ -91,7 +91,8 @@ impl Plan {
         });
         for item in &group.items {
             match item {
-                Item::Test(index) => {
+                // A static validation test case is planned as any test of its group.
+                Item::Test(index) | Item::Static { test: index, .. } => {
                     debug_assert_eq!(*index, self.parent.len(), "tests out of the tree's order");
                     self.parent.push(id);
                 }
@@ -277,6 +278,44 @@ mod tests {
         assert_eq!(run(&tree, &[0, 3]), [0]);
         let decided = Plan::deciding(&tree, |g| g == "b");
         assert_eq!(run_plan(&decided, &tree, &[0, 3]), [0, 2, 3]);
+    }
+
+    #[test]
+    fn a_static_case_is_planned_as_a_test_of_its_group() {
+        use Aggregation::*;
+        let with_static = |name: &str, aggregation, requires: &[&str], first: usize, end: usize| {
+            let mut items = vec![Item::Static {
+                test: first,
+                score: crate::scoring::StaticScore::PassFail,
+            }];
+            items.extend(tests(first + 1..end));
+            Item::Group(modern(name, aggregation, requires, items))
+        };
+        let tree = Tree {
+            root: modern(
+                "",
+                Sum,
+                &[],
+                vec![Item::Group(modern(
+                    "secret",
+                    Sum,
+                    &[],
+                    vec![
+                        with_static("secret/a", PassFail, &[], 0, 3),
+                        with_static("secret/b", Sum, &[], 3, 5),
+                        Item::Group(modern("secret/c", PassFail, &["secret/a"], tests(5..6))),
+                    ],
+                ))],
+            ),
+            scored: true,
+        };
+        // a's static case is rejected: nothing more of a runs, nor c, which requires a.
+        assert_eq!(run(&tree, &[0]), [0, 3, 4]);
+        // b sums: its tests run after its static case's rejection.
+        assert_eq!(run(&tree, &[3]), [0, 1, 2, 3, 4, 5]);
+        // A rule on a alone runs a to its first failure, whatever else stopped.
+        let decided = Plan::deciding(&tree, |g| g == "secret/c");
+        assert_eq!(run_plan(&decided, &tree, &[0]), [0, 3, 4, 5]);
     }
 
     #[test]

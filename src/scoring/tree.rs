@@ -23,7 +23,31 @@ pub struct Group {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Item {
     Test(usize),
+    /// The group's static validation test case (2025-09): a test like the others, numbered among them, that the
+    /// static validator judges from the submission's files; worth what its group's `static_validation_score` says.
+    Static {
+        test: usize,
+        score: StaticScore,
+    },
     Group(Group),
+}
+
+/// What a group's static validation test case is worth: `static_validation_score`, a non-negative integer (its
+/// maximum score) or `pass-fail` (a test that must be accepted, in a pass-fail group or problem).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StaticScore {
+    Points(u64),
+    PassFail,
+}
+
+impl Item {
+    /// The test this item is, static or not; None for a group.
+    pub fn test(&self) -> Option<usize> {
+        match self {
+            Item::Test(test) | Item::Static { test, .. } => Some(*test),
+            Item::Group(_) => None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -157,11 +181,7 @@ impl Tree {
     /// The tests in the order of a walk of the tree: the order they are judged and reported in.
     pub fn order(&self) -> Vec<usize> {
         let mut order = Vec::new();
-        self.root.walk(&mut |item| {
-            if let Item::Test(index) = item {
-                order.push(*index);
-            }
-        });
+        self.root.walk(&mut |item| order.extend(item.test()));
         order
     }
 
@@ -191,11 +211,7 @@ impl Group {
     /// Every test below this group.
     pub fn tests(&self) -> Vec<usize> {
         let mut tests = Vec::new();
-        self.walk(&mut |item| {
-            if let Item::Test(index) = item {
-                tests.push(*index);
-            }
-        });
+        self.walk(&mut |item| tests.extend(item.test()));
         tests
     }
 

@@ -196,3 +196,27 @@ fn a_taken_name_or_a_grouping_problem_toml_cannot_say_is_refused() {
     );
     assert_eq!(listing(project.root()), before);
 }
+
+/// A package judged in part by a static validator cannot be said in problem.toml: it is refused by name, and
+/// nothing is written.
+#[test]
+fn a_package_with_static_validation_is_refused() {
+    let mut project = crate::harness::Judge::fixture("basic");
+    let (_dir, package) = crate::packages::package("static-validation");
+    let run = project
+        .then(
+            &["import", package.to_str().unwrap(), "--name", "statics"],
+            b"",
+        )
+        .expect_code(2);
+    assert!(
+        run.stderr().contains("static validation (")
+            && run
+                .stderr()
+                .contains("problem.toml cannot say: not imported"),
+        "{}",
+        run.stderr()
+    );
+    assert!(!project.root().join("problems/statics").exists());
+    assert!(!project.root().join("testdata/statics").exists());
+}

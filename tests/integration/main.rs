@@ -26,6 +26,7 @@ mod partition;
 mod real_packages;
 mod reports;
 mod selecting;
+mod static_validation;
 mod submission_rules;
 mod subtasks;
 mod timelimit;

@@ -98,7 +98,7 @@ fn three_shares_merged_are_one_judge() {
     // The table of the merged report, and its JUnit file.
     let junit = dir.path().join("judge.xml");
     let table = merged_table(&mut project, &files, &junit);
-    assert!(table.contains("all 4 solutions as expected"), "{table}");
+    assert!(table.contains("all 5 solutions as expected"), "{table}");
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(xml.contains("greedy_nearest.rs"), "{xml}");
 

@@ -355,16 +355,29 @@ fn features_that_would_change_verdicts_are_refused_by_name() {
             "data/secret/test_group.yaml:1:1",
             "arguments to submissions (args) are not supported yet",
         ),
+        // Static validation is judged, by the format's rules: a case with a score in a pass-fail problem, or with
+        // no static validator to judge it, is refused.
         (
             |p| {
                 std::fs::write(
-                    p.join("data/test_group.yaml"),
+                    p.join("data/secret/test_group.yaml"),
                     "static_validation_score: 10\n",
                 )
                 .unwrap()
             },
-            "data/test_group.yaml:1:1",
-            "static validation (a validator of the submission's source) is not supported yet",
+            "data/secret/test_group.yaml:1:1",
+            "static_validation_score 10: a static validation test case has a score only in a scoring problem",
+        ),
+        (
+            |p| {
+                std::fs::write(
+                    p.join("data/secret/test_group.yaml"),
+                    "static_validation_score: pass-fail\n",
+                )
+                .unwrap()
+            },
+            "data/secret/test_group.yaml:1:1",
+            "and the package has no static validator (static_validator/) to judge it",
         ),
         (
             |p| {
