@@ -65,6 +65,12 @@ enum Name {
 /// The most of a package's YAML file read: far more than any real one holds.
 const YAML_LIMIT: u64 = 16 << 20;
 
+/// A group file (`testdata.yaml`, `test_group.yaml`), read as [`read_yaml_text`] reads it and used as the format
+/// says: with the package's constants replaced (2025-09).
+pub(super) fn read_group_text(path: &Path, constants: &super::Constants) -> Result<String> {
+    Ok(constants.substitute(&read_yaml_text(path)?).into_owned())
+}
+
 /// A YAML file of a package, which comes from anyone: a regular file, never waited on (a FIFO) nor read without
 /// end (a device), of at most [`YAML_LIMIT`] bytes.
 pub(super) fn read_yaml_text(path: &Path) -> Result<String> {
@@ -286,7 +292,7 @@ impl Problem {
         let (mut solutions, unknown_language) =
             super::package_submissions::submissions(dir, &mut warnings)?;
         let groups = if kind.scoring {
-            Some(super::package_tree::grouping(dir, version)?)
+            Some(super::package_tree::grouping(dir, version, &constants)?)
         } else {
             None
         };

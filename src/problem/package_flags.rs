@@ -3,7 +3,7 @@
 
 use super::TestFlags;
 use super::constants::Constants;
-use super::package::{parse_yaml, read_yaml, read_yaml_text};
+use super::package::{parse_yaml, read_yaml};
 use super::package_groups::group_file;
 use super::yaml_keys::Version;
 use crate::error::Result;
@@ -68,7 +68,7 @@ pub(super) fn group_flags(
     }
     for (i, file) in files.iter().enumerate() {
         let here: RawGroup = if i < groups {
-            parse_yaml(file, &constants.substitute(&read_yaml_text(file)?))?
+            parse_yaml(file, &super::package::read_group_text(file, constants)?)?
         } else {
             read_yaml(file)?
         };

@@ -3,7 +3,7 @@
 //! key as `package_keys` looks at problem.yaml's. The flags they give are `package_flags`' to read.
 
 use super::constants::Constants;
-use super::package::{read_yaml_text, yaml_value};
+use super::package::{read_group_text, read_yaml_text, yaml_value};
 use super::package_warning::{PackageWarning, WarningKind};
 use super::yaml_keys::{Keys, Meaning, Version};
 use crate::error::{Error, Result};
@@ -161,7 +161,7 @@ pub(super) fn check_groups(
             ));
         }
         // Read as it is used: with its constants replaced (2025-09).
-        let text = constants.substitute(&read_yaml_text(&file)?).into_owned();
+        let text = read_group_text(&file, constants)?;
         check_file(&file, &text, version, scoring, FileKind::Group, warnings)?;
     }
     Ok(())

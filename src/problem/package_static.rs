@@ -8,7 +8,7 @@
 //! the submission's files for it (see `judge::run_test`).
 
 use super::constants::Constants;
-use super::package::{hidden, program, read_yaml_text, yaml_value};
+use super::package::{hidden, program, yaml_value};
 use super::package_groups::group_file;
 use super::package_warning::{PackageWarning, WarningKind};
 use super::testset::{Test, TestKind};
@@ -62,7 +62,7 @@ pub(super) fn read(
         let Some(file) = group_file(&folder, version) else {
             continue;
         };
-        let text = constants.substitute(&read_yaml_text(&file)?).into_owned();
+        let text = super::package::read_group_text(&file, constants)?;
         let Value::Object(map) = yaml_value(&file, &text)? else {
             continue;
         };
@@ -352,8 +352,10 @@ mod tests {
         bare: bool,
     ) -> std::result::Result<(StaticValidation, Vec<PackageWarning>), String> {
         let dir = package(kind, files, bare);
-        let grouping = (kind == "scoring")
-            .then(|| super::super::package_tree::grouping(dir.path(), Version::V2025).unwrap());
+        let grouping = (kind == "scoring").then(|| {
+            super::super::package_tree::grouping(dir.path(), Version::V2025, &Constants::default())
+                .unwrap()
+        });
         let mut warnings = Vec::new();
         read(
             dir.path(),

@@ -2,7 +2,8 @@
 //! (every folder below `data/` a group, each key inherited from the folder above, as problemtools reads them)
 //! or 2025-09's `test_group.yaml` (`data/secret` and the folders below it that have one).
 
-use super::package::{read_yaml_text, yaml_value};
+use super::constants::Constants;
+use super::package::{read_group_text, yaml_value};
 use super::package_groups::group_file;
 use super::yaml_keys::{Version, key_line};
 use crate::error::{Error, Result};
@@ -23,21 +24,21 @@ const MODERN_KEYS: &[&str] = &[
 ];
 
 /// The grouping of a scoring package in `dir`.
-pub(super) fn grouping(dir: &Path, version: Version) -> Result<Grouping> {
+pub(super) fn grouping(dir: &Path, version: Version, constants: &Constants) -> Result<Grouping> {
     let data = dir.join("data");
     let mut files = Vec::new();
     folders(&data, &mut files);
     let mut modern = version == Version::V2025;
     for folder in &files {
         if let Some(file) = group_file(folder, version) {
-            let map = read_map(&file)?;
+            let map = read_map(&file, constants)?;
             modern |= MODERN_KEYS.iter().any(|k| map.contains_key(*k));
         }
     }
     let root = if modern {
-        modern_root(dir, version)?
+        modern_root(dir, version, constants)?
     } else {
-        legacy_group(&data, &data, version, &LegacyRule::default())?
+        legacy_group(&data, &data, version, constants, &LegacyRule::default())?
     };
     Ok(Grouping {
         root,
@@ -63,8 +64,8 @@ fn folders(data: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-fn read_map(file: &Path) -> Result<Map<String, Value>> {
-    let text = read_yaml_text(file)?;
+fn read_map(file: &Path, constants: &Constants) -> Result<Map<String, Value>> {
+    let text = read_group_text(file, constants)?;
     Ok(match yaml_value(file, &text)? {
         Value::Object(map) => map,
         _ => Map::new(),
@@ -94,11 +95,12 @@ fn legacy_group(
     data: &Path,
     folder: &Path,
     version: Version,
+    constants: &Constants,
     inherited: &LegacyRule,
 ) -> Result<GroupSpec> {
     let mut rule = inherited.clone();
     if let Some(file) = group_file(folder, version) {
-        let text = read_yaml_text(&file)?;
+        let text = read_group_text(&file, constants)?;
         if let Value::Object(map) = yaml_value(&file, &text)? {
             read_legacy(&file, &text, &map, &mut rule)?;
         }
@@ -126,7 +128,7 @@ fn legacy_group(
     };
     below.sort();
     for child in below {
-        children.push(legacy_group(data, &child, version, &rule)?);
+        children.push(legacy_group(data, &child, version, constants, &rule)?);
     }
     Ok(GroupSpec {
         takes: folder_takes(&name),
@@ -201,13 +203,13 @@ fn read_legacy(
 }
 
 /// 2025-09's groups: the samples (pass-fail, not counted), `secret`, and each folder below it with a group file.
-fn modern_root(dir: &Path, version: Version) -> Result<GroupSpec> {
+fn modern_root(dir: &Path, version: Version, constants: &Constants) -> Result<GroupSpec> {
     let data = dir.join("data");
     let secret = data.join("secret");
-    let (secret_rule, secret_file) = modern_rule(&secret, version, true)?;
+    let (secret_rule, secret_file) = modern_rule(&secret, version, constants, true)?;
     let mut groups = Vec::new();
     if secret.is_dir() {
-        modern_groups(&data, &secret, version, &mut groups)?;
+        modern_groups(&data, &secret, version, constants, &mut groups)?;
     }
     let (secret_max, secret_aggregation) = match &secret_rule {
         Rule::Modern {
@@ -314,6 +316,7 @@ fn modern_groups(
     data: &Path,
     folder: &Path,
     version: Version,
+    constants: &Constants,
     out: &mut Vec<(GroupSpec, std::path::PathBuf)>,
 ) -> Result<()> {
     let mut below: Vec<std::path::PathBuf> = std::fs::read_dir(folder)
@@ -324,7 +327,7 @@ fn modern_groups(
         .collect();
     below.sort_by(|a, b| natord::compare(&a.to_string_lossy(), &b.to_string_lossy()));
     for child in below {
-        if let (rule, Some(file)) = modern_rule(&child, version, false)? {
+        if let (rule, Some(file)) = modern_rule(&child, version, constants, false)? {
             let name = name_of(data, &child);
             out.push((
                 GroupSpec {
@@ -336,7 +339,7 @@ fn modern_groups(
                 file,
             ));
         }
-        modern_groups(data, &child, version, out)?;
+        modern_groups(data, &child, version, constants, out)?;
     }
     Ok(())
 }
@@ -365,12 +368,13 @@ fn insert(siblings: &mut Vec<GroupSpec>, group: GroupSpec) {
 fn modern_rule(
     folder: &Path,
     version: Version,
+    constants: &Constants,
     secret: bool,
 ) -> Result<(Rule, Option<std::path::PathBuf>)> {
     let file = group_file(folder, version);
     let (map, text) = match &file {
         Some(file) => {
-            let text = read_yaml_text(file)?;
+            let text = read_group_text(file, constants)?;
             match yaml_value(file, &text)? {
                 Value::Object(map) => (map, text),
                 _ => (Map::new(), text),

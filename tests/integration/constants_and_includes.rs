@@ -156,3 +156,37 @@ fn a_markdown_statement_is_exported_with_its_constants() {
         "Given $n$ ($1 \\le n \\le 10^3$), print $n$ times 3.\n"
     );
 }
+
+/// A group file's constants are replaced before it is read, so that its score may be one: the scoring-rules
+/// package with `max_score: {{small}}` scores its small group by the constant's value.
+#[test]
+fn a_group_files_constants_are_replaced_before_it_is_scored() {
+    let (_dir, path) = package("scoring-rules");
+    let yaml = std::fs::read_to_string(path.join("problem.yaml")).unwrap();
+    std::fs::write(
+        path.join("problem.yaml"),
+        format!("{yaml}constants:\n  small: 25\n"),
+    )
+    .unwrap();
+    std::fs::write(
+        path.join("data/secret/small/test_group.yaml"),
+        "max_score: {{small}}\nscore_aggregation: pass-fail\n",
+    )
+    .unwrap();
+    let judged = cpjudge(
+        &["judge", path.to_str().unwrap(), "--json"],
+        &shared_cache(),
+    );
+    let report = judged.json();
+    let score = |name: &str| {
+        report["solutions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .map(|s| s["score"].clone())
+            .unwrap_or_else(|| panic!("no {name}: {report:#}\n{}", judged.stderr))
+    };
+    assert_eq!(score("double.py"), 85.0, "{report:#}");
+    assert_eq!(score("small_only.py"), 25.0, "{report:#}");
+}
