@@ -44,25 +44,14 @@ impl TestResult {
     /// The result of a run on `test`, accepted until judged otherwise.
     pub(crate) fn new(test: &crate::problem::Test, run: &crate::sandbox::RunResult) -> TestResult {
         TestResult {
-            name: test.name.clone(),
-            verdict: Verdict::Accepted,
             cpu: run.cpu,
             wall: run.wall,
             memory: run.peak_memory,
-            message: String::new(),
-            diff: None,
-            input: test.input.clone(),
-            texts: None,
-            dialogue: None,
-            at_margin: None,
-            validator_score: None,
-            score: None,
             passes: 1,
+            ..TestResult::without_run(test)
         }
     }
-}
 
-impl TestResult {
     /// The result of a test on which the solution does not run (a static validation test case), accepted until
     /// judged otherwise: no time, no memory, no input.
     pub(crate) fn without_run(test: &crate::problem::Test) -> TestResult {
