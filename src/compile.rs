@@ -528,33 +528,19 @@ const SOURCE_LIMIT: u64 = 64 << 20;
 /// A source file, to copy into a build folder: a regular file (never a FIFO or a device, which would keep the
 /// judge waiting or reading for ever), of at most [`SOURCE_LIMIT`] bytes.
 fn read_source(path: &Path) -> Result<Vec<u8>> {
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path)
-        .map_err(|e| Error::io("read", path, e))?;
-    let metadata = file.metadata().map_err(|e| Error::io("read", path, e))?;
-    if !metadata.is_file() {
-        return Err(Error::Usage(format!(
-            "{}: a source must be a regular file, and this is {}",
-            path.display(),
-            crate::untrusted::describe(&metadata.file_type())
-        )));
-    }
-    let mut bytes = Vec::new();
-    file.take(SOURCE_LIMIT + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::io("read", path, e))?;
-    if bytes.len() as u64 > SOURCE_LIMIT {
-        return Err(Error::Usage(format!(
+    use crate::untrusted::Unread;
+    crate::untrusted::read_regular(path, SOURCE_LIMIT).map_err(|why| match why {
+        Unread::Io(e) => Error::io("read", path, e),
+        Unread::NotRegular(what) => Error::Usage(format!(
+            "{}: a source must be a regular file, and this is {what}",
+            path.display()
+        )),
+        Unread::TooLarge => Error::Usage(format!(
             "{}: a source of more than {} is not read",
             path.display(),
             Bytes(SOURCE_LIMIT)
-        )));
-    }
-    Ok(bytes)
+        )),
+    })
 }
 
 /// Writes a new file, never through anything already at `path`.

@@ -4,6 +4,9 @@
 //!
 //! The folder given as `base` is the judge's own (it made it, and nothing a run does can replace it); every name
 //! below it is the run's, and is looked up one component at a time, none of them a link.
+//!
+//! A file a package or a user gives (a source, a package's YAML) is read by [`read_regular`] the same way, never
+//! waited on nor read without end, though by its own path.
 
 use std::ffi::CString;
 use std::fs::File;
@@ -91,6 +94,38 @@ pub(crate) fn read(base: &Path, relative: &Path, limit: u64) -> io::Result<Vec<u
                 crate::units::Bytes(limit)
             ),
         ));
+    }
+    Ok(bytes)
+}
+
+/// Why [`read_regular`] read nothing.
+pub(crate) enum Unread {
+    Io(io::Error),
+    /// It is no regular file: what it is ("a FIFO", "a device").
+    NotRegular(&'static str),
+    /// It holds more than the bound.
+    TooLarge,
+}
+
+/// All of the file at `path` (a package's or a user's, which may be anything): a regular file, never waited on (a
+/// FIFO) nor read without end (a device), of at most `limit` bytes.
+pub(crate) fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, Unread> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
+        .open(path)
+        .map_err(Unread::Io)?;
+    let metadata = file.metadata().map_err(Unread::Io)?;
+    if !metadata.is_file() {
+        return Err(Unread::NotRegular(describe(&metadata.file_type())));
+    }
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Unread::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(Unread::TooLarge);
     }
     Ok(bytes)
 }
@@ -292,6 +327,31 @@ fn owned(fd: libc::c_int) -> io::Result<OwnedFd> {
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;
+
+    #[test]
+    fn a_given_file_is_read_only_if_regular_and_within_its_bound() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a");
+        std::fs::write(&file, "four").unwrap();
+        assert_eq!(read_regular(&file, 4).ok(), Some(b"four".to_vec()));
+        assert!(matches!(read_regular(&file, 3), Err(Unread::TooLarge)));
+        let fifo = CString::new(dir.path().join("f").as_os_str().as_bytes()).unwrap();
+        // SAFETY: mkfifo takes a valid C string and a mode.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        let fifo = dir.path().join("f");
+        assert!(matches!(
+            read_regular(&fifo, 4),
+            Err(Unread::NotRegular("a FIFO"))
+        ));
+        assert!(matches!(
+            read_regular(Path::new("/dev/zero"), 4),
+            Err(Unread::NotRegular("a device"))
+        ));
+        assert!(matches!(
+            read_regular(&dir.path().join("none"), 4),
+            Err(Unread::Io(_))
+        ));
+    }
 
     #[test]
     fn reads_files_and_refuses_links_fifos_and_devices() {

@@ -74,32 +74,19 @@ pub(super) fn read_group_text(path: &Path, constants: &super::Constants) -> Resu
 /// A YAML file of a package, which comes from anyone: a regular file, never waited on (a FIFO) nor read without
 /// end (a device), of at most [`YAML_LIMIT`] bytes.
 pub(super) fn read_yaml_text(path: &Path) -> Result<String> {
-    use std::io::Read;
-    use std::os::unix::fs::OpenOptionsExt;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY)
-        .open(path)
-        .map_err(|e| Error::io("read", path, e))?;
-    let metadata = file.metadata().map_err(|e| Error::io("read", path, e))?;
-    if !metadata.is_file() {
-        return Err(Error::Usage(format!(
-            "{}: a package's file must be a regular file, and this is {}",
-            path.display(),
-            crate::untrusted::describe(&metadata.file_type())
-        )));
-    }
-    let mut bytes = Vec::new();
-    file.take(YAML_LIMIT + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::io("read", path, e))?;
-    if bytes.len() as u64 > YAML_LIMIT {
-        return Err(Error::Usage(format!(
+    use crate::untrusted::Unread;
+    let bytes = crate::untrusted::read_regular(path, YAML_LIMIT).map_err(|why| match why {
+        Unread::Io(e) => Error::io("read", path, e),
+        Unread::NotRegular(what) => Error::Usage(format!(
+            "{}: a package's file must be a regular file, and this is {what}",
+            path.display()
+        )),
+        Unread::TooLarge => Error::Usage(format!(
             "{}: more than {} of YAML is not read",
             path.display(),
             crate::units::Bytes(YAML_LIMIT)
-        )));
-    }
+        )),
+    })?;
     String::from_utf8(bytes)
         .map_err(|e| Error::Usage(format!("{}: not UTF-8: {e}", path.display())))
 }
