@@ -23,9 +23,9 @@ struct Node {
     fails_with_a_child: bool,
     /// The groups it requires to pass.
     requires: Vec<usize>,
-    /// Whether a rule asks for its own verdict or score as if all of it ran: it runs as if alone, nothing above it
-    /// stopping it and no requirement gating it or a group inside it.
-    decided: bool,
+    /// The outermost group at or above it whose verdict or score a rule asks for as if all of it ran: that group
+    /// runs as if alone, nothing above it stopping it and no requirement gating it or a group inside it.
+    decided_at: Option<usize>,
 }
 
 /// What the failures so far decide.
@@ -63,12 +63,16 @@ impl Plan {
         let mut names = Vec::new();
         plan.add(&tree.root, None, &mut names);
         for (id, (name, required)) in names.iter().enumerate() {
+            let parent = plan.groups[id].parent;
+            // Groups are numbered parents first: a parent's is known.
+            let above = parent.and_then(|p| plan.groups[p].decided_at);
+            let own = parent.is_some() && decided(name);
             let node = &mut plan.groups[id];
             node.requires = required
                 .iter()
                 .filter_map(|r| names.iter().position(|(n, _)| n == r))
                 .collect();
-            node.decided = node.parent.is_some() && decided(name);
+            node.decided_at = above.or(own.then_some(id));
         }
         plan
     }
@@ -87,7 +91,7 @@ impl Plan {
             breaks: group.breaks(),
             fails_with_a_child: group.fails_with_a_child(),
             requires: Vec::new(),
-            decided: false,
+            decided_at: None,
         });
         for item in &group.items {
             match item {
@@ -112,20 +116,22 @@ impl Plan {
 
     /// Whether test `index` is to be run, given `progress`.
     pub fn wanted(&self, index: usize, progress: &Progress) -> bool {
-        let mut path = Vec::new();
+        // Within the outermost decided group holding the test, only the stops of that group and those inside it.
+        let decided = self.groups[self.parent[index]].decided_at;
         let mut group = Some(self.parent[index]);
         while let Some(id) = group {
-            path.push(id);
-            group = self.groups[id].parent;
+            let node = &self.groups[id];
+            if index >= progress.stopped_from[id]
+                || (decided.is_none() && node.requires.iter().any(|&r| progress.failed[r]))
+            {
+                return false;
+            }
+            if decided == Some(id) {
+                break;
+            }
+            group = node.parent;
         }
-        // Within the outermost decided group holding the test, only the stops of that group and those inside it.
-        let decided = path.iter().rposition(|&id| self.groups[id].decided);
-        let within = decided.map_or(path.len(), |outermost| outermost + 1);
-        path[..within].iter().all(|&id| {
-            index < progress.stopped_from[id]
-                && (decided.is_some()
-                    || !self.groups[id].requires.iter().any(|&r| progress.failed[r]))
-        })
+        true
     }
 
     /// Records test `index`'s outcome.
