@@ -479,7 +479,7 @@ pub struct ValidateArgs {
     pub tests: Option<PathBuf>,
 
     /// Also show which bounds and special cases the tests reach, as the validator reports them (see "Constraint
-    /// report" in the README), so that a weak test set shows.
+    /// report" in the manual), so that a weak test set shows.
     #[arg(long)]
     pub constraints: bool,
 }

@@ -5,7 +5,7 @@
 //
 // Numbers are written plainly: an optional '-' then digits, no leading zeros
 // (so "07", "+7" and "-0" are refused). A valid input also gets its
-// constraint report on stdout (`value` and `case` lines, see the README),
+// constraint report on stdout (`value` and `case` lines, see the manual),
 // printed once the whole input is found valid.
 use std::io::{self, Read, Write};
 use std::process::exit;

@@ -1,7 +1,7 @@
 // Validator for knight-pawns: exit 0 on a valid input, else exit 1 with one
 // line on stderr naming the input line and the broken rule. A valid input
 // also gets its constraint report on stdout (`value` and `case` lines, see
-// the README), which is printed only once the whole input is found valid.
+// the manual), which is printed only once the whole input is found valid.
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::process::exit;

@@ -6,7 +6,7 @@
 // are fine, but nothing else may follow.
 //
 // A valid input also gets its constraint report on stdout (`value` and
-// `case` lines, see the README), printed once the whole input is found valid.
+// `case` lines, see the manual), printed once the whole input is found valid.
 use std::io::{self, Read, Write};
 use std::process::exit;
 

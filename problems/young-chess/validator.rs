@@ -3,7 +3,7 @@
 // nothing but blank lines after the last one. The input is handled as raw
 // bytes so that no byte sequence can make the check itself fail. A valid
 // input also gets its constraint report on stdout (`value` and `case` lines,
-// see the README), printed once the whole input is found valid.
+// see the manual), printed once the whole input is found valid.
 
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};

@@ -1,4 +1,4 @@
-//! The rules of a calibration, in one place so that the help, the README and the code say the same: the limits
+//! The rules of a calibration, in one place so that the help, the manual and the code say the same: the limits
 //! solutions run under, which runs are borderline, and the suggested limit.
 
 use crate::verdict::Verdict;

@@ -52,7 +52,7 @@ const MODERN_PROBLEM: &[(&str, Meaning)] = &[
             "the languages a submission may be in are not enforced: each is judged in its own",
         ),
     ),
-    // A run may always write in its own folder, which is what `true` allows; see the README for `false`.
+    // A run may always write in its own folder, which is what `true` allows; see the manual's packages page for `false`.
     ("allow_file_writing", Meaning::Used),
     // Checked where they could be substituted (see `package_parts`).
     ("constants", Meaning::Used),

@@ -23,7 +23,7 @@ pub fn write_constraints(summary: &Summary, style: Style, out: &mut dyn Write) -
             out,
             "{}",
             style.paint(
-                "the validator printed no `value` or `case` lines (see the validator protocol in the README)",
+                "the validator printed no `value` or `case` lines (see \"Constraint report\" in the manual, book/src/problem-format.md)",
                 console::Style::new().yellow()
             )
         );

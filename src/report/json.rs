@@ -1,4 +1,4 @@
-//! The JSON report (`judge --json`) and problem list (`list --json`). Their schema is documented in the README
+//! The JSON report (`judge --json`) and problem list (`list --json`). Their schema is documented in the manual (book/src/reports.md)
 //! and kept stable: fields may be added, never renamed or removed.
 
 use super::Origin;

@@ -80,7 +80,7 @@ pub fn write_validation(
         } else if report.protocol_errors.is_empty() {
             writeln!(
                 out,
-                "the validator reports no constraints (\"Constraint report\" in the README says how it can)"
+                "the validator reports no constraints (\"Constraint report\" in the manual, book/src/problem-format.md, says how it can)"
             )?;
         } else {
             writeln!(out, "no test's constraint report could be read")?;

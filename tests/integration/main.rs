@@ -6,6 +6,7 @@ mod cache;
 mod constants_and_includes;
 mod corpus;
 mod escapes;
+mod examples;
 mod harness;
 mod hostile;
 mod html;

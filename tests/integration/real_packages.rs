@@ -511,7 +511,7 @@ fn a_checktestdata_validator_the_machine_lacks_is_skipped_with_a_warning() {
 }
 
 /// DOMjudge's example submissions that cpjudge judges otherwise on purpose, rebuilt small: a program that
-/// writes a file, and one that fills its output. They get the verdicts the README's list says, which is what
+/// writes a file, and one that fills its output. They get the verdicts the manual's packages page lists, which is what
 /// the list is checked against.
 #[test]
 fn domjudge_examples_judged_otherwise_by_policy_are_the_readmes() {
@@ -522,9 +522,10 @@ fn domjudge_examples_judged_otherwise_by_policy_are_the_readmes() {
     );
     let report = judged.json();
     assert_eq!(judged.code, Some(1), "{report:#}\n{}", judged.stderr);
-    let readme =
-        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-            .unwrap();
+    let readme = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("book/src/packages.md"),
+    )
+    .unwrap();
     for (name, listed, got) in [
         (
             "test-write-file.c",
@@ -539,7 +540,10 @@ fn domjudge_examples_judged_otherwise_by_policy_are_the_readmes() {
     ] {
         assert_eq!(solution(&report, name)["verdict"], got, "{report:#}");
         assert_eq!(solution(&report, name)["ok"], false, "{report:#}");
-        assert!(readme.contains(listed), "the README does not list {name}");
+        assert!(
+            readme.contains(listed),
+            "the manual's packages page does not list {name}"
+        );
     }
     assert_eq!(solution(&report, "hello.c")["ok"], true);
 }
