@@ -77,6 +77,11 @@ impl Compiled {
         self.key.clone()
     }
 
+    /// Its main source's name in the build folder.
+    pub fn source_name(&self) -> &str {
+        &self.source_name
+    }
+
     /// Its entry point, as the Problem Package Format passes it to a static validator: the class its run starts
     /// (Java's), else its main source's name in the build folder.
     pub fn entry_point(&self) -> &str {

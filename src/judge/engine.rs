@@ -513,8 +513,16 @@ impl<'a> Judge<'a> {
                 });
             }
             drop(sender);
+            let folder = solution.source().folder;
             for (index, result) in receiver {
-                let result = result?;
+                let mut result = result?;
+                result.message = super::last_words::own_paths(
+                    &result.message,
+                    &built.build.dir,
+                    built.build.source_name(),
+                    &solution.path,
+                    folder.as_deref(),
+                );
                 on_event(Event::TestFinished {
                     solution,
                     result: &result,
