@@ -123,6 +123,9 @@ pub enum Comparison {
     OutputValidator(Source),
     /// A problem package's default output validator, given each test's flags (see `check::flags`).
     PackageDefault,
+    /// No answers to compare with (samples given as inputs alone): an output that ends normally is accepted, and
+    /// kept in the message, to be shown.
+    Shown,
     /// The solution talks with an interactor, which decides.
     Interactive {
         interactor: Source,
@@ -157,7 +160,8 @@ impl Comparison {
             Comparison::Tokens
             | Comparison::Exact
             | Comparison::Float { .. }
-            | Comparison::PackageDefault => None,
+            | Comparison::PackageDefault
+            | Comparison::Shown => None,
         }
     }
 }

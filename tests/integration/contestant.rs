@@ -33,3 +33,140 @@ fn a_crash_names_the_submissions_own_file_and_keeps_its_lines_whole() {
     // Not on a terminal: the long line whole.
     assert!(out.contains(&format!("{long} end-of-message")), "{out}");
 }
+
+/// A sum that is wrong on two numbers: right on samples 1 and 3, wrong on 2.
+const WRONG_ON_TWO: &str = "n = int(input())\nxs = list(map(int, input().split()))\nprint(sum(xs[:-1]) if n == 2 else sum(xs))\n";
+
+#[test]
+fn every_sample_is_run_and_shown_in_a_contestants_words() {
+    let judged = samples()
+        .write("alone/tests/3.in", "1\n-5\n")
+        .write("alone/tests/3.ans", "-5\n")
+        .write("alone/sum.py", WRONG_ON_TWO)
+        .args(&["test", "sum.py"])
+        .run()
+        .expect_code(1);
+    let out = judged.stdout();
+    let verdicts: Vec<(&str, &str)> = out
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            Some((words.next()?, words.next()?))
+        })
+        .filter(|(name, _)| ["1", "2", "3"].contains(name))
+        .collect();
+    // The sample after the failure is run too.
+    assert_eq!(verdicts, [("1", "AC"), ("2", "WA"), ("3", "AC")], "{out}");
+    assert!(out.contains("failed: WA on sample 2"), "{out}");
+    assert!(!out.contains("NOT AS EXPECTED"), "{out}");
+    let passing = samples()
+        .write(
+            "alone/sum.py",
+            "input()\nprint(sum(map(int, input().split())))\n",
+        )
+        .args(&["test", "sum.py"])
+        .run()
+        .expect_code(0);
+    assert!(
+        passing.stdout().contains("AC: passed all 2 samples"),
+        "{}",
+        passing.stdout()
+    );
+}
+
+#[test]
+fn numbers_are_compared_within_a_tolerance() {
+    let judge = || {
+        Judge::fixture("basic")
+            .write("alone/tests/1.in", "3\n")
+            .write("alone/tests/1.ans", "0.333333333\n")
+            .write("alone/third.py", "print(1 / int(input()) + 1e-7)\n")
+            .cwd("alone")
+    };
+    let close = judge().args(&["test", "third.py", "-e", "1e-6"]).run();
+    assert_eq!(close.code(), 0, "{}{}", close.stdout(), close.stderr());
+    // Token by token without it, and a tolerance too small.
+    judge().args(&["test", "third.py"]).run().expect_code(1);
+    judge()
+        .args(&["test", "third.py", "--error", "1e-9"])
+        .run()
+        .expect_code(1);
+    let bad = judge().args(&["test", "third.py", "-e", "-1"]).run();
+    assert_eq!(bad.code(), 2, "{}", bad.stderr());
+}
+
+#[test]
+fn a_checker_judges_the_outputs() {
+    // Any divisor of the number other than 1 and itself is right; the answer holds one of them.
+    let checker = "import sys\nn = int(open(sys.argv[1]).read())\nd = int(open(sys.argv[2]).read())\n\
+                   if 1 < d < n and n % d == 0:\n    sys.exit(0)\nprint(f'{d} does not divide {n}', file=sys.stderr)\nsys.exit(1)\n";
+    let judge = |solution: &str| {
+        Judge::fixture("basic")
+            .write("alone/tests/1.in", "12\n")
+            .write("alone/tests/1.ans", "2\n")
+            .write("alone/checker.py", checker)
+            .write("alone/divisor.py", solution)
+            .cwd("alone")
+            .args(&["test", "divisor.py", "--checker", "checker.py"])
+            .run()
+    };
+    let right = judge("n = int(input())\nprint(max(d for d in range(2, n) if n % d == 0))\n");
+    assert_eq!(right.code(), 0, "{}{}", right.stdout(), right.stderr());
+    let wrong = judge("print(5)\n").expect_code(1);
+    assert!(
+        wrong.stdout().contains("5 does not divide 12"),
+        "{}",
+        wrong.stdout()
+    );
+}
+
+#[test]
+fn inputs_alone_are_run_and_their_outputs_shown() {
+    let judged = Judge::fixture("basic")
+        .write("alone/tests/1.in", "3\n1 2 3\n")
+        .write("alone/tests/2.in", "2\n5 7\n")
+        .write("alone/sum.py", WRONG_ON_TWO)
+        .cwd("alone")
+        .args(&["test", "sum.py"])
+        .run();
+    let out = judged.stdout();
+    assert_eq!(judged.code(), 0, "{out}{}", judged.stderr());
+    let shown: Vec<&str> = out.lines().map(str::trim).collect();
+    assert!(shown.windows(2).any(|w| w == ["output:", "6"]), "{out}");
+    assert!(shown.windows(2).any(|w| w == ["output:", "5"]), "{out}");
+    // A run that fails still fails.
+    let crashing = Judge::fixture("basic")
+        .write("alone/tests/1.in", "3\n")
+        .write("alone/boom.py", "raise SystemExit(3)\n")
+        .cwd("alone")
+        .args(&["test", "boom.py"])
+        .run()
+        .expect_code(1);
+    assert!(crashing.stdout().contains("RE"), "{}", crashing.stdout());
+}
+
+#[test]
+fn without_samples_the_folder_looked_in_and_what_was_wanted_are_named() {
+    let judge = Judge::fixture("basic").write("alone/sum.py", "print(1)\n");
+    let missing = judge
+        .cwd("alone")
+        .args(&["test", "sum.py"])
+        .run()
+        .expect_code(2);
+    let said = missing.stderr();
+    assert!(!said.contains("(in )"), "{said}");
+    assert!(
+        said.contains("/alone") && said.contains("NAME.in"),
+        "{said}"
+    );
+    let empty = Judge::fixture("basic")
+        .write("alone/sum.py", "print(1)\n")
+        .write("alone/tests/notes.txt", "nothing here\n")
+        .cwd("alone")
+        .args(&["test", "sum.py"])
+        .run()
+        .expect_code(2);
+    let said = empty.stderr();
+    assert!(said.contains("tests") && said.contains("NAME.in"), "{said}");
+}
