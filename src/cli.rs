@@ -362,6 +362,11 @@ pub struct RunArgs {
     #[arg(long, value_name = "TIME", value_parser = units::parse_time_limit)]
     pub time_limit: Option<Duration>,
 
+    /// Compile a language with these flags instead of its own or the problem's: KEY=FLAGS, the key a language's
+    /// (`cpjudge doctor` lists them), the flags split at spaces ("cpp=-std=gnu++20 -O2"). Repeatable.
+    #[arg(long = "lang-flags", value_name = "KEY=FLAGS", value_parser = crate::language::Flags::parse_one)]
+    pub lang_flags: Vec<(String, Vec<String>)>,
+
     /// Use this memory limit instead of the problem's ("512MiB"); the report says so.
     #[arg(long, value_name = "SIZE", value_parser = units::parse_memory_limit)]
     pub memory_limit: Option<Bytes>,

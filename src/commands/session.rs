@@ -96,7 +96,14 @@ pub(super) fn run(
         jobs: usize::from(args.jobs),
         partition: args.partition,
     };
-    let judge = Judge::new(&sandbox, cache.clone(), options);
+    let mut flags = crate::language::Flags::default();
+    for (key, words) in &args.lang_flags {
+        flags
+            .choose(key, words.clone())
+            .map_err(|why| Error::Usage(format!("--lang-flags {key}=...: {why}")))?;
+    }
+    let flags = session.problem.flags.over(&flags);
+    let judge = Judge::new(&sandbox, cache.clone(), options).with_flags(flags);
     let mut progress = Progress::new(args.json || args.quiet);
     let outcome = judge.judge(&session.problem, &session.solutions, &tests, &mut |event| {
         progress.on_event(&event)

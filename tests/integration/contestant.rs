@@ -170,3 +170,115 @@ fn without_samples_the_folder_looked_in_and_what_was_wanted_are_named() {
     let said = empty.stderr();
     assert!(said.contains("tests") && said.contains("NAME.in"), "{said}");
 }
+
+/// A sum that is right only when compiled with LOCAL defined.
+const SUM_IF_LOCAL: &str = "#include <cstdio>\nint main() {\n    long long n, x, s = 0;\n    scanf(\"%lld\", &n);\n\
+    for (long long i = 0; i < n; i++) { scanf(\"%lld\", &x); s += x; }\n#ifdef LOCAL\n    printf(\"%lld\\n\", s);\n\
+#else\n    printf(\"0\\n\");\n#endif\n}\n";
+
+/// Uses C++20's ranges: a compile error under C++17.
+const RANGES: &str = "#include <bits/stdc++.h>\nint main() {\n    int n; std::cin >> n; std::vector<long long> v(n);\n\
+    for (auto &x : v) std::cin >> x;\n    std::ranges::sort(v);\n    std::cout << std::accumulate(v.begin(), v.end(), 0LL) << \"\\n\";\n}\n";
+
+fn builds_in(cache: &std::path::Path) -> usize {
+    std::fs::read_dir(cache.join("build")).map_or(0, |d| d.count())
+}
+
+#[test]
+fn flags_chosen_on_the_command_line_are_compiled_with_and_are_another_build() {
+    let own_cache = tempfile::tempdir().unwrap();
+    let cache = own_cache.path();
+    samples()
+        .write("alone/sum.cpp", SUM_IF_LOCAL)
+        .cache(cache)
+        .args(&["test", "sum.cpp", "-q"])
+        .run()
+        .expect_code(1);
+    let builds = builds_in(cache);
+    let judge = samples()
+        .write("alone/sum.cpp", SUM_IF_LOCAL)
+        .cache(cache)
+        .args(&["test", "sum.cpp", "--lang-flags", "cpp=-O2 -DLOCAL"]);
+    let local = judge.run();
+    assert_eq!(local.code(), 0, "{}{}", local.stdout(), local.stderr());
+    // The flags are part of the build's key: the build without them was not taken.
+    assert_eq!(builds_in(cache), builds + 1);
+    assert!(builds > 0);
+    // The standard is one of the flags.
+    let old = samples()
+        .write("alone/ranges.cpp", RANGES)
+        .args(&["test", "ranges.cpp", "--lang-flags", "cpp=-O2 -std=gnu++17"])
+        .run()
+        .expect_code(1);
+    assert!(old.stdout().contains("compile error"), "{}", old.stdout());
+    samples()
+        .write("alone/ranges.cpp", RANGES)
+        .args(&["test", "ranges.cpp", "--lang-flags", "cpp=-O2 -std=gnu++20"])
+        .run()
+        .expect_code(0);
+    let unknown = samples()
+        .write("alone/sum.cpp", SUM_IF_LOCAL)
+        .args(&["test", "sum.cpp", "--lang-flags", "cobol=-O2"])
+        .run()
+        .expect_code(2);
+    assert!(unknown.stderr().contains("cobol"), "{}", unknown.stderr());
+}
+
+#[test]
+fn a_problem_chooses_its_flags_and_the_command_line_overrides_them() {
+    let config =
+        std::fs::read_to_string(super::harness::fixtures().join("basic/problems/sum/problem.toml"))
+            .unwrap();
+    let judge = |extra: &str, args: &[&str]| {
+        Judge::fixture("basic")
+            .write(
+                "problems/sum/problem.toml",
+                &format!("{config}\n[flags]\ncpp = {extra}\n"),
+            )
+            .write("sum_local.cpp", SUM_IF_LOCAL)
+            .args(&[
+                "judge",
+                "sum",
+                "--submission",
+                "sum_local.cpp",
+                "--test",
+                "1",
+            ])
+            .args(args)
+            .run()
+    };
+    let chosen = judge("\"-O2 -DLOCAL\"", &[]);
+    assert_eq!(chosen.code(), 0, "{}{}", chosen.stdout(), chosen.stderr());
+    judge("[\"-O2\", \"-DLOCAL\"]", &[]).expect_code(0);
+    judge("\"-O2 -DLOCAL\"", &["--lang-flags", "cpp=-O2"]).expect_code(1);
+    let wrong = Judge::fixture("basic")
+        .write(
+            "problems/sum/problem.toml",
+            &format!("{config}\n[flags]\npython3 = \"-O\"\n"),
+        )
+        .args(&["judge", "sum", "--test", "1"])
+        .run()
+        .expect_code(2);
+    assert!(
+        wrong.stderr().contains("problem.toml:") && wrong.stderr().contains("takes no flags"),
+        "{}",
+        wrong.stderr()
+    );
+}
+
+#[test]
+fn the_users_language_table_sets_a_languages_own_flags() {
+    let config = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(config.path().join("cpjudge")).unwrap();
+    std::fs::write(
+        config.path().join("cpjudge/languages.toml"),
+        "[cpp]\nflags = [\"-O2\", \"-std={std}\", \"-DLOCAL\"]\n",
+    )
+    .unwrap();
+    let judged = samples()
+        .write("alone/sum.cpp", SUM_IF_LOCAL)
+        .env("XDG_CONFIG_HOME", config.path().to_str().unwrap())
+        .args(&["test", "sum.cpp"])
+        .run();
+    assert_eq!(judged.code(), 0, "{}{}", judged.stdout(), judged.stderr());
+}
