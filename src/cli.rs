@@ -235,11 +235,15 @@ const TEST_HELP: &str = "\
 Examples:
   cpjudge test a.cpp                     (tests from tests/ or test/ beside a.cpp)
   cpjudge test a.py --tests samples/ --time-limit 1s
+  cpjudge test a.cpp -e 1e-6             (numbers within 1e-6, absolute or relative)
+  cpjudge test a.cpp --checker check.cpp
+  cpjudge test a.py --tests inputs/      (inputs alone: the outputs are shown)
 
-Limits unless given: 2s CPU time, 1GiB memory, 64MiB output. Outputs are compared token by token.
+Limits unless given: 2s CPU time, 1GiB memory, 64MiB output. Outputs are compared token by token. Every sample
+is run, and each is shown.
 
-Exit codes: 0 the file passed every test, 1 it did not, 2 usage error (no such file or folder, no tests),
-130 interrupted (Ctrl-C).";
+Exit codes: 0 the file passed every test (without answers: every run ended normally), 1 it did not, 2 usage
+error (no such file or folder, no tests), 130 interrupted (Ctrl-C).";
 
 const LIST_HELP: &str = "\
 Exit codes: 0 every problem's configuration is sound, 1 some problem's is broken (its error is shown),
@@ -334,7 +338,7 @@ const DOCTOR_HELP: &str = "\
 Exit codes: 0 the report was written, 2 it could not be.";
 
 /// How to run and report, for `judge` and `test` alike.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct RunArgs {
     /// Only the tests with this name, or whose name matches this glob ("cluster-*", "group/**"). Repeatable.
     #[arg(long = "test", value_name = "NAME|GLOB")]
@@ -357,6 +361,11 @@ pub struct RunArgs {
     /// Use this CPU time limit instead of the problem's ("3s", "500ms"); the report says so.
     #[arg(long, value_name = "TIME", value_parser = units::parse_time_limit)]
     pub time_limit: Option<Duration>,
+
+    /// Compile a language with these flags instead of its own or the problem's: KEY=FLAGS, the key a language's
+    /// (`cpjudge doctor` lists them), the flags split at spaces ("cpp=-std=gnu++20 -O2"). Repeatable.
+    #[arg(long = "lang-flags", value_name = "KEY=FLAGS", value_parser = crate::language::Flags::parse_one)]
+    pub lang_flags: Vec<(String, Vec<String>)>,
 
     /// Use this memory limit instead of the problem's ("512MiB"); the report says so.
     #[arg(long, value_name = "SIZE", value_parser = units::parse_memory_limit)]
@@ -431,9 +440,20 @@ pub struct TestArgs {
     /// The source file to judge; its language comes from its extension.
     pub file: PathBuf,
 
-    /// Take the NAME.in / NAME.ans (or NAME.out) pairs from DIR [default: tests/ or test/ beside FILE].
+    /// Take the NAME.in / NAME.ans (or NAME.out) pairs from DIR [default: tests/ or test/ beside FILE]. Inputs
+    /// alone (no answer at all) are run and their outputs shown.
     #[arg(long, value_name = "DIR")]
     pub tests: Option<PathBuf>,
+
+    /// Compare numbers with this absolute or relative tolerance ("1e-6"), as compare = "float" in problem.toml.
+    #[arg(short = 'e', long = "error", value_name = "TOLERANCE", value_parser = parse_tolerance,
+          conflicts_with = "checker")]
+    pub tolerance: Option<f64>,
+
+    /// Judge outputs with this checker program instead (`checker input output answer`: exit code 0 accepts, as
+    /// a problem's checker).
+    #[arg(long, value_name = "FILE")]
+    pub checker: Option<PathBuf>,
 
     #[command(flatten)]
     pub run: RunArgs,
@@ -526,6 +546,16 @@ pub struct StressArgs {
     /// Print one JSON object on stdout instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A tolerance of float comparison: a finite number, at least 0, as problem.toml's `tolerance`.
+fn parse_tolerance(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(value) if value.is_finite() && value >= 0.0 => Ok(value),
+        _ => Err(format!(
+            "{text:?} is not a tolerance: a finite number, at least 0"
+        )),
+    }
 }
 
 fn parse_duration(text: &str) -> Result<std::time::Duration, String> {

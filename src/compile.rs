@@ -7,7 +7,7 @@
 
 use crate::cache::{self, Cache, Holdings};
 use crate::error::{Error, Result};
-use crate::language::{Language, Rules};
+use crate::language::{Flags, Language, Rules};
 use crate::runs::{self, COMPILE_LIMITS};
 use crate::sandbox::{Limits, Runner, Termination};
 use crate::toolchain::Toolchain;
@@ -67,6 +67,8 @@ pub struct Compiled {
 pub struct Compiler<'a> {
     /// The builds this compiler took or made: no judge removes them from the cache while it lives.
     holdings: Holdings,
+    /// The flags chosen over the languages' own.
+    flags: Flags,
     runner: &'a dyn Runner,
     toolchain: Toolchain,
 }
@@ -75,6 +77,11 @@ impl Compiled {
     /// A name that changes whenever the build does: its cache key.
     pub fn key(&self) -> String {
         self.key.clone()
+    }
+
+    /// Its main source's name in the build folder.
+    pub fn source_name(&self) -> &str {
+        &self.source_name
     }
 
     /// Its entry point, as the Problem Package Format passes it to a static validator: the class its run starts
@@ -102,9 +109,15 @@ impl<'a> Compiler<'a> {
     ) -> Self {
         Compiler {
             holdings: Holdings::new(cache),
+            flags: Flags::default(),
             runner,
             toolchain,
         }
+    }
+
+    /// This compiler, compiling with `flags` instead of the languages' own (see [`Flags`]).
+    pub fn with_flags(self, flags: Flags) -> Self {
+        Compiler { flags, ..self }
     }
 
     /// Compiles the single file `source`, or takes it from the cache. A compile error is an `Ok` with
@@ -158,6 +171,7 @@ impl<'a> Compiler<'a> {
             dir: None,
             main: &source_name,
             files: &files,
+            flags: self.flags.of(language),
             standard: &standard,
             memory: None,
             main_class: "",
@@ -362,6 +376,7 @@ impl<'a> Compiler<'a> {
             dir: Some(&compiled.dir),
             main: &compiled.source_name,
             files: std::slice::from_ref(&compiled.source_name),
+            flags: &[],
             standard: "",
             memory: Some(memory),
             main_class: &compiled.main_class,
@@ -621,6 +636,8 @@ struct Words<'a> {
     dir: Option<&'a Path>,
     main: &'a str,
     files: &'a [String],
+    /// What `{flags}` stands for: the flags chosen, each a word.
+    flags: &'a [String],
     standard: &'a str,
     memory: Option<Bytes>,
     main_class: &'a str,
@@ -633,6 +650,11 @@ impl Words<'_> {
             .iter()
             .flat_map(|word| match word.as_str() {
                 "{files}" => self.files.iter().map(OsString::from).collect(),
+                "{flags}" => self
+                    .flags
+                    .iter()
+                    .map(|flag| OsString::from(self.expand_word(flag)))
+                    .collect(),
                 _ => vec![OsString::from(self.expand_word(word))],
             })
             .collect()
@@ -877,10 +899,12 @@ mod tests {
     #[test]
     fn placeholders() {
         let files = ["main.kt".to_owned(), "util.kt".to_owned()];
+        let flags = ["-O2".to_owned(), "-std={std}".to_owned()];
         let words = Words {
             dir: Some(Path::new("/c/k")),
             main: "main.kt",
             files: &files,
+            flags: &flags,
             standard: "gnu++23",
             memory: Some(Bytes::mib(256)),
             main_class: "contest.Main",
@@ -894,6 +918,7 @@ mod tests {
             "{main}",
             "{files}",
             "-std={std}",
+            "{flags}",
             "{main_class}",
             "--eval=({files})",
         ]
@@ -910,6 +935,8 @@ mod tests {
                 "main.kt",
                 "main.kt",
                 "util.kt",
+                "-std=gnu++23",
+                "-O2",
                 "-std=gnu++23",
                 "contest.Main",
                 "--eval=(main.kt util.kt)",

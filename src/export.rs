@@ -180,7 +180,8 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
         Comparison::Tokens
         | Comparison::Exact
         | Comparison::Float { .. }
-        | Comparison::PackageDefault => {}
+        | Comparison::PackageDefault
+        | Comparison::Shown => {}
     }
     if let Some(validator) = &problem.validator {
         let folder = "input_validators/validator";

@@ -200,6 +200,8 @@ fn output_judge(comparison: &Comparison) -> &'static str {
         Comparison::PackageDefault => "the default output validator",
         Comparison::Checker(_) => "the checker",
         Comparison::Interactive { .. } => "the interactor",
-        Comparison::Tokens | Comparison::Exact | Comparison::Float { .. } => "the comparison",
+        Comparison::Tokens | Comparison::Exact | Comparison::Float { .. } | Comparison::Shown => {
+            "the comparison"
+        }
     }
 }

@@ -64,12 +64,36 @@ pub fn compare(comparison: &Comparison, output: &Path, answer: &Path) -> io::Res
             }
             Ok(outcome)
         }
+        Comparison::Shown => Ok(shown(output)),
         Comparison::PackageDefault => unreachable!("the default validator takes each test's flags"),
         Comparison::Checker(_)
         | Comparison::OutputValidator(_)
         | Comparison::Interactive { .. } => {
             unreachable!("a program of the problem's decides, run by `Checker`")
         }
+    }
+}
+
+/// Lines of an output shown when there is no answer to compare it with, and bytes read of it.
+const SHOWN_LINES: usize = 20;
+const SHOWN_BYTES: usize = 4096;
+
+/// An output with no answer to compare it with: accepted, its first lines the message, so that the user sees
+/// what their program printed and judges it themselves.
+fn shown(output: &Path) -> CheckOutcome {
+    let head = crate::text::read_head(output, SHOWN_BYTES + 1);
+    let text = String::from_utf8_lossy(&head[..head.len().min(SHOWN_BYTES)]);
+    let mut lines: Vec<&str> = text.lines().collect();
+    let mut message = lines
+        .drain(..lines.len().min(SHOWN_LINES))
+        .collect::<Vec<_>>()
+        .join("\n");
+    if !lines.is_empty() || head.len() > SHOWN_BYTES {
+        message.push_str("\n...");
+    }
+    CheckOutcome {
+        verdict: Verdict::Accepted,
+        message,
     }
 }
 

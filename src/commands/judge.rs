@@ -24,6 +24,7 @@ pub fn judge(
     let target = Target::find(catalog, cwd, &args.problem)?;
     let solutions = chosen_solutions(&target.problem, args)?;
     let session = Session {
+        contestant: false,
         tests_dir: args.tests.clone().unwrap_or(target.tests_dir),
         problem: target.problem,
         solutions,

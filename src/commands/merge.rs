@@ -94,6 +94,7 @@ fn outputs(forms: &ReportForms, color: ColorChoice) -> Result<Outputs<'_>> {
         style: Style::for_stdout(color, Detail::Normal),
         junit: forms.junit.as_deref(),
         html: forms.html.as_deref(),
+        contestant: None,
     };
     outputs.check()?;
     Ok(outputs)

@@ -21,6 +21,9 @@ pub(super) struct Session {
     pub tests_dir: PathBuf,
     /// Folders hidden from solutions besides the tests, the cache and the temporary folder.
     pub private_dirs: Vec<PathBuf>,
+    /// Whether the report is a contestant's (`cpjudge test`): each sample and whether the file passed, instead of
+    /// the table of solutions and their expected verdicts.
+    pub contestant: bool,
     /// Whether the solutions are the problem's own, of which those whose language's tools are missing here are
     /// skipped; a submission the user names is judged or refused, never skipped.
     pub own_solutions: bool,
@@ -44,6 +47,9 @@ pub(super) fn run(
         style: Style::for_stdout(color, detail),
         junit: args.junit.as_deref(),
         html: args.html.as_deref(),
+        contestant: session
+            .contestant
+            .then(|| session.problem.comparison.clone()),
     };
     // Mistakes in where reports go are found now, not after a long judge.
     outputs.check()?;
@@ -90,7 +96,14 @@ pub(super) fn run(
         jobs: usize::from(args.jobs),
         partition: args.partition,
     };
-    let judge = Judge::new(&sandbox, cache.clone(), options);
+    let mut flags = crate::language::Flags::default();
+    for (key, words) in &args.lang_flags {
+        flags
+            .choose(key, words.clone())
+            .map_err(|why| Error::Usage(format!("--lang-flags {key}=...: {why}")))?;
+    }
+    let flags = session.problem.flags.over(&flags);
+    let judge = Judge::new(&sandbox, cache.clone(), options).with_flags(flags);
     let mut progress = Progress::new(args.json || args.quiet);
     let outcome = judge.judge(&session.problem, &session.solutions, &tests, &mut |event| {
         progress.on_event(&event)
@@ -157,6 +170,8 @@ pub(super) struct Outputs<'a> {
     pub style: Style,
     pub junit: Option<&'a Path>,
     pub html: Option<&'a Path>,
+    /// For a contestant's report, how outputs were judged (see [`Session::contestant`]).
+    pub contestant: Option<crate::problem::Comparison>,
 }
 
 impl Outputs<'_> {
@@ -186,6 +201,8 @@ pub(super) fn write_reports(
             harness_peak_memory: own_peak_memory(),
         };
         report::write_json(report, &about, &mut out)
+    } else if let Some(comparison) = &outputs.contestant {
+        report::write_contestant(report, comparison, outputs.style, &mut out)
     } else {
         report::write_table(report, outputs.style, &mut out)
     };

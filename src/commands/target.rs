@@ -100,8 +100,11 @@ fn tests_in(problem: &Problem, dir: &Path) -> Result<Vec<Test>> {
 }
 
 /// The tests a judge of `dir` runs: those of [`tests_in`], and, when they are a package's own, its groups' static
-/// validation test cases.
+/// validation test cases; its inputs alone, for a problem whose outputs are shown rather than judged.
 pub(super) fn judged_in(problem: &Problem, dir: &Path) -> Result<Vec<Test>> {
+    if problem.comparison == crate::problem::Comparison::Shown {
+        return find_inputs(dir);
+    }
     match (package_tests(problem, dir), &problem.package) {
         (Some(tests), Some(package)) => Ok(package.with_static_cases(tests)),
         _ => find_tests(dir),

@@ -5,11 +5,16 @@ use crate::Outcome;
 use crate::cache::Cache;
 use crate::cli::TestArgs;
 use crate::error::{Error, Result};
-use crate::problem::{Catalog, Problem, default_tests_dir, submissions};
+use crate::language::Language;
+use crate::problem::{Catalog, Comparison, Problem, default_tests_dir, find_inputs, submissions};
 use crate::report::ColorChoice;
 use crate::sandbox::Layers;
 use crate::verdict::Verdict;
 use std::path::Path;
+
+/// What a samples folder holds, for messages.
+const SAMPLES: &str =
+    "samples as NAME.in with NAME.ans or NAME.out (or NAME.in alone, to see the outputs)";
 
 /// Judges the file and reports; returns whether it passed every test.
 pub fn test(
@@ -29,23 +34,80 @@ pub fn test(
     let tests_dir = match &args.tests {
         Some(dir) => dir.clone(),
         None => default_tests_dir(&args.file).ok_or_else(|| {
-            let beside = args.file.parent().unwrap_or(Path::new("."));
+            let beside = args.file.parent().filter(|p| !p.as_os_str().is_empty());
+            let beside = std::path::absolute(beside.unwrap_or(Path::new(".")))
+                .unwrap_or_else(|_| Path::new(".").to_owned());
             Error::Usage(format!(
-                "no tests/ or test/ folder beside {} (in {}): give one with --tests DIR",
+                "no tests/ or test/ folder in {} (beside {}), where {SAMPLES} are looked for: give another \
+                 folder with --tests DIR",
+                beside.display(),
                 args.file.display(),
-                beside.display()
             ))
         })?,
     };
+    let mut problem = Problem::standalone(&args.file);
+    problem.comparison = comparison(args, &tests_dir)?;
+    // A contestant wants to see every sample, not only up to the first failure.
+    let mut run = args.run.clone();
+    run.all = true;
     let session = Session {
-        problem: Problem::standalone(&args.file),
+        problem,
         solutions,
         tests_dir,
         own_solutions: false,
+        contestant: true,
         // Inside a project, its tests and answers stay hidden from the file too.
         private_dirs: root
             .map(|r| Catalog::new(r).private_dirs())
             .unwrap_or_default(),
     };
-    session::run(session, cache, layers, color, &args.run)
+    session::run(session, cache, layers, color, &run)
+}
+
+/// How the outputs are judged: shown when the samples have no answers at all; else by the checker given, within
+/// the tolerance given, or token by token.
+fn comparison(args: &TestArgs, dir: &Path) -> Result<Comparison> {
+    let inputs = find_inputs(dir).map_err(|e| match e {
+        Error::NoTestsFolder { dir } => Error::Usage(format!(
+            "tests folder {} does not exist: it should hold {SAMPLES}",
+            dir.display()
+        )),
+        other => other,
+    })?;
+    if inputs.is_empty() {
+        return Err(Error::Usage(format!(
+            "no samples in {}: expected {SAMPLES}",
+            dir.display()
+        )));
+    }
+    let answered = |input: &Path| {
+        ["ans", "out"]
+            .iter()
+            .any(|e| input.with_extension(e).exists())
+    };
+    if !inputs.iter().any(|t| answered(&t.input)) {
+        if args.checker.is_some() || args.tolerance.is_some() {
+            return Err(Error::Usage(format!(
+                "{} has inputs without answers (NAME.ans or NAME.out) to judge the outputs against: without \
+                 --checker and -e the outputs are shown",
+                dir.display()
+            )));
+        }
+        return Ok(Comparison::Shown);
+    }
+    if let Some(checker) = &args.checker {
+        if !checker.is_file() {
+            return Err(Error::Usage(format!(
+                "--checker {}: no such file",
+                checker.display()
+            )));
+        }
+        // Its language is known now, not when it is first needed.
+        Language::of(checker)?;
+        return Ok(Comparison::Checker(checker.clone()));
+    }
+    Ok(match args.tolerance {
+        Some(tolerance) => Comparison::Float { tolerance },
+        None => Comparison::Tokens,
+    })
 }

@@ -18,7 +18,7 @@ pub(super) fn config(problem: &Problem, format: Format) -> Config {
         Comparison::Tokens => (false, false, &["case_sensitive"]),
         Comparison::Exact => (false, false, &["case_sensitive", "space_change_sensitive"]),
         Comparison::Float { .. } => (false, false, &["case_sensitive", "float_tolerance"]),
-        Comparison::PackageDefault => (false, false, &[]),
+        Comparison::PackageDefault | Comparison::Shown => (false, false, &[]),
         Comparison::Checker(_) | Comparison::OutputValidator(_) => (true, false, &[]),
         Comparison::Interactive { .. } => (true, true, &[]),
     };

@@ -196,6 +196,7 @@ pub(super) fn judging(
         Comparison::Tokens
         | Comparison::Exact
         | Comparison::Float { .. }
+        | Comparison::Shown
         | Comparison::Checker(_) => Err(Error::Usage(format!(
             "{}: not judged as a package is",
             problem.config_path.display()

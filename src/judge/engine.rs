@@ -73,6 +73,14 @@ impl<'a> Judge<'a> {
         }
     }
 
+    /// This judge, compiling with `flags` instead of the languages' own (see [`crate::language::Flags`]).
+    pub fn with_flags(self, flags: crate::language::Flags) -> Self {
+        Judge {
+            compiler: self.compiler.with_flags(flags),
+            ..self
+        }
+    }
+
     /// Judges `solutions` of `problem` on `tests`. Verdicts are data: only the harness's own failures are errors.
     /// When the user asks the judge to stop, the report holds the solutions judged completely, and says what was
     /// interrupted.
@@ -513,8 +521,16 @@ impl<'a> Judge<'a> {
                 });
             }
             drop(sender);
+            let folder = solution.source().folder;
             for (index, result) in receiver {
-                let result = result?;
+                let mut result = result?;
+                result.message = super::last_words::own_paths(
+                    &result.message,
+                    &built.build.dir,
+                    built.build.source_name(),
+                    &solution.path,
+                    folder.as_deref(),
+                );
                 on_event(Event::TestFinished {
                     solution,
                     result: &result,
@@ -702,6 +718,7 @@ mod tests {
             solutions: Vec::new(),
             package: None,
             groups: None,
+            flags: Default::default(),
         };
         let solution = Solution {
             name: "echo.c".into(),

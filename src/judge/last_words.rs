@@ -1,10 +1,13 @@
 //! What a program that crashed said, cut to the part that tells why: the report of a known runtime (a Python
 //! traceback, a Rust panic, an uncaught C++ or Java exception), or else the first and last few lines.
 
+use std::path::Path;
+
 /// Lines shown at most.
 const LINES: usize = 6;
-/// Characters shown of each line.
-const LINE_CHARS: usize = 160;
+/// Characters kept of each line: only a bound on what a program may make the report hold. Lines are kept whole
+/// (a traceback's line number is at its end); the reporter cuts them to a terminal's width, and only there.
+const LINE_CHARS: usize = 4096;
 
 /// Where the part of a crash report that matters lies, once its first line is found.
 #[derive(Clone, Copy)]
@@ -80,9 +83,71 @@ pub(crate) fn last_words(stderr: &str) -> Vec<String> {
         .collect()
 }
 
+/// `message` with the paths of a program's build folder `build` (in the build cache) made the program's own: a
+/// runtime that names the file it ran (Python, Ruby, Node, Perl, PHP, Lua, Bash) names the copy it ran, which the
+/// user never wrote, and the user's own path is what they go to. `main` is the main source's name in the build
+/// folder, `path` the program's as given, `folder` the folder it was given as, if it was one.
+pub(crate) fn own_paths(
+    message: &str,
+    build: &Path,
+    main: &str,
+    path: &Path,
+    folder: Option<&Path>,
+) -> String {
+    let build = build.to_string_lossy();
+    let beside = folder.or(path.parent()).unwrap_or(Path::new(""));
+    let beside = match beside.to_string_lossy() {
+        b if b.is_empty() => String::new(),
+        b => format!("{}/", b.trim_end_matches('/')),
+    };
+    let mut mapped = message.to_owned();
+    if folder.is_none() {
+        mapped = mapped.replace(&format!("{build}/{main}"), &path.to_string_lossy());
+    }
+    mapped.replace(&format!("{build}/"), &beside)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_in_the_build_folder_are_the_programs_own() {
+        let build = Path::new("/c/build/86a1/box");
+        let traceback = "exit code 1: Traceback (most recent call last):\n  File \"/c/build/86a1/box/crashes.py\", \
+                         line 3, in f\n  File \"/c/build/86a1/box/util.py\", line 9";
+        assert_eq!(
+            own_paths(
+                traceback,
+                build,
+                "crashes.py",
+                Path::new("sols/crash.py"),
+                None
+            ),
+            "exit code 1: Traceback (most recent call last):\n  File \"sols/crash.py\", line 3, in f\n  \
+             File \"sols/util.py\", line 9"
+        );
+        assert_eq!(
+            own_paths(
+                "/c/build/86a1/box/a.rb:3:in `f'",
+                build,
+                "a.rb",
+                Path::new("a.rb"),
+                None
+            ),
+            "a.rb:3:in `f'"
+        );
+        assert_eq!(
+            own_paths(
+                "at /c/build/86a1/box/main.pl line 4.",
+                build,
+                "main.pl",
+                Path::new("prog/main.pl"),
+                Some(Path::new("prog"))
+            ),
+            "at prog/main.pl line 4."
+        );
+    }
 
     #[test]
     fn crash_reports_of_each_runtime() {
@@ -136,8 +201,10 @@ mod tests {
     }
 
     #[test]
-    fn long_lines_are_cut() {
-        let words = last_words(&"x".repeat(1000));
+    fn lines_are_kept_whole_up_to_a_bound() {
+        let line = format!("ValueError: {} line 1234", "x".repeat(300));
+        assert_eq!(last_words(&line), [line]);
+        let words = last_words(&"x".repeat(10 * LINE_CHARS));
         assert_eq!(words.len(), 1);
         assert!(words[0].len() < LINE_CHARS + 10);
     }

@@ -2,9 +2,11 @@
 //! user's own file extends), how a program's language is told from its files, and what each needs to build and run.
 
 mod detect;
+mod flags;
 mod table;
 
 pub use detect::Rules;
+pub use flags::Flags;
 pub use table::{Spec, TableFile, configure, table_files};
 
 use crate::error::{Error, Result};

@@ -30,6 +30,9 @@ pub struct Spec {
     /// Whether a package's programs use this variant where its tool is installed (Kattis's PyPy).
     pub preferred_in_packages: bool,
     pub compile: Option<Vec<String>>,
+    /// What `{flags}` in `compile` stands for unless a problem or the command line chooses others: the
+    /// optimisation, the standard, the defines.
+    pub flags: Vec<String>,
     pub run: Vec<String>,
     /// Arguments that make the compiler (or the interpreter, with no compile) print its version.
     pub version: Vec<String>,
@@ -62,6 +65,13 @@ impl Spec {
             }
             _ => true,
         }
+    }
+
+    /// Whether its compile command has a place for flags: a word `{flags}`.
+    pub fn takes_flags(&self) -> bool {
+        self.compile
+            .as_ref()
+            .is_some_and(|words| words.iter().any(|w| w == "{flags}"))
     }
 
     /// The program the compile command starts, if there is a compile.
@@ -144,6 +154,7 @@ struct RawSpec {
     variant_of: Option<String>,
     preferred_in_packages: Option<bool>,
     compile: Option<Vec<String>>,
+    flags: Option<Vec<String>>,
     run: Option<Vec<String>>,
     version: Option<Vec<String>>,
     locate: Option<Vec<String>>,
@@ -170,6 +181,7 @@ impl RawSpec {
             variant_of,
             preferred_in_packages,
             compile,
+            flags,
             run,
             version,
             locate,
@@ -403,6 +415,7 @@ fn validate(id: String, raw: RawSpec, ids: &[String]) -> std::result::Result<Spe
         variant_of: raw.variant_of,
         preferred_in_packages: raw.preferred_in_packages.unwrap_or(false),
         compile: raw.compile,
+        flags: raw.flags.unwrap_or_default(),
         run,
         version: raw.version.unwrap_or_else(|| vec!["--version".to_owned()]),
         locate: raw.locate,

@@ -10,6 +10,7 @@ use crate::units::{self, Bytes};
 use crate::verdict::Verdict;
 use serde::Deserialize;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -45,6 +46,8 @@ pub struct Problem {
     pub package: Option<PackageParts>,
     /// The test groups of a scoring problem, and their rules; None for a pass-fail problem.
     pub groups: Option<crate::scoring::Grouping>,
+    /// Compile flags by language, instead of the language table's (`[flags]`: `cpp = "-std=gnu++20 -O2"`).
+    pub flags: crate::language::Flags,
 }
 
 impl Problem {
@@ -123,6 +126,9 @@ pub enum Comparison {
     OutputValidator(Source),
     /// A problem package's default output validator, given each test's flags (see `check::flags`).
     PackageDefault,
+    /// No answers to compare with (samples given as inputs alone): an output that ends normally is accepted, and
+    /// kept in the message, to be shown.
+    Shown,
     /// The solution talks with an interactor, which decides.
     Interactive {
         interactor: Source,
@@ -157,7 +163,8 @@ impl Comparison {
             Comparison::Tokens
             | Comparison::Exact
             | Comparison::Float { .. }
-            | Comparison::PackageDefault => None,
+            | Comparison::PackageDefault
+            | Comparison::Shown => None,
         }
     }
 }
@@ -323,6 +330,16 @@ struct RawProblem {
     solutions: Vec<Spanned<RawSolution>>,
     #[serde(default)]
     groups: Vec<Spanned<super::groups::RawGroup>>,
+    /// Compile flags by language key: a string split at spaces, or a list of words.
+    #[serde(default)]
+    flags: BTreeMap<String, Spanned<RawFlags>>,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawFlags {
+    Line(String),
+    Words(Vec<String>),
 }
 
 #[derive(Deserialize)]
@@ -541,7 +558,23 @@ impl Validator<'_> {
             generator: generator.map(|(path, _)| path),
             stress,
             package: None,
+            flags: self.flags(raw)?,
         })
+    }
+
+    /// The compile flags problem.toml chooses, each for a language whose compile command takes flags.
+    fn flags(&self, raw: &RawProblem) -> Result<crate::language::Flags> {
+        let mut flags = crate::language::Flags::default();
+        for (key, value) in &raw.flags {
+            let words = match value.get_ref() {
+                RawFlags::Line(line) => line.split_whitespace().map(str::to_owned).collect(),
+                RawFlags::Words(words) => words.clone(),
+            };
+            flags
+                .choose(key, words)
+                .map_err(|why| self.error(value, format!("[flags] {why}")))?;
+        }
+        Ok(flags)
     }
 
     fn stress(&self, raw: &RawProblem) -> Result<Option<String>> {

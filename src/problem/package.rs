@@ -300,6 +300,7 @@ impl Problem {
         }
         let included = Arc::new(included);
         Ok(Problem {
+            flags: Default::default(),
             groups,
             name,
             dir: dir.to_owned(),

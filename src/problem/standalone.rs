@@ -35,6 +35,7 @@ impl Problem {
             stress: None,
             solutions: Vec::new(),
             package: None,
+            flags: Default::default(),
         }
     }
 }

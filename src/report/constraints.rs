@@ -168,6 +168,7 @@ mod tests {
         }
         let style = Style {
             color: false,
+            clip: true,
             width: 100,
             detail: Detail::Normal,
         };

@@ -190,6 +190,7 @@ mod tests {
         let mut out = Vec::new();
         let style = Style {
             color: false,
+            clip: true,
             width: 80,
             detail: Detail::Normal,
         };

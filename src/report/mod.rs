@@ -4,6 +4,7 @@ mod added;
 mod cache;
 mod calibration_progress;
 mod constraints;
+mod contestant;
 mod doctor;
 mod exported;
 mod grid;
@@ -31,6 +32,7 @@ pub use added::{write_added, write_refusal};
 pub use cache::{write_cache, write_cache_json, write_cleared, write_cleared_json};
 pub use calibration_progress::CalibrationProgress;
 pub use constraints::write_constraints;
+pub use contestant::write_contestant;
 pub use doctor::{
     DoctorReport, ToolchainStatus, warn_unavailable, write_doctor, write_doctor_json,
 };

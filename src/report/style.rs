@@ -29,8 +29,12 @@ pub enum Detail {
 #[derive(Debug, Clone, Copy)]
 pub struct Style {
     pub color: bool,
-    /// Columns available; long messages and diff lines are cut to fit.
+    /// Columns available: text is wrapped to it, and where `clip`, long messages and diff lines are cut to fit.
     pub width: usize,
+    /// Whether lines from programs are cut to the width: on a terminal, where a line longer than the screen
+    /// would wrap into the next; never elsewhere (a log, a pipe), where the end of a line (a traceback's line
+    /// number) would be lost for nothing.
+    pub clip: bool,
     pub detail: Detail,
 }
 
@@ -43,7 +47,7 @@ impl Style {
     pub(super) fn cut(&self, line: &str, indent: usize) -> String {
         let line = &crate::text::printable(line);
         let room = self.width.saturating_sub(indent).max(20);
-        if line.chars().count() <= room {
+        if !self.clip || line.chars().count() <= room {
             line.to_owned()
         } else {
             crate::text::clip(line, room - 3)
@@ -52,7 +56,8 @@ impl Style {
 }
 
 impl Style {
-    /// The style of standard output: the terminal's width (100 columns elsewhere), colour as chosen.
+    /// The style of standard output: the terminal's width, lines cut to it (elsewhere 100 columns to wrap text
+    /// to, and no line cut), colour as chosen.
     pub fn for_stdout(choice: ColorChoice, detail: Detail) -> Style {
         let terminal = std::io::stdout().is_terminal();
         let set = |name| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
@@ -68,6 +73,7 @@ impl Style {
             } else {
                 100
             },
+            clip: terminal,
             detail,
         }
     }

@@ -541,6 +541,7 @@ mod tests {
             report,
             Style {
                 color: false,
+                clip: true,
                 width,
                 detail,
             },

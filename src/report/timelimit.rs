@@ -445,6 +445,7 @@ mod tests {
     fn style(width: usize) -> Style {
         Style {
             color: false,
+            clip: true,
             width,
             detail: Detail::Normal,
         }

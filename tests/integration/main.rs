@@ -4,6 +4,7 @@ mod authoring;
 mod bundled;
 mod cache;
 mod constants_and_includes;
+mod contestant;
 mod corpus;
 mod escapes;
 mod examples;

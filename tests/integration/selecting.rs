@@ -222,7 +222,7 @@ fn a_lone_file_on_sample_tests() {
         .expect_code(0);
     let table = run.stdout();
     assert!(
-        table.starts_with("main.py: 1 solution on 2 tests, limits 2s CPU and 1GiB memory\n"),
+        table.starts_with("main.py (Python 3) on 2 samples, limits 2s CPU and 1GiB memory\n"),
         "{table}"
     );
     std::fs::write(dir.join("a/test/sample-2.out"), "11\n").unwrap();

@@ -1,0 +1,284 @@
+//! `cpjudge test` as a contestant uses it: a file beside its samples, its crashes, its flags and its words.
+
+use super::harness::Judge;
+
+/// A folder `alone/` (in a copy of the basic project) with `tests/` holding two samples of a sum.
+fn samples() -> Judge {
+    Judge::fixture("basic")
+        .write("alone/tests/1.in", "3\n1 2 3\n")
+        .write("alone/tests/1.ans", "6\n")
+        .write("alone/tests/2.in", "2\n5 7\n")
+        .write("alone/tests/2.ans", "12\n")
+        .cwd("alone")
+}
+
+#[test]
+fn a_crash_names_the_submissions_own_file_and_keeps_its_lines_whole() {
+    let long = "x".repeat(150);
+    let judged = samples()
+        .write(
+            "alone/sols/crashes.py",
+            &format!("def f():\n    raise ValueError(\"{long} end-of-message\")\n\nf()\n"),
+        )
+        .args(&["test", "sols/crashes.py", "--tests", "tests"])
+        .run()
+        .expect_code(1);
+    let out = judged.stdout();
+    // The file the user wrote, with its line number, not the copy in the build cache.
+    assert!(
+        out.contains("File \"sols/crashes.py\", line 2, in f"),
+        "{out}"
+    );
+    assert!(!out.contains("/build/"), "{out}");
+    // Not on a terminal: the long line whole.
+    assert!(out.contains(&format!("{long} end-of-message")), "{out}");
+}
+
+/// A sum that is wrong on two numbers: right on samples 1 and 3, wrong on 2.
+const WRONG_ON_TWO: &str = "n = int(input())\nxs = list(map(int, input().split()))\nprint(sum(xs[:-1]) if n == 2 else sum(xs))\n";
+
+#[test]
+fn every_sample_is_run_and_shown_in_a_contestants_words() {
+    let judged = samples()
+        .write("alone/tests/3.in", "1\n-5\n")
+        .write("alone/tests/3.ans", "-5\n")
+        .write("alone/sum.py", WRONG_ON_TWO)
+        .args(&["test", "sum.py"])
+        .run()
+        .expect_code(1);
+    let out = judged.stdout();
+    let verdicts: Vec<(&str, &str)> = out
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .filter_map(|l| {
+            let mut words = l.split_whitespace();
+            Some((words.next()?, words.next()?))
+        })
+        .filter(|(name, _)| ["1", "2", "3"].contains(name))
+        .collect();
+    // The sample after the failure is run too.
+    assert_eq!(verdicts, [("1", "AC"), ("2", "WA"), ("3", "AC")], "{out}");
+    assert!(out.contains("failed: WA on sample 2"), "{out}");
+    assert!(!out.contains("NOT AS EXPECTED"), "{out}");
+    let passing = samples()
+        .write(
+            "alone/sum.py",
+            "input()\nprint(sum(map(int, input().split())))\n",
+        )
+        .args(&["test", "sum.py"])
+        .run()
+        .expect_code(0);
+    assert!(
+        passing.stdout().contains("AC: passed all 2 samples"),
+        "{}",
+        passing.stdout()
+    );
+}
+
+#[test]
+fn numbers_are_compared_within_a_tolerance() {
+    let judge = || {
+        Judge::fixture("basic")
+            .write("alone/tests/1.in", "3\n")
+            .write("alone/tests/1.ans", "0.333333333\n")
+            .write("alone/third.py", "print(1 / int(input()) + 1e-7)\n")
+            .cwd("alone")
+    };
+    let close = judge().args(&["test", "third.py", "-e", "1e-6"]).run();
+    assert_eq!(close.code(), 0, "{}{}", close.stdout(), close.stderr());
+    // Token by token without it, and a tolerance too small.
+    judge().args(&["test", "third.py"]).run().expect_code(1);
+    judge()
+        .args(&["test", "third.py", "--error", "1e-9"])
+        .run()
+        .expect_code(1);
+    let bad = judge().args(&["test", "third.py", "-e", "-1"]).run();
+    assert_eq!(bad.code(), 2, "{}", bad.stderr());
+}
+
+#[test]
+fn a_checker_judges_the_outputs() {
+    // Any divisor of the number other than 1 and itself is right; the answer holds one of them.
+    let checker = "import sys\nn = int(open(sys.argv[1]).read())\nd = int(open(sys.argv[2]).read())\n\
+                   if 1 < d < n and n % d == 0:\n    sys.exit(0)\nprint(f'{d} does not divide {n}', file=sys.stderr)\nsys.exit(1)\n";
+    let judge = |solution: &str| {
+        Judge::fixture("basic")
+            .write("alone/tests/1.in", "12\n")
+            .write("alone/tests/1.ans", "2\n")
+            .write("alone/checker.py", checker)
+            .write("alone/divisor.py", solution)
+            .cwd("alone")
+            .args(&["test", "divisor.py", "--checker", "checker.py"])
+            .run()
+    };
+    let right = judge("n = int(input())\nprint(max(d for d in range(2, n) if n % d == 0))\n");
+    assert_eq!(right.code(), 0, "{}{}", right.stdout(), right.stderr());
+    let wrong = judge("print(5)\n").expect_code(1);
+    assert!(
+        wrong.stdout().contains("5 does not divide 12"),
+        "{}",
+        wrong.stdout()
+    );
+}
+
+#[test]
+fn inputs_alone_are_run_and_their_outputs_shown() {
+    let judged = Judge::fixture("basic")
+        .write("alone/tests/1.in", "3\n1 2 3\n")
+        .write("alone/tests/2.in", "2\n5 7\n")
+        .write("alone/sum.py", WRONG_ON_TWO)
+        .cwd("alone")
+        .args(&["test", "sum.py"])
+        .run();
+    let out = judged.stdout();
+    assert_eq!(judged.code(), 0, "{out}{}", judged.stderr());
+    let shown: Vec<&str> = out.lines().map(str::trim).collect();
+    assert!(shown.windows(2).any(|w| w == ["output:", "6"]), "{out}");
+    assert!(shown.windows(2).any(|w| w == ["output:", "5"]), "{out}");
+    // A run that fails still fails.
+    let crashing = Judge::fixture("basic")
+        .write("alone/tests/1.in", "3\n")
+        .write("alone/boom.py", "raise SystemExit(3)\n")
+        .cwd("alone")
+        .args(&["test", "boom.py"])
+        .run()
+        .expect_code(1);
+    assert!(crashing.stdout().contains("RE"), "{}", crashing.stdout());
+}
+
+#[test]
+fn without_samples_the_folder_looked_in_and_what_was_wanted_are_named() {
+    let judge = Judge::fixture("basic").write("alone/sum.py", "print(1)\n");
+    let missing = judge
+        .cwd("alone")
+        .args(&["test", "sum.py"])
+        .run()
+        .expect_code(2);
+    let said = missing.stderr();
+    assert!(!said.contains("(in )"), "{said}");
+    assert!(
+        said.contains("/alone") && said.contains("NAME.in"),
+        "{said}"
+    );
+    let empty = Judge::fixture("basic")
+        .write("alone/sum.py", "print(1)\n")
+        .write("alone/tests/notes.txt", "nothing here\n")
+        .cwd("alone")
+        .args(&["test", "sum.py"])
+        .run()
+        .expect_code(2);
+    let said = empty.stderr();
+    assert!(said.contains("tests") && said.contains("NAME.in"), "{said}");
+}
+
+/// A sum that is right only when compiled with LOCAL defined.
+const SUM_IF_LOCAL: &str = "#include <cstdio>\nint main() {\n    long long n, x, s = 0;\n    scanf(\"%lld\", &n);\n\
+    for (long long i = 0; i < n; i++) { scanf(\"%lld\", &x); s += x; }\n#ifdef LOCAL\n    printf(\"%lld\\n\", s);\n\
+#else\n    printf(\"0\\n\");\n#endif\n}\n";
+
+/// Uses C++20's ranges: a compile error under C++17.
+const RANGES: &str = "#include <bits/stdc++.h>\nint main() {\n    int n; std::cin >> n; std::vector<long long> v(n);\n\
+    for (auto &x : v) std::cin >> x;\n    std::ranges::sort(v);\n    std::cout << std::accumulate(v.begin(), v.end(), 0LL) << \"\\n\";\n}\n";
+
+fn builds_in(cache: &std::path::Path) -> usize {
+    std::fs::read_dir(cache.join("build")).map_or(0, |d| d.count())
+}
+
+#[test]
+fn flags_chosen_on_the_command_line_are_compiled_with_and_are_another_build() {
+    let own_cache = tempfile::tempdir().unwrap();
+    let cache = own_cache.path();
+    samples()
+        .write("alone/sum.cpp", SUM_IF_LOCAL)
+        .cache(cache)
+        .args(&["test", "sum.cpp", "-q"])
+        .run()
+        .expect_code(1);
+    let builds = builds_in(cache);
+    let judge = samples()
+        .write("alone/sum.cpp", SUM_IF_LOCAL)
+        .cache(cache)
+        .args(&["test", "sum.cpp", "--lang-flags", "cpp=-O2 -DLOCAL"]);
+    let local = judge.run();
+    assert_eq!(local.code(), 0, "{}{}", local.stdout(), local.stderr());
+    // The flags are part of the build's key: the build without them was not taken.
+    assert_eq!(builds_in(cache), builds + 1);
+    assert!(builds > 0);
+    // The standard is one of the flags.
+    let old = samples()
+        .write("alone/ranges.cpp", RANGES)
+        .args(&["test", "ranges.cpp", "--lang-flags", "cpp=-O2 -std=gnu++17"])
+        .run()
+        .expect_code(1);
+    assert!(old.stdout().contains("compile error"), "{}", old.stdout());
+    samples()
+        .write("alone/ranges.cpp", RANGES)
+        .args(&["test", "ranges.cpp", "--lang-flags", "cpp=-O2 -std=gnu++20"])
+        .run()
+        .expect_code(0);
+    let unknown = samples()
+        .write("alone/sum.cpp", SUM_IF_LOCAL)
+        .args(&["test", "sum.cpp", "--lang-flags", "cobol=-O2"])
+        .run()
+        .expect_code(2);
+    assert!(unknown.stderr().contains("cobol"), "{}", unknown.stderr());
+}
+
+#[test]
+fn a_problem_chooses_its_flags_and_the_command_line_overrides_them() {
+    let config =
+        std::fs::read_to_string(super::harness::fixtures().join("basic/problems/sum/problem.toml"))
+            .unwrap();
+    let judge = |extra: &str, args: &[&str]| {
+        Judge::fixture("basic")
+            .write(
+                "problems/sum/problem.toml",
+                &format!("{config}\n[flags]\ncpp = {extra}\n"),
+            )
+            .write("sum_local.cpp", SUM_IF_LOCAL)
+            .args(&[
+                "judge",
+                "sum",
+                "--submission",
+                "sum_local.cpp",
+                "--test",
+                "1",
+            ])
+            .args(args)
+            .run()
+    };
+    let chosen = judge("\"-O2 -DLOCAL\"", &[]);
+    assert_eq!(chosen.code(), 0, "{}{}", chosen.stdout(), chosen.stderr());
+    judge("[\"-O2\", \"-DLOCAL\"]", &[]).expect_code(0);
+    judge("\"-O2 -DLOCAL\"", &["--lang-flags", "cpp=-O2"]).expect_code(1);
+    let wrong = Judge::fixture("basic")
+        .write(
+            "problems/sum/problem.toml",
+            &format!("{config}\n[flags]\npython3 = \"-O\"\n"),
+        )
+        .args(&["judge", "sum", "--test", "1"])
+        .run()
+        .expect_code(2);
+    assert!(
+        wrong.stderr().contains("problem.toml:") && wrong.stderr().contains("takes no flags"),
+        "{}",
+        wrong.stderr()
+    );
+}
+
+#[test]
+fn the_users_language_table_sets_a_languages_own_flags() {
+    let config = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(config.path().join("cpjudge")).unwrap();
+    std::fs::write(
+        config.path().join("cpjudge/languages.toml"),
+        "[cpp]\nflags = [\"-O2\", \"-std={std}\", \"-DLOCAL\"]\n",
+    )
+    .unwrap();
+    let judged = samples()
+        .write("alone/sum.cpp", SUM_IF_LOCAL)
+        .env("XDG_CONFIG_HOME", config.path().to_str().unwrap())
+        .args(&["test", "sum.cpp"])
+        .run();
+    assert_eq!(judged.code(), 0, "{}{}", judged.stdout(), judged.stderr());
+}
