@@ -344,7 +344,24 @@ impl<'a> Compiler<'a> {
         source: &Source,
         memory: Bytes,
     ) -> Result<(Program, String)> {
-        let build = self.compile_source(source)?;
+        let build = self.compile_source(source).map_err(|e| match e {
+            Error::MissingCompiler {
+                language,
+                program,
+                hint,
+                needed_by: None,
+            } => Error::MissingCompiler {
+                language,
+                program,
+                hint,
+                needed_by: Some(format!(
+                    "{}{what} {}",
+                    if what.starts_with("the ") { "" } else { "the " },
+                    source.shown().display()
+                )),
+            },
+            other => other,
+        })?;
         if !build.outcome.ok {
             return Err(Error::ToolCompile {
                 what,
