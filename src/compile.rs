@@ -358,7 +358,24 @@ impl<'a> Compiler<'a> {
         source: &Source,
         memory: Bytes,
     ) -> Result<(Program, String)> {
-        let build = self.compile_source(source)?;
+        let build = self.compile_source(source).map_err(|e| match e {
+            Error::MissingCompiler {
+                language,
+                program,
+                hint,
+                needed_by: None,
+            } => Error::MissingCompiler {
+                language,
+                program,
+                hint,
+                needed_by: Some(format!(
+                    "{}{what} {}",
+                    if what.starts_with("the ") { "" } else { "the " },
+                    source.shown().display()
+                )),
+            },
+            other => other,
+        })?;
         if !build.outcome.ok {
             return Err(Error::ToolCompile {
                 what,
@@ -435,6 +452,10 @@ pub struct Preparation {
     /// Whether the program is a submission from outside the package (a contestant's, given on the command line),
     /// whose own files the format does not touch.
     pub contestant: bool,
+    /// The problem's folder, where a C or C++ source's quoted includes are looked for after its own folder (the
+    /// problem's `testlib.h`, for a checker in `checkers/` or a reference in `solutions/`). None for a
+    /// contestant's file, whose includes are its own.
+    pub headers: Option<PathBuf>,
 }
 
 impl Source {
@@ -496,6 +517,14 @@ pub(crate) fn gather(source: &Source) -> Result<(Gathered, Vec<Gathered>)> {
         let driver = others.remove(at);
         others.insert(0, std::mem::replace(&mut main, driver));
     }
+    let roots: Vec<&Path> = source
+        .main
+        .parent()
+        .into_iter()
+        .chain(preparation.headers.as_deref())
+        .collect();
+    let headers = crate::headers::gather(&main, &others, &roots)?;
+    others.extend(headers);
     if let Some(constants) = &preparation.constants {
         for (path, bytes) in std::iter::once(&mut main).chain(&mut others) {
             if preparation.contestant && !preparation.included.contains(path) {
@@ -835,6 +864,7 @@ mod tests {
                 driver: Some(driver.clone()),
                 constants: constants("7"),
                 contestant: false,
+                headers: None,
             },
         };
         let ((main, text), others) = gather(&source).unwrap();

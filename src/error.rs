@@ -45,11 +45,16 @@ pub enum Error {
         extension: String,
         known: String,
     },
-    #[error("{language} needs `{program}`, which was not found on PATH ({hint})")]
+    #[error("{}{language}{} `{program}`, which was not found on PATH ({hint})",
+        needed_by.as_deref().map(|by| format!("{by} is in ")).unwrap_or_default(),
+        if needed_by.is_some() { ", which needs" } else { " needs" })]
     MissingCompiler {
         language: String,
         program: String,
         hint: String,
+        /// The program that needs it and its role ("the validator problems/p/validator.rs"), where one of a
+        /// problem's own programs does: a problem may need a language its submissions do not.
+        needed_by: Option<String>,
     },
     #[error("{what} {} does not compile:\n{message}", path.display())]
     ToolCompile {

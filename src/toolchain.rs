@@ -52,6 +52,7 @@ impl Toolchain {
             language: spec.name.clone(),
             program: tool.to_owned(),
             hint: spec.install.clone(),
+            needed_by: None,
         };
         let found = which::which(tool).map_err(|_| missing())?;
         let path = match &spec.locate {

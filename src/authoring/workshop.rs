@@ -47,7 +47,8 @@ impl<'a> Workshop<'a> {
     pub fn generator(&self) -> Result<Program> {
         let path = self.problem.generator()?;
         let memory = self.tool_limits().memory;
-        Ok(self.compiler.tool("generator", path, memory)?.0)
+        let source = self.problem.own_source(crate::compile::Source::file(path)?);
+        Ok(self.compiler.tool_source("generator", &source, memory)?.0)
     }
 
     /// The problem's input validators, built: none if it has none.

@@ -1,6 +1,7 @@
 //! The problem's own program that judges an output, in either protocol (see [`Protocol`]):
-//! - cpjudge's (testlib's order): `checker <input> <output> <answer>`; exit 0 accepts, 1 rejects, 2 is a
-//!   presentation error (judged WA), anything else is a judge error; its stderr is the message.
+//! - cpjudge's (testlib's): `checker <input> <output> <answer>`; exit 0 accepts, 1 rejects, 2 is a presentation
+//!   error (judged WA), 3 is the checker's own failure (a judge error), 7 accepts with points (`quitp`), anything
+//!   else is a judge error; its stderr is the message.
 //! - the Problem Package Format's: `validator <input> <answer> <feedback_dir> [flags] < output`; exit 42 accepts,
 //!   43 rejects, anything else is a judge error; `feedback_dir/judgemessage.txt` is the message.
 
@@ -38,6 +39,7 @@ impl Checker {
             return Ok(None);
         };
         let limits = runs::tool_limits(CHECKER_LIMITS, &problem.limits);
+        let source = problem.own_source(source);
         let (program, _) = compiler.tool_source(what, &source, limits.memory)?;
         Ok(Some(Checker {
             program,
@@ -100,6 +102,37 @@ pub(crate) fn feedback_dir(workdir: &Path) -> Result<std::path::PathBuf> {
     }
 }
 
+/// testlib's exit codes, as it is built without EJUDGE, CONTESTER or TESTSYS defined: `_pe` (and `_dirt`, extra
+/// output, and `_unexpected_eof` where enabled, both presentation errors to it), `_fail` (the checker's own
+/// failure: a bad answer file, a broken invariant) and `_points` (`quitp`, the points first in its message).
+const PE: i32 = 2;
+const FAIL: i32 = 3;
+const DIRT: i32 = 4;
+const POINTS: i32 = 7;
+const UNEXPECTED_EOF: i32 = 8;
+
+/// An output a testlib checker gave points with `quitp`: accepted, with the points its message starts with
+/// (testlib writes `points 0.5 message`, or the number alone first) as the test's score.
+fn points(what: &str, said: String) -> CheckOutcome {
+    let words = said.strip_prefix("points ").unwrap_or(&said);
+    let number = words.split_whitespace().next().unwrap_or_default();
+    match number.parse::<f64>() {
+        Ok(points) if points.is_finite() && points >= 0.0 => CheckOutcome {
+            score: Some(super::ValidatorScore::Score(points)),
+            verdict: Verdict::Accepted,
+            message: said,
+        },
+        _ => CheckOutcome {
+            score: None,
+            verdict: Verdict::JudgeError,
+            message: format!(
+                "the {what} gave points (exit code {POINTS}, testlib's _points) but its message does not start \
+                 with a non-negative number: {said}"
+            ),
+        },
+    }
+}
+
 /// What a judging program's run says, in its protocol: AC, WA or JE, with its message (in the package's protocol,
 /// from `judgemessage.txt` in its feedback folder, `feedback` in `workdir`). `what` names it in a judge error
 /// ("checker", "interactor").
@@ -132,14 +165,27 @@ pub(crate) fn verdict_of(
     };
     match (protocol, code) {
         (Protocol::Cpjudge, Some(0)) | (Protocol::Package, Some(42)) => CheckOutcome {
+            score: None,
             verdict: Verdict::Accepted,
             message: said,
         },
         (Protocol::Cpjudge, Some(1)) | (Protocol::Package, Some(43)) => CheckOutcome::wrong(said),
-        (Protocol::Cpjudge, Some(2)) => CheckOutcome::wrong(format!("presentation error: {said}")),
+        (Protocol::Cpjudge, Some(PE | DIRT | UNEXPECTED_EOF)) => {
+            CheckOutcome::wrong(format!("presentation error: {said}"))
+        }
+        (Protocol::Cpjudge, Some(FAIL)) => CheckOutcome {
+            score: None,
+            verdict: Verdict::JudgeError,
+            message: format!(
+                "the {what} failed (exit code {FAIL}, testlib's _fail), a fault of the problem's, not the \
+                 solution's: {said}"
+            ),
+        },
+        (Protocol::Cpjudge, Some(POINTS)) => points(what, said),
         _ => {
             let why = format!("the {what} {}", result.ending(limits));
             CheckOutcome {
+                score: None,
                 verdict: Verdict::JudgeError,
                 message: if said.is_empty() {
                     why

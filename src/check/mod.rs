@@ -29,11 +29,15 @@ pub struct CheckOutcome {
     /// AC, WA or JE.
     pub verdict: Verdict,
     pub message: String,
+    /// The test's score, where a checker of ours gave one as testlib's `quitp` does (exit code 7, the points
+    /// first in its message); a package's output validator writes its score in a file instead.
+    pub score: Option<ValidatorScore>,
 }
 
 impl CheckOutcome {
     pub fn accepted() -> Self {
         CheckOutcome {
+            score: None,
             verdict: Verdict::Accepted,
             message: String::new(),
         }
@@ -41,6 +45,7 @@ impl CheckOutcome {
 
     pub fn wrong(message: impl Into<String>) -> Self {
         CheckOutcome {
+            score: None,
             verdict: Verdict::WrongAnswer,
             message: message.into(),
         }

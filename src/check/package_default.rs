@@ -69,6 +69,7 @@ pub fn compare(output: &Path, answer: &Path, flags: &[String]) -> io::Result<Che
         Ok(flags) => flags,
         Err(message) => {
             return Ok(CheckOutcome {
+                score: None,
                 verdict: Verdict::JudgeError,
                 message,
             });

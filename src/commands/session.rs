@@ -114,8 +114,12 @@ pub(super) fn run(
     report.time_limit_overridden = args.time_limit.is_some();
     report.memory_limit_overridden = args.memory_limit.is_some();
     // A test or reference that cannot be read now (one that vanished since) only means no suggestion is found.
-    report.suggested_time_limit = kept::place(&cache, &session.problem, &tests)
-        .ok()
+    // The suggestion is the setter's: a contestant's submissions are judged under the problem's limit, and their
+    // report does not hint at another.
+    report.suggested_time_limit = session
+        .own_solutions
+        .then(|| kept::place(&cache, &session.problem, &tests).ok())
+        .flatten()
         .and_then(|place| kept::find(&place));
 
     write_reports(&report, &Origin::here(isolation), &outputs)?;

@@ -70,20 +70,24 @@ mod tests {
     fn verdicts_of_dialogues() {
         use Verdict::*;
         let judge_error = CheckOutcome {
+            score: None,
             verdict: JudgeError,
             message: "the interactor was killed by SIGPIPE".into(),
         };
         let epipe = CheckOutcome {
+            score: None,
             verdict: JudgeError,
             message: "the interactor exited with code 1: BrokenPipeError: [Errno 32] Broken pipe"
                 .into(),
         };
         let own_failure = CheckOutcome {
+            score: None,
             verdict: JudgeError,
             message: "the interactor exited with code 3: bad input".into(),
         };
         let rejected = CheckOutcome::wrong("wrong guess");
         let accepted = CheckOutcome {
+            score: None,
             verdict: Accepted,
             message: String::new(),
         };

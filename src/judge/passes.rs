@@ -252,6 +252,7 @@ mod tests {
         let accepted = CheckOutcome::accepted();
         let rejected = CheckOutcome::wrong("pass 2: expected 12");
         let crashed = CheckOutcome {
+            score: None,
             verdict: JudgeError,
             message: "the output validator ended with exit code 1: Traceback".into(),
         };

@@ -151,6 +151,9 @@ impl TestRunner<'_> {
             if let Some(checker) = self.checker {
                 take_score(&mut result, checker, &places.judge);
             }
+            if checked.score.is_some() {
+                result.validator_score = checked.score;
+            }
             if checked.verdict == Verdict::WrongAnswer {
                 if self.checker.is_none() {
                     result.diff = check::first_difference(&places.output, &test.answer);

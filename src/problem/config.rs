@@ -57,7 +57,7 @@ impl Problem {
         let mut found = Vec::new();
         if let Some(path) = &self.validator {
             found.push(InputValidator::Program(match self.protocol {
-                Protocol::Cpjudge => Source::file(path)?,
+                Protocol::Cpjudge => self.own_source(Source::file(path)?),
                 Protocol::Package => {
                     super::package::program_under(path, crate::language::Rules::Project)?
                 }
@@ -71,6 +71,15 @@ impl Problem {
             None => self.protocol,
         };
         Ok((found, protocol))
+    }
+
+    /// `source`, one of the problem's own programs, with the problem's folder where its quoted includes are found
+    /// after its own (see `crate::headers`). A package's programs keep to what the format gives them.
+    pub fn own_source(&self, mut source: Source) -> Source {
+        if self.package.is_none() {
+            source.preparation.headers = Some(self.dir.clone());
+        }
+        source
     }
 
     /// The generator's source; its absence is an error, for the commands that need one.
@@ -683,7 +692,11 @@ impl Validator<'_> {
                         groups: raw.groups.as_ref(),
                     },
                 )?,
-                preparation: Default::default(),
+                // A reference may include the problem's headers, as its checker and validator do.
+                preparation: crate::compile::Preparation {
+                    headers: Some(self.dir.to_owned()),
+                    ..Default::default()
+                },
             });
         }
         if !main_seen {

@@ -160,6 +160,7 @@ impl Included {
             driver,
             constants: None,
             contestant: false,
+            headers: None,
         }
     }
 }

@@ -31,6 +31,7 @@ mod selecting;
 mod static_validation;
 mod submission_rules;
 mod subtasks;
+mod testlib;
 mod timelimit;
 mod tour_checker;
 mod unprivileged;

@@ -152,6 +152,54 @@ fn missing_compiler_is_named() {
     );
 }
 
+/// A folder whose PATH holds the C and C++ compilers and python3 alone: no rustc.
+fn path_without_rust() -> tempfile::TempDir {
+    let folder = tempfile::tempdir().unwrap();
+    for tool in ["gcc", "g++", "python3", "as", "ld"] {
+        if let Ok(found) = which::which(tool) {
+            std::os::unix::fs::symlink(found, folder.path().join(tool)).unwrap();
+        }
+    }
+    folder
+}
+
+#[test]
+fn a_problem_program_missing_its_compiler_is_named_with_its_role() {
+    let path = path_without_rust();
+    let submission = tempfile::tempdir().unwrap();
+    let source = submission.path().join("mine.cpp");
+    std::fs::write(&source, "int main() { return 0; }\n").unwrap();
+    let stderr = Judge::bundled(&["knight-pawns"])
+        .env("PATH", path.path().to_str().unwrap())
+        .args(&["judge", "knight-pawns", "--submission"])
+        .args(&[source.to_str().unwrap()])
+        .run()
+        .expect_code(2)
+        .stderr();
+    assert!(
+        stderr.contains("the validator ")
+            && stderr.contains("knight-pawns/validator.rs is in Rust, which needs `rustc`"),
+        "{stderr}"
+    );
+    // Without a validator, the checker is the program that needs it.
+    let judge = Judge::bundled(&["knight-tour"]);
+    let toml = judge.root().join("problems/knight-tour/problem.toml");
+    let text = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(&toml, text.replace("validator = \"validator.rs\"\n", "")).unwrap();
+    let stderr = judge
+        .env("PATH", path.path().to_str().unwrap())
+        .args(&["judge", "knight-tour", "--submission"])
+        .args(&[source.to_str().unwrap()])
+        .run()
+        .expect_code(2)
+        .stderr();
+    assert!(
+        stderr.contains("the checker ")
+            && stderr.contains("knight-tour/checker.rs is in Rust, which needs `rustc`"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let run = Judge::fixture("checker")

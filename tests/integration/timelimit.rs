@@ -132,7 +132,16 @@ fn the_judge_reports_show_the_suggestion_for_the_same_references_and_tests() {
         .expect_code(0);
     let suggested = timed.json()["suggested_time_limit_ms"].as_u64().unwrap();
 
-    // A submission is judged with the problem's references known to be timed.
+    // The problem's own solutions are judged with its references known to be timed.
+    let own = ["judge", "sum", "--json"];
+    let judged = project
+        .then(&[&own[..], &["--html", "r.html"]].concat(), b"")
+        .expect_code(0);
+    let kept = &judged.json()["suggested_time_limit"];
+    assert_eq!(kept["limit_ms"], suggested, "{kept:#}");
+    assert_eq!(kept["runs"], 1, "{kept:#}");
+    assert!(kept["date"].as_str().unwrap().starts_with("20"), "{kept:#}");
+    // A contestant's submission is judged under the problem's limit: the setter's suggestion is not theirs.
     let ac_py = [
         "judge",
         "sum",
@@ -140,13 +149,14 @@ fn the_judge_reports_show_the_suggestion_for_the_same_references_and_tests() {
         "problems/sum/solutions/ac.py",
         "--json",
     ];
-    let judged = project
-        .then(&[&ac_py[..], &["--html", "r.html"]].concat(), b"")
-        .expect_code(0);
-    let kept = &judged.json()["suggested_time_limit"];
-    assert_eq!(kept["limit_ms"], suggested, "{kept:#}");
-    assert_eq!(kept["runs"], 1, "{kept:#}");
-    assert!(kept["date"].as_str().unwrap().starts_with("20"), "{kept:#}");
+    let submitted = project.then(&ac_py, b"").expect_code(0);
+    assert_eq!(submitted.json()["suggested_time_limit"], Value::Null);
+    let submitted = project.then(&ac_py[..4], b"").expect_code(0);
+    assert!(
+        !submitted.stdout().contains("suggested time limit"),
+        "{}",
+        submitted.stdout()
+    );
     let page = std::fs::read_to_string(project.root().join("r.html")).unwrap();
     assert!(
         page.contains("suggested time limit"),
@@ -159,7 +169,7 @@ fn the_judge_reports_show_the_suggestion_for_the_same_references_and_tests() {
 
     // Other tests, or a changed reference: the suggestion says nothing about them.
     // The table says it too.
-    let table = project.then(&ac_py[..4], b"").expect_code(0);
+    let table = project.then(&own[..2], b"").expect_code(0);
     assert!(
         table
             .stdout()
@@ -177,6 +187,6 @@ fn the_judge_reports_show_the_suggestion_for_the_same_references_and_tests() {
     let mut source = std::fs::read_to_string(&reference).unwrap();
     source.push_str("\n# changed\n");
     std::fs::write(&reference, source).unwrap();
-    let changed = project.then(&ac_py, b"").expect_code(0);
+    let changed = project.then(&own, b"").expect_code(0);
     assert_eq!(changed.json()["suggested_time_limit"], Value::Null);
 }

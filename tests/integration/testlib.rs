@@ -1,0 +1,201 @@
+//! A Polygon-style problem: a testlib checker, validator and generator beside the problem's own `testlib.h` (the
+//! real one, see tests/fixtures/polygon/README.md), and a reference including a header of its own. Every program
+//! is built from a copy in the cache, where the headers it includes must go with it.
+
+use crate::harness::{Judge, solution};
+use std::path::Path;
+
+fn polygon() -> Judge {
+    Judge::fixture("polygon")
+}
+
+#[test]
+fn a_polygon_problem_judges_with_its_testlib_programs_and_own_headers() {
+    let report = polygon()
+        .args(&["judge", "sorting", "--json"])
+        .run()
+        .expect_code(0)
+        .json();
+    for name in ["sort.cpp", "sort.py"] {
+        assert_eq!(solution(&report, name)["verdict"], "AC", "{report:#}");
+    }
+    let wrong = solution(&report, "as_read.py");
+    assert_eq!(wrong["verdict"], "WA");
+    // ncmp.cpp's own words, from the testlib checker.
+    let message = wrong["tests"][0]["message"].as_str().unwrap();
+    assert!(
+        message.contains("1st numbers differ - expected: '-1', found: '3'"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_changed_header_is_a_new_build() {
+    let mut judge = polygon();
+    judge
+        .then(&["judge", "sorting", "--json"], b"")
+        .expect_code(0);
+    // The reference's own header now reads nothing: the reference must be built again, and fail.
+    let util = judge.root().join("problems/sorting/solutions/util.h");
+    let text = std::fs::read_to_string(&util).unwrap();
+    std::fs::write(
+        &util,
+        text.replace("if (std::scanf(\"%d\", &n) != 1) return {};", "return {};"),
+    )
+    .unwrap();
+    let run = judge.then(&["judge", "sorting", "--json"], b"");
+    let report = run.json();
+    assert_eq!(solution(&report, "sort.cpp")["verdict"], "WA", "{report:#}");
+}
+
+#[test]
+fn validate_add_and_stress_run_the_testlib_programs() {
+    let mut judge = polygon();
+    let validated = judge.then(&["validate", "sorting"], b"").expect_code(0);
+    assert!(
+        validated
+            .stdout()
+            .contains("2 of 2 kept invalid inputs rejected with the expected message"),
+        "{}",
+        validated.stdout()
+    );
+    let added = judge
+        .then(
+            &["add", "sorting", "--gen", "5 {seed}", "--seeds", "1..2"],
+            b"",
+        )
+        .expect_code(0);
+    assert!(
+        added
+            .stdout()
+            .contains("answered by sort.cpp; sort.py agrees"),
+        "{}",
+        added.stdout()
+    );
+    assert!(judge.root().join("testdata/sorting/5-2.in").is_file());
+    let stressed = judge
+        .then(
+            &[
+                "stress",
+                "sorting",
+                "--submission",
+                "problems/sorting/solutions/as_read.py",
+                "--count",
+                "20",
+                "--json",
+            ],
+            b"",
+        )
+        .expect_code(1);
+    let failure = &stressed.json()["failure"];
+    assert_eq!(failure["verdict"], "WA", "{failure:#}");
+}
+
+#[test]
+fn a_submission_includes_a_header_beside_it() {
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(
+        outside.path().join("mine.h"),
+        "#include <algorithm>\n#include <cstdio>\n#include <vector>\n",
+    )
+    .unwrap();
+    let source = outside.path().join("mine.cpp");
+    std::fs::write(
+        &source,
+        "#include \"mine.h\"\nint main() { int n; std::scanf(\"%d\", &n); std::vector<long long> a(n);\n\
+         for (auto& x : a) std::scanf(\"%lld\", &x); std::sort(a.begin(), a.end());\n\
+         for (auto x : a) std::printf(\"%lld \", x); std::printf(\"\\n\"); }\n",
+    )
+    .unwrap();
+    let report = polygon()
+        .args(&["judge", "sorting", "--json", "--submission"])
+        .args(&[source.to_str().unwrap()])
+        .run()
+        .expect_code(0)
+        .json();
+    assert_eq!(solution(&report, "mine.cpp")["verdict"], "AC", "{report:#}");
+}
+
+#[test]
+fn a_header_that_links_out_of_the_problem_is_refused_by_name() {
+    let judge = polygon();
+    let header = judge.root().join("problems/sorting/testlib.h");
+    let elsewhere = judge.root().join("elsewhere.h");
+    std::fs::rename(&header, &elsewhere).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &header).unwrap();
+    let run = judge.args(&["judge", "sorting"]).run().expect_code(2);
+    let said = run.stderr();
+    assert!(said.contains("testlib.h"), "{said}");
+    assert!(said.contains("not a link out of it"), "{said}");
+}
+
+/// A testlib checker answering by the output's one word, as each of testlib's verdicts.
+const VERDICTS_CHECKER: &str = r#"#include "testlib.h"
+#include <string>
+
+int main(int argc, char* argv[]) {
+    registerTestlibCmd(argc, argv);
+    std::string word = ouf.readToken();
+    if (word == "ok") quitf(_ok, "fine");
+    if (word == "wa") quitf(_wa, "wrong");
+    if (word == "pe") quitf(_pe, "badly formed");
+    if (word == "fail") quitf(_fail, "the answer file is broken");
+    if (word == "points") quitp(2.5, "partly right");
+    quitf(_wa, "unknown word %s", word.c_str());
+}
+"#;
+
+#[test]
+fn a_testlib_checker_verdicts_are_read_as_testlib_means_them() {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/polygon");
+    let testlib = std::fs::read_to_string(fixture.join("problems/sorting/testlib.h")).unwrap();
+    let mut judge = Judge::fixture("polygon")
+        // The checker in a folder of its own: the problem's testlib.h is found in the problem's folder.
+        .write("problems/verdicts/checkers/words.cpp", VERDICTS_CHECKER)
+        .write("problems/verdicts/testlib.h", &testlib)
+        .write("testdata/verdicts/all/1.in", "1\n")
+        .write("testdata/verdicts/all/1.ans", "ok\n");
+    let mut toml = String::from(
+        "title = \"testlib verdicts\"\ntime_limit = \"1s\"\nmemory_limit = \"256MiB\"\n\
+         checker = \"checkers/words.cpp\"\n\n[[groups]]\nname = \"all\"\npoints = 10\nscoring = \"sum\"\n",
+    );
+    for (i, word) in ["ok", "wa", "pe", "fail", "points"].iter().enumerate() {
+        judge = judge.write(
+            &format!("problems/verdicts/solutions/{word}.py"),
+            &format!("print({word:?})\n"),
+        );
+        toml.push_str(&format!(
+            "\n[[solutions]]\npath = \"solutions/{word}.py\"\nexpected = \"AC\"\n{}",
+            if i == 0 { "main = true\n" } else { "" }
+        ));
+    }
+    judge = judge.write("problems/verdicts/problem.toml", &toml);
+    let run = judge.then(&["judge", "verdicts", "--json"], b"");
+    let report = run.json();
+    let test = |name: &str| solution(&report, name)["tests"][0].clone();
+    assert_eq!(test("ok.py")["verdict"], "AC", "{report:#}");
+    assert_eq!(test("wa.py")["verdict"], "WA");
+    assert_eq!(test("pe.py")["verdict"], "WA");
+    assert!(
+        test("pe.py")["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("presentation error"),
+        "{report:#}"
+    );
+    // _fail is the checker's failure, never the solution's wrong answer.
+    let failed = test("fail.py");
+    assert_eq!(failed["verdict"], "JE", "{report:#}");
+    assert!(
+        failed["message"]
+            .as_str()
+            .unwrap()
+            .contains("testlib's _fail"),
+        "{failed:#}"
+    );
+    // quitp: accepted, the points the test's score.
+    let points = test("points.py");
+    assert_eq!(points["verdict"], "AC", "{report:#}");
+    assert_eq!(points["validator_score"]["score"], 2.5, "{points:#}");
+    assert_eq!(solution(&report, "points.py")["score"], 2.5, "{report:#}");
+}
