@@ -97,8 +97,8 @@ fn shown(output: &Path) -> CheckOutcome {
         message.push_str("\n...");
     }
     CheckOutcome {
-        verdict: Verdict::Accepted,
         message,
+        ..CheckOutcome::accepted()
     }
 }
 
