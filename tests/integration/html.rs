@@ -1,5 +1,6 @@
-//! The HTML report, rendered by headless Chromium: a cell per run with its verdict, and the plots. A screenshot of
-//! each page is kept under target/test-artifacts/ to look at.
+//! The HTML report, rendered by headless Chromium: a row per solution, a cell per run with its verdict and time,
+//! a compile error's and a wrong answer's evidence, and the plots, whose labels are measured in the browser. A
+//! screenshot of each page is kept under target/test-artifacts/ to look at (tests/screenshots keeps copies).
 
 use crate::harness::{BUNDLED, Judge, skip};
 use assert_cmd::Command;
@@ -475,6 +476,25 @@ fn the_html_report_reads_as_the_terminal_does() {
     assert!(
         dom.find("<dt>cgroup</dt>").unwrap() > dom.find("id=\"plots\"").unwrap(),
         "the isolation details come before the results"
+    );
+
+    let artifacts = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-artifacts");
+    std::fs::create_dir_all(&artifacts).unwrap();
+    let shot = artifacts.join("report-sum-failures.png");
+    let _ = std::fs::remove_file(&shot);
+    headless(
+        &chromium,
+        &page,
+        &[
+            &format!("--screenshot={}", shot.display()),
+            "--window-size=1400,2000",
+            "--hide-scrollbars",
+        ],
+        "",
+    );
+    assert!(
+        std::fs::read(&shot).unwrap().starts_with(b"\x89PNG"),
+        "no screenshot"
     );
 }
 
