@@ -1,12 +1,14 @@
-//! The HTML report: one self-contained page (no network, no script or font from elsewhere) with the solution x
-//! test matrix, each run's numbers and message behind its cell, and per solution plots of CPU time and memory per
-//! test against the limits. Rendered from a template; the plots are inline SVG.
+//! The HTML report: one self-contained page (no network, no script or font from elsewhere) that reads as the
+//! terminal's table does: a row per solution first, then the solution x test matrix with each run's verdict and
+//! time (its numbers and message behind its cell), then per solution its compile error or its first failure with
+//! the test's texts, and plots of CPU time and memory per test against the limits; how it was judged comes last.
+//! Rendered from a template; the plots are inline SVG.
 
 use super::Origin;
-use super::plot::{self, Line, Point};
+use super::plot::{self, Axes, Point};
 use crate::judge::{JudgeReport, SolutionReport, TestResult};
 use crate::sandbox;
-use crate::units::{Bytes, format_time};
+use crate::units::format_time;
 use crate::verdict::Verdict;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -75,7 +77,15 @@ struct Column {
     expected: String,
     verdict: &'static str,
     ok: bool,
-    compile_message: String,
+    /// The CPU time of its slowest run and its highest peak memory, "-" when it ran nothing.
+    slowest: String,
+    most_memory: String,
+    /// Its tests accepted, of all the tests: "3/35".
+    passed: String,
+    /// The compiler's message, when it did not compile.
+    compile_error: Option<String>,
+    /// Its first failing run.
+    failure: Option<Failure>,
     /// A scoring problem's score, "50/100".
     score: Option<String>,
     /// The rules beyond its verdict it broke.
@@ -84,6 +94,24 @@ struct Column {
     notes: Vec<String>,
     cpu_plot: String,
     memory_plot: String,
+}
+
+/// A solution's first failing run, as the terminal shows it: the test, the numbers, the message, and the texts
+/// that show the failure (the test whole beside the output, or the first differing lines, or the dialogue).
+#[derive(Serialize)]
+struct Failure {
+    heading: String,
+    message: String,
+    texts: Option<Texts>,
+    /// The first differing lines or the dialogue, where the test is not short enough to show whole.
+    more: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Texts {
+    input: String,
+    answer: String,
+    output: String,
 }
 
 #[derive(Serialize)]
@@ -97,6 +125,8 @@ struct Cell {
     verdict: &'static str,
     /// A run that went wrong in a way its solution is not expected to.
     unexpected: bool,
+    /// Its CPU time.
+    time: String,
 }
 
 /// The runs' details, by test and solution, as the page's script reads them.
@@ -106,9 +136,12 @@ struct Runs {
     tests: Vec<String>,
     /// By row, then column: none where the solution did not run the test.
     runs: Vec<Vec<Option<RunDetail>>>,
-    /// Why a test was not run.
-    not_run: &'static str,
+    /// By column: why a test was not run.
+    not_run: Vec<&'static str>,
 }
+
+/// Why a solution that did not compile ran no test: what its cells say.
+const NOT_COMPILED: &str = "not run: compile error";
 
 /// A run's CPU and wall time and memory, in one line; what it said; and the diff or dialogue, if any.
 #[derive(Serialize)]
@@ -162,6 +195,7 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
                     verdict: test.verdict.code(),
                     unexpected: !test.verdict.is_accepted()
                         && !solution.expected.contains(&test.verdict),
+                    time: format_time(test.cpu),
                 });
                 runs[row][column] = Some(detail(test));
             }
@@ -216,11 +250,19 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
             solutions: report.solutions.iter().map(|s| s.name.clone()).collect(),
             tests: report.tests.clone(),
             runs,
-            not_run: if report.partition.is_some() {
-                "not run here (another share of the judge runs it, or it comes after the solution's first failure)"
-            } else {
-                "not run (it comes after the solution's first failure)"
-            },
+            not_run: report
+                .solutions
+                .iter()
+                .map(|s| {
+                    if s.verdict == Verdict::CompileError {
+                        NOT_COMPILED
+                    } else if report.partition.is_some() {
+                        "not run here (another share of the judge runs it, or it comes after the solution's first failure)"
+                    } else {
+                        "not run (it comes after the solution's first failure)"
+                    }
+                })
+                .collect(),
         },
     }
 }
@@ -289,17 +331,75 @@ fn detail(test: &TestResult) -> RunDetail {
         format_time(test.wall),
         test.memory.measured()
     );
-    let more: Vec<String> = [test.diff.as_deref(), test.dialogue.as_deref()]
-        .into_iter()
-        .flatten()
-        .filter(|text| !text.is_empty())
-        .map(|text| crate::text::bound(text, 4096))
-        .collect();
-    RunDetail(
-        numbers,
-        crate::text::bound(&test.message, 4096),
-        more.join("\n\n"),
-    )
+    let more = match evidence(test) {
+        Some(Evidence::Texts(t)) => [
+            ("input", t.input),
+            ("expected", t.answer),
+            ("output", t.output),
+        ]
+        .map(|(title, text)| format!("{title}:\n{}", text.strip_suffix('\n').unwrap_or(&text)))
+        .join("\n\n"),
+        Some(Evidence::Lines(lines)) => lines,
+        None => String::new(),
+    };
+    RunDetail(numbers, crate::text::bound(&test.message, 4096), more)
+}
+
+/// What shows how a run went wrong, as the terminal shows it (`table::write_evidence`): an interactive test's
+/// dialogue, else a short test whole beside the output, else the first differing lines.
+enum Evidence {
+    Texts(Texts),
+    Lines(String),
+}
+
+fn evidence(test: &TestResult) -> Option<Evidence> {
+    let lines =
+        |text: &str| (!text.is_empty()).then(|| Evidence::Lines(crate::text::bound(text, 4096)));
+    if let Some(dialogue) = &test.dialogue {
+        lines(dialogue)
+    } else if let Some(t) = &test.texts {
+        Some(Evidence::Texts(texts(t)))
+    } else {
+        test.diff.as_deref().and_then(lines)
+    }
+}
+
+/// A short test's files and the output, as text (bytes that are not UTF-8 as U+FFFD), an empty one said so.
+fn texts(texts: &crate::judge::TestTexts) -> Texts {
+    let text = |bytes: &[u8]| {
+        if bytes.is_empty() {
+            "(empty)".to_owned()
+        } else {
+            String::from_utf8_lossy(bytes).into_owned()
+        }
+    };
+    Texts {
+        input: text(&texts.input),
+        answer: text(&texts.answer),
+        output: text(&texts.output),
+    }
+}
+
+/// The first failing run of `solution`, if any.
+fn failure(solution: &SolutionReport) -> Option<Failure> {
+    let test = solution.tests.iter().find(|t| !t.verdict.is_accepted())?;
+    let (texts, more) = match evidence(test) {
+        Some(Evidence::Texts(texts)) => (Some(texts), None),
+        Some(Evidence::Lines(lines)) => (None, Some(lines)),
+        None => (None, None),
+    };
+    Some(Failure {
+        heading: format!(
+            "{} on test {} ({} CPU, {})",
+            test.verdict.code(),
+            test.name,
+            format_time(test.cpu),
+            test.memory.measured()
+        ),
+        message: crate::text::bound(&test.message, 4096),
+        texts,
+        more,
+    })
 }
 
 fn column(
@@ -307,6 +407,7 @@ fn column(
     positions: &HashMap<&str, usize>,
     solution: &SolutionReport,
 ) -> Column {
+    let compiled = solution.verdict != Verdict::CompileError;
     // A point per run: its test's place, and `value` of the run.
     let points = |value: fn(&TestResult) -> f64| -> Vec<Point> {
         solution
@@ -319,16 +420,7 @@ fn column(
             })
             .collect()
     };
-    let cpu = points(|t| t.cpu.as_secs_f64() * 1000.0);
-    let memory = points(|t| mib(t.memory));
-    let tests = report.tests.len();
-    let mut cpu_lines = vec![Line::Limit(report.time_limit.as_secs_f64() * 1000.0)];
-    cpu_lines.extend(
-        report
-            .suggested_time_limit
-            .as_ref()
-            .map(|s| Line::Suggested(s.limit_ms as f64)),
-    );
+    let ran = !solution.tests.is_empty();
     Column {
         name: solution.name.clone(),
         language: solution.language.name(),
@@ -340,26 +432,61 @@ fn column(
             .join(" or "),
         verdict: solution.verdict.code(),
         ok: solution.ok,
+        slowest: if ran {
+            format_time(solution.max_cpu())
+        } else {
+            "-".to_owned()
+        },
+        most_memory: if ran {
+            solution.max_memory().measured()
+        } else {
+            "-".to_owned()
+        },
+        passed: format!(
+            "{}/{}",
+            solution
+                .tests
+                .iter()
+                .filter(|t| t.verdict.is_accepted())
+                .count(),
+            report.tests.len()
+        ),
         score: super::grid::score_text(solution),
         broken: solution.broken.clone(),
-        compile_message: if solution.verdict == Verdict::CompileError {
-            crate::text::bound(&solution.compile.message, 300)
+        compile_error: (!compiled).then(|| crate::text::bound(&solution.compile.message, 16384)),
+        failure: failure(solution),
+        notes: report.notes(solution),
+        // A solution that did not compile has no runs to plot.
+        cpu_plot: if compiled {
+            plot::svg(
+                &points(|t| t.cpu.as_secs_f64()),
+                &Axes {
+                    tests: &report.tests,
+                    limit: report.time_limit.as_secs_f64(),
+                    suggested: report
+                        .suggested_time_limit
+                        .as_ref()
+                        .map(|s| s.limit_ms as f64 / 1000.0),
+                    what: "CPU",
+                },
+            )
         } else {
             String::new()
         },
-        notes: report.notes(solution),
-        cpu_plot: plot::svg(&cpu, tests, &cpu_lines, "CPU ms"),
-        memory_plot: plot::svg(
-            &memory,
-            tests,
-            &[Line::Limit(mib(report.memory_limit))],
-            "MiB",
-        ),
+        memory_plot: if compiled {
+            plot::svg(
+                &points(|t| t.memory.0 as f64),
+                &Axes {
+                    tests: &report.tests,
+                    limit: report.memory_limit.0 as f64,
+                    suggested: None,
+                    what: "memory",
+                },
+            )
+        } else {
+            String::new()
+        },
     }
-}
-
-fn mib(bytes: Bytes) -> f64 {
-    bytes.0 as f64 / Bytes::MIB as f64
 }
 
 #[cfg(test)]
@@ -410,7 +537,19 @@ mod tests {
             1,
             "{page}"
         );
-        assert_eq!(page.matches(r#"<td data-verdict="">"#).count(), 3, "{page}");
+        // Not run: after off_by_one's first failure, and broken's two, since it did not compile.
+        assert_eq!(page.matches(r#"<td data-verdict="">"#).count(), 1, "{page}");
+        assert_eq!(
+            page.matches(r#"<td data-verdict="" class="ce">not run: compile error</td>"#)
+                .count(),
+            2,
+            "{page}"
+        );
+        // Each run's time beside its verdict.
+        assert!(
+            page.contains(r#"<td data-verdict="AC">AC <span class="time">7ms</span></td>"#),
+            "{page}"
+        );
         let start = page.find(r#"id="runs">"#).unwrap() + r#"id="runs">"#.len();
         let end = start + page[start..].find("</script>").unwrap();
         let runs: serde_json::Value = serde_json::from_str(&page[start..end]).unwrap();
@@ -420,7 +559,62 @@ mod tests {
             "token 1: expected \"4\", found \"5\""
         );
         assert_eq!(runs["runs"][0][1][2], "-4\n+5");
+        assert_eq!(runs["runs"][0][0][2], "");
         assert_eq!(runs["runs"][1][1], serde_json::Value::Null);
+        assert_eq!(runs["not_run"][2], NOT_COMPILED);
+    }
+
+    #[test]
+    fn a_row_per_solution_comes_first_and_the_isolation_last() {
+        let page = page_of(&sample_report());
+        let summary = page.find(r#"<table class="summary">"#).unwrap();
+        assert!(summary < page.find("verdict-matrix").unwrap(), "{page}");
+        assert!(page.find("<dt>cgroup</dt>").unwrap() > page.find(r#"id="plots""#).unwrap());
+        let row = &page[page.find(r#"<tr data-solution="ref">"#).unwrap()..];
+        let row = &row[..row.find("</tr>").unwrap()];
+        for cell in [">ref<", ">AC<", ">2&#x2f;2<", ">7ms<", ">as expected<"] {
+            assert!(row.contains(cell), "{row} lacks {cell}");
+        }
+        let row = &page[page.find(r#"<tr data-solution="off_by_one">"#).unwrap()..];
+        assert!(row[..row.find("</tr>").unwrap()].contains(">NOT AS EXPECTED<"));
+    }
+
+    #[test]
+    fn a_compile_error_has_a_panel_and_a_wrong_answer_its_texts() {
+        let mut report = sample_report();
+        report.solutions[1].tests[0].texts = Some(crate::judge::TestTexts {
+            input: b"2\n1 3\n".to_vec(),
+            answer: b"4\n".to_vec(),
+            output: b"5\n".to_vec(),
+        });
+        report.solutions[2].compile.message =
+            "broken.c: In function 'main':\nbroken.c:1:1: error: expected ';'".into();
+        let page = page_of(&report);
+        assert!(
+            page.contains(
+                "<pre class=\"compile-error\">broken.c: In function &#x27;main&#x27;:\nbroken.c:1:1: error: expected &#x27;;&#x27;</pre>"
+            ),
+            "{page}"
+        );
+        // Not squashed into the heading.
+        assert!(
+            page.contains("<h3>broken <small>(C; expected CE; got CE)</small></h3>"),
+            "{page}"
+        );
+        assert!(
+            page.contains("<p class=\"failure\">WA on test 1 (1ms CPU, "),
+            "{page}"
+        );
+        assert!(
+            page.contains("<pre class=\"input\">2\n1 3\n</pre>"),
+            "{page}"
+        );
+        assert!(page.contains("<pre class=\"output\">5\n</pre>"), "{page}");
+        // The selected run shows them too.
+        assert!(
+            page.contains(r#""input:\n2\n1 3\n\nexpected:\n4\n\noutput:\n5""#),
+            "{page}"
+        );
     }
 
     #[test]

@@ -5,6 +5,7 @@ use super::Origin;
 use crate::compile::CompileOutcome;
 use crate::judge::{
     Interruption, JudgeReport, LimitCheck, Partition, SolutionReport, SuggestedLimit, TestResult,
+    TestTexts,
 };
 use crate::language::Language;
 use crate::problem::{PackageWarning, Skipped, WarningKind};
@@ -165,6 +166,10 @@ struct JsonTest {
     /// For a wrong answer judged by a built-in comparison, the first differing lines.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     diff: Option<String>,
+    /// For a wrong answer on a short test: the input, the answer and the output, whole, as the terminal and the
+    /// HTML report show them (bytes that are not UTF-8 as U+FFFD).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    texts: Option<JsonTexts>,
     /// An interactive test's dialogue, when it failed: `> ` lines from the solution, `< ` from the interactor.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     dialogue: Option<String>,
@@ -177,6 +182,32 @@ struct JsonTest {
     /// What the output or static validator wrote in `score.txt` or `score_multiplier.txt`, read back by `merge`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     validator_score: Option<crate::check::ValidatorScore>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct JsonTexts {
+    input: String,
+    answer: String,
+    output: String,
+}
+
+impl JsonTexts {
+    fn new(texts: &TestTexts) -> JsonTexts {
+        let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+        JsonTexts {
+            input: text(&texts.input),
+            answer: text(&texts.answer),
+            output: text(&texts.output),
+        }
+    }
+
+    fn texts(self) -> TestTexts {
+        TestTexts {
+            input: self.input.into_bytes(),
+            answer: self.answer.into_bytes(),
+            output: self.output.into_bytes(),
+        }
+    }
 }
 
 fn solution(report: &JudgeReport, s: &SolutionReport) -> JsonSolution {
@@ -212,6 +243,7 @@ fn test(t: &TestResult) -> JsonTest {
         memory_kib: t.memory.kib(),
         message: t.message.clone(),
         diff: t.diff.clone(),
+        texts: t.texts.as_ref().map(JsonTexts::new),
         dialogue: t.dialogue.clone(),
         at_margin: t.at_margin.map(|v| v.code().to_owned()),
         score: t.score,
@@ -318,7 +350,7 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
                         message: t.message,
                         diff: t.diff,
                         input: PathBuf::new(),
-                        texts: None,
+                        texts: t.texts.map(JsonTexts::texts),
                         dialogue: t.dialogue,
                         at_margin: t.at_margin.as_deref().map(verdict).transpose()?,
                         validator_score: t.validator_score,
@@ -635,6 +667,12 @@ pub(crate) mod tests {
         // What a validator's score file said, which a merge decides the test's score from again.
         report.solutions[1].tests[0].validator_score =
             Some(crate::check::ValidatorScore::Multiplier(0.5));
+        // A short test's texts, which the HTML of the saved report shows as the judge's did.
+        report.solutions[1].tests[0].texts = Some(TestTexts {
+            input: b"2\n1 3\n".to_vec(),
+            answer: b"4\n".to_vec(),
+            output: b"5\n".to_vec(),
+        });
         report.time_limit_check = Some(LimitCheck {
             slowest: Duration::from_micros(330_017),
             on: "ref on 2".into(),
@@ -663,6 +701,11 @@ pub(crate) mod tests {
         let first = String::from_utf8(first).unwrap();
         assert_eq!(String::from_utf8(second).unwrap(), first);
         assert!(first.contains("\"at_margin\": \"AC\""), "{first}");
+        assert!(first.contains("\"input\": \"2\\n1 3\\n\""), "{first}");
+        assert_eq!(
+            saved.report.solutions[1].tests[0].texts,
+            report.solutions[1].tests[0].texts
+        );
         assert!(
             first.contains("\"validator_score\": {\n            \"multiplier\": 0.5\n          }"),
             "{first}"
