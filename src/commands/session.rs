@@ -91,7 +91,7 @@ pub(super) fn run(
         partition: args.partition,
     };
     let judge = Judge::new(&sandbox, cache.clone(), options);
-    let mut progress = Progress::new(args.json || args.quiet);
+    let mut progress = Progress::new(args.json || args.quiet, !args.json);
     let outcome = judge.judge(&session.problem, &session.solutions, &tests, &mut |event| {
         progress.on_event(&event)
     });

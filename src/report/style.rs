@@ -80,9 +80,54 @@ pub(super) fn stderr_bar(template: &str, length: Option<u64>) -> Option<indicati
     std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::with_draw_target(
             length,
-            indicatif::ProgressDrawTarget::stderr(),
+            indicatif::ProgressDrawTarget::term_like_with_hz(
+                Box::new(ShortOfTheEdge(console::Term::buffered_stderr())),
+                20,
+            ),
         );
         bar.set_style(indicatif::ProgressStyle::with_template(template).expect("valid template"));
         bar
     })
+}
+
+/// Columns a bar leaves free at the end of its line. A terminal echoes Ctrl-C as `^C` where the cursor is: after a
+/// bar as wide as the terminal, that wraps to a line of its own, and clearing the bar then clears only that line,
+/// leaving the bar on screen above the report.
+const ECHO_ROOM: u16 = 3;
+
+/// The terminal, a few columns narrower than it is (see [`ECHO_ROOM`]).
+#[derive(Debug)]
+struct ShortOfTheEdge(console::Term);
+
+impl indicatif::TermLike for ShortOfTheEdge {
+    fn width(&self) -> u16 {
+        self.0.size().1.saturating_sub(ECHO_ROOM).max(10)
+    }
+    fn height(&self) -> u16 {
+        self.0.size().0
+    }
+    fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_up(n)
+    }
+    fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_down(n)
+    }
+    fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_right(n)
+    }
+    fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_left(n)
+    }
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        self.0.write_line(s)
+    }
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        self.0.write_str(s)
+    }
+    fn clear_line(&self) -> std::io::Result<()> {
+        self.0.clear_line()
+    }
+    fn flush(&self) -> std::io::Result<()> {
+        self.0.flush()
+    }
 }

@@ -395,18 +395,6 @@ fn write_broken(solution: &SolutionReport, style: Style, out: &mut dyn Write) ->
 }
 
 fn write_summary(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io::Result<()> {
-    if let Some(interruption) = &report.interrupted {
-        let text = format!(
-            "interrupted while {}: {}",
-            interruption.during,
-            super::interrupted_summary(interruption)
-        );
-        writeln!(
-            out,
-            "{}",
-            style.paint(&text, console::Style::new().yellow().bold())
-        )?;
-    }
     if let Some(partition) = report.partition {
         let runs: usize = report.solutions.iter().map(|s| s.tests.len()).sum();
         writeln!(
@@ -441,6 +429,35 @@ fn write_summary(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io:
             }
         })
         .collect();
+    // The last line is what a reader of a log sees first: an interrupted judge says so there, never "all as
+    // expected" of the few it judged.
+    if let Some(interruption) = &report.interrupted {
+        let judged = match (report.solutions.len(), wrong.len()) {
+            (0, _) => "no solution judged".to_owned(),
+            (1, 0) => "the 1 solution judged got its expected verdict".to_owned(),
+            (n, 0) => format!("the {n} solutions judged as expected"),
+            (n, _) => format!(
+                "{} of {} judged not as expected: {}",
+                wrong.len(),
+                plural(n, "solution"),
+                wrong.join(", ")
+            ),
+        };
+        let text = format!(
+            "interrupted while {}: {judged}; not judged: {}",
+            interruption.during,
+            if interruption.not_judged.is_empty() {
+                "none".to_owned()
+            } else {
+                interruption.not_judged.join(", ")
+            }
+        );
+        return writeln!(
+            out,
+            "{}; {builds}",
+            style.paint(&text, console::Style::new().yellow().bold())
+        );
+    }
     if wrong.is_empty() {
         let text = match report.solutions.len() {
             1 => "the solution got its expected verdict".to_owned(),
@@ -558,9 +575,11 @@ mod tests {
     #[test]
     fn quiet_and_verbose_tables() {
         let quiet = render(&failing_report(), 100, Detail::Quiet);
-        assert_eq!(quiet.lines().count(), 2, "{quiet}");
+        assert_eq!(quiet.lines().count(), 1, "{quiet}");
         assert!(
-            quiet.contains("2 of 4 solutions not as expected"),
+            quiet.starts_with(
+                "interrupted while judging slow.rs: 2 of 4 solutions judged not as expected"
+            ),
             "{quiet}"
         );
         insta::assert_snapshot!(render(&failing_report(), 100, Detail::Verbose));

@@ -5,6 +5,7 @@ mod bundled;
 mod cache;
 mod constants_and_includes;
 mod corpus;
+mod ctrl_c;
 mod escapes;
 mod harness;
 mod hostile;
