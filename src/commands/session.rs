@@ -56,6 +56,7 @@ pub(super) fn run(
         test.answer = absolute(&test.answer)?;
     }
     session.tests_dir = absolute(&session.tests_dir)?;
+    let every_test = found.len();
     let tests = TestSelection::new(&args.test_patterns, args.samples)?.apply(found)?;
     let limits = &mut session.problem.limits;
     if let Some(time) = args.time_limit {
@@ -89,6 +90,7 @@ pub(super) fn run(
         all_tests: args.all,
         jobs: usize::from(args.jobs),
         partition: args.partition,
+        subset: tests.len() < every_test,
     };
     let judge = Judge::new(&sandbox, cache.clone(), options);
     let mut progress = Progress::new(args.json || args.quiet, !args.json);

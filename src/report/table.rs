@@ -177,7 +177,9 @@ fn write_row(
     } else {
         console::Style::new().yellow()
     };
-    let mark = if solution.ok {
+    let mark = if not_caught(solution) {
+        style.paint("not caught", console::Style::new().yellow())
+    } else if solution.ok {
         style.paint("ok", console::Style::new().green())
     } else {
         style.paint("NOT AS EXPECTED", console::Style::new().red().bold())
@@ -212,6 +214,12 @@ fn write_row(
         name_width = widths.name,
         lang_width = widths.language,
     )
+}
+
+/// Whether a solution passed what was judged of it without its expected verdict, which only a selection of the
+/// tests or a share of the runs allows: the tests judged did not catch it, which is not a failure of the problem.
+fn not_caught(solution: &SolutionReport) -> bool {
+    solution.ok && !solution.expected.contains(&solution.verdict)
 }
 
 /// A line per test the solution ran: its verdict, CPU time, memory and the last line of its message.
@@ -321,6 +329,15 @@ fn write_details(
         .filter(|t| !t.verdict.is_accepted())
         .collect();
     let Some((test, others)) = failing.split_first() else {
+        if not_caught(solution) {
+            writeln!(
+                out,
+                "\n{}: {}, expected {}: not caught by these tests",
+                solution.name,
+                solution.verdict,
+                expected_codes(&solution.expected)
+            )?;
+        }
         if !solution.broken.is_empty() {
             writeln!(
                 out,
@@ -458,7 +475,32 @@ fn write_summary(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io:
             style.paint(&text, console::Style::new().yellow().bold())
         );
     }
-    if wrong.is_empty() {
+    let uncaught: Vec<&str> = report
+        .solutions
+        .iter()
+        .filter(|s| not_caught(s))
+        .map(|s| s.name.as_str())
+        .collect();
+    if wrong.is_empty() && !uncaught.is_empty() {
+        let text = match report.solutions.len() - uncaught.len() {
+            0 => format!(
+                "{} not caught by these tests: {}",
+                plural(uncaught.len(), "solution"),
+                uncaught.join(", ")
+            ),
+            caught => format!(
+                "{} as expected on these tests, {} not caught by them: {}",
+                plural(caught, "solution"),
+                uncaught.len(),
+                uncaught.join(", ")
+            ),
+        };
+        writeln!(
+            out,
+            "{}; {builds}",
+            style.paint(&text, console::Style::new().yellow().bold())
+        )
+    } else if wrong.is_empty() {
         let text = match report.solutions.len() {
             1 => "the solution got its expected verdict".to_owned(),
             n => format!("all {n} solutions as expected"),

@@ -385,3 +385,55 @@ fn every_subcommand_says_its_exit_codes() {
         }
     }
 }
+
+/// A wrong solution the selected tests do not catch is said to be not caught by them, and the judge of a healthy
+/// problem's quick check passes; a failure the selection does show still fails it.
+#[test]
+fn a_selection_that_does_not_catch_a_wrong_solution_is_not_a_failure() {
+    // Sums in 32 bits: right on tests 1 and 2, wrong on test 10 (5 x 10^9).
+    const OVERFLOW: &str = "#include <stdio.h>\nint main(void) { int n, x, s = 0; scanf(\"%d\", &n);\n\
+                            while (n-- > 0 && scanf(\"%d\", &x) == 1) s += x; printf(\"%d\\n\", s); }\n";
+    let judge = |args: &[&str]| {
+        let mut all = vec!["judge", "sum", "--submission", "sub/overflow.c"];
+        all.extend(args);
+        Judge::fixture("basic")
+            .write("sub/overflow.c", OVERFLOW)
+            .args(&all)
+            .run()
+    };
+    let quick = judge(&["--expect", "WA", "--test", "1"]).expect_code(0);
+    let out = quick.stdout();
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("overflow.c") && l.ends_with("not caught")),
+        "{out}"
+    );
+    assert!(
+        out.contains("overflow.c: AC, expected WA: not caught by these tests"),
+        "{out}"
+    );
+    assert!(
+        out.trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("1 solution not caught by these tests: overflow.c;"),
+        "{out}"
+    );
+    // The same selection under --json: as expected, for a script's exit code too.
+    let report = judge(&["--expect", "WA", "--test", "1", "--json"])
+        .expect_code(0)
+        .json();
+    assert_eq!(report["ok"], true, "{report:#}");
+    // A selection that catches it, and the whole judge, say it got its verdict.
+    let caught = judge(&["--expect", "WA", "--test", "10"]).expect_code(0);
+    assert!(
+        !caught.stdout().contains("not caught"),
+        "{}",
+        caught.stdout()
+    );
+    judge(&["--expect", "WA"]).expect_code(0);
+    // Expected AC and wrong on the selection: not as expected, whatever the selection.
+    judge(&["--test", "10"]).expect_code(1);
+    judge(&["--test", "1"]).expect_code(0);
+}
