@@ -17,6 +17,7 @@ mod package_warnings;
 mod plot;
 mod progress;
 mod regen;
+mod rows;
 #[cfg(test)]
 mod shared_writer;
 mod side_by_side;

@@ -52,7 +52,8 @@ impl Style {
 }
 
 impl Style {
-    /// The style of standard output: the terminal's width (100 columns elsewhere), colour as chosen.
+    /// The style of standard output, colour as chosen, as wide as the terminal it draws on; elsewhere (a pipe, a
+    /// log) as wide as `COLUMNS` says, which a user sets to read a report through a pager, or 100 columns.
     pub fn for_stdout(choice: ColorChoice, detail: Detail) -> Style {
         let terminal = std::io::stdout().is_terminal();
         let set = |name| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
@@ -66,7 +67,11 @@ impl Style {
             width: if terminal {
                 console::Term::stdout().size().1 as usize
             } else {
-                100
+                std::env::var("COLUMNS")
+                    .ok()
+                    .and_then(|columns| columns.trim().parse().ok())
+                    .filter(|&columns: &usize| columns > 0)
+                    .unwrap_or(100)
             },
             detail,
         }

@@ -437,3 +437,47 @@ fn a_selection_that_does_not_catch_a_wrong_solution_is_not_a_failure() {
     judge(&["--test", "10"]).expect_code(1);
     judge(&["--test", "1"]).expect_code(0);
 }
+
+/// The table fits the width `COLUMNS` gives where the output is not a terminal, with names as long as the
+/// bundled problems' longest.
+#[test]
+fn the_table_fits_the_columns_given() {
+    let ac = std::fs::read_to_string(
+        crate::harness::fixtures().join("basic/problems/sum/solutions/ac.py"),
+    )
+    .unwrap();
+    for columns in ["80", "60"] {
+        let run = Judge::fixture("basic")
+            .write("sub/too_many_questions.py", &ac)
+            .write("sub/table_then_search.py", &ac)
+            .args(&[
+                "judge",
+                "sum",
+                "--submission",
+                "sub/too_many_questions.py",
+                "--submission",
+                "sub/table_then_search.py",
+                "--expect",
+                "WA",
+            ])
+            .env("COLUMNS", columns)
+            .run()
+            .expect_code(1);
+        let out = run.stdout();
+        let width: usize = columns.parse().unwrap();
+        let rows: Vec<&str> = out
+            .lines()
+            .skip_while(|l| !l.starts_with("solution"))
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert_eq!(rows.len(), 3, "{out}");
+        for row in rows {
+            assert!(row.chars().count() <= width, "{columns}: {row:?}\n{out}");
+        }
+        assert!(
+            out.lines()
+                .all(|l| l.chars().count() <= width || l.contains("not as expected")),
+            "{out}"
+        );
+    }
+}
