@@ -118,6 +118,10 @@ impl<'a> Judge<'a> {
             skipped: Vec::new(),
             interrupted: None,
             warnings: Vec::new(),
+            main_reference: solutions
+                .iter()
+                .find(|s| s.main && problem.package.is_none())
+                .map(|s| s.name.clone()),
         };
         for warning in problem.package.iter().flat_map(|p| &p.warnings) {
             warn(&mut report, warning.clone(), on_event);

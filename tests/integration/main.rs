@@ -17,6 +17,7 @@ mod java;
 mod judging;
 mod killed_judge;
 mod languages;
+mod messages;
 mod mistakes;
 mod multi_pass;
 mod names;
