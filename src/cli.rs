@@ -205,7 +205,10 @@ has it as Markdown (statement/problem.en.md). Either way the statement's title a
 out: the format prints the name and the samples itself.
 
 A checker, interactor or validator speaking cpjudge's protocol goes as a folder with build and run scripts that
-call it in the package format's (exit codes 42 and 43, feedback folder).";
+call it in the package format's (exit codes 42 and 43, feedback folder).
+
+Exit codes: 0 the package was written, 2 it was not (an unknown problem, a folder that exists and is not empty,
+a problem the format cannot say).";
 
 const IMPORT_HELP: &str = "\
 Examples:
@@ -218,7 +221,10 @@ protocol = \"package\"), input validator, groups and submissions, and testdata/N
 the package does not fix is found as judging the package finds it, by running its accepted submissions. Prints
 what was written and each part of the package not carried over. A problem name already taken, or a package whose
 scoring problem.toml cannot say (nested groups, an unbounded score, a legacy grader other than a sum of groups),
-is refused with exit code 2, and nothing is written.";
+is refused, and nothing is written.
+
+Exit codes: 0 the problem was made, 2 it was not (a taken name, a package that is not one or that problem.toml
+cannot say).";
 
 const JUDGE_HELP: &str = "\
 Examples:
@@ -688,6 +694,10 @@ pub struct ReportForms {
     /// Also write the HTML report to FILE.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+
+    /// Print only the summary line of the table, as `judge -q` does.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, clap::Args)]

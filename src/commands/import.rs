@@ -65,7 +65,7 @@ fn derived(target: &Target, cache: Cache, layers: &Layers) -> Result<(Duration, 
         .retain(|solution| toolchain.check(solution.language).is_ok());
     let tests = target.tests(None)?;
     let judge = Judge::new(&sandbox, cache, JudgeOptions::default());
-    let mut progress = Progress::new(false);
+    let mut progress = Progress::new(false, false);
     let found = judge.package_time_limit(&problem, &tests, &mut |event| progress.on_event(&event));
     progress.finish();
     let (limit, how) = found?.ok_or_else(|| {

@@ -49,6 +49,24 @@ pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<bool> {
             error: Some(crate::problem::misnamed(folder)),
         }
     }));
+    summaries.extend(catalog.without_config().iter().map(|folder| {
+        let name = folder
+            .file_name()
+            .map(crate::text::file_name)
+            .unwrap_or_default();
+        ProblemSummary {
+            error: Some(format!(
+                "{} has no problem.toml: write one there (`cpjudge new` starts a problem with one), or remove the folder",
+                crate::text::relative(folder).display()
+            )),
+            name,
+            title: None,
+            time_limit_ms: None,
+            memory_limit_kib: None,
+            tests: None,
+            solutions: None,
+        }
+    }));
     let mut out = std::io::stdout().lock();
     if args.json {
         report::write_list_json(&summaries, &mut out)

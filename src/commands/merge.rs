@@ -91,7 +91,14 @@ pub fn report(color: ColorChoice, args: &ReportArgs) -> Result<Outcome> {
 fn outputs(forms: &ReportForms, color: ColorChoice) -> Result<Outputs<'_>> {
     let outputs = Outputs {
         json: forms.json,
-        style: Style::for_stdout(color, Detail::Normal),
+        style: Style::for_stdout(
+            color,
+            if forms.quiet {
+                Detail::Quiet
+            } else {
+                Detail::Normal
+            },
+        ),
         junit: forms.junit.as_deref(),
         html: forms.html.as_deref(),
         contestant: None,

@@ -62,6 +62,7 @@ pub(super) fn run(
         test.answer = absolute(&test.answer)?;
     }
     session.tests_dir = absolute(&session.tests_dir)?;
+    let every_test = found.len();
     let tests = TestSelection::new(&args.test_patterns, args.samples)?.apply(found)?;
     let limits = &mut session.problem.limits;
     if let Some(time) = args.time_limit {
@@ -95,6 +96,7 @@ pub(super) fn run(
         all_tests: args.all,
         jobs: usize::from(args.jobs),
         partition: args.partition,
+        subset: tests.len() < every_test,
     };
     let mut flags = crate::language::Flags::default();
     for (key, words) in &args.lang_flags {
@@ -104,7 +106,7 @@ pub(super) fn run(
     }
     let flags = session.problem.flags.over(&flags);
     let judge = Judge::new(&sandbox, cache.clone(), options).with_flags(flags);
-    let mut progress = Progress::new(args.json || args.quiet);
+    let mut progress = Progress::new(args.json || args.quiet, !args.json);
     let outcome = judge.judge(&session.problem, &session.solutions, &tests, &mut |event| {
         progress.on_event(&event)
     });

@@ -34,6 +34,7 @@ pub fn timelimit(
         all_tests: true,
         jobs: usize::from(args.jobs),
         partition: None,
+        subset: false,
     };
     let judge = Judge::new(&sandbox, cache, options);
     let calibrator = Calibrator {

@@ -33,6 +33,18 @@ pub struct JudgeOptions {
     pub jobs: usize,
     /// Judge only this share of the (solution, test) runs.
     pub partition: Option<Partition>,
+    /// The tests are a selection of the problem's (`--samples`, `--test`): a wrong solution they do not catch is
+    /// not caught by them, not a failure of the problem, as on a share.
+    pub subset: bool,
+}
+
+impl JudgeOptions {
+    /// Whether only some of the runs that decide a verdict are judged: a share, or a selection of the tests. A
+    /// solution is then not as expected only where no other run could make it so, and the rules about tests
+    /// judged elsewhere are left to the whole judge.
+    fn partial(&self) -> bool {
+        self.partition.is_some() || self.subset
+    }
 }
 
 impl Default for JudgeOptions {
@@ -41,6 +53,7 @@ impl Default for JudgeOptions {
             all_tests: false,
             jobs: 1,
             partition: None,
+            subset: false,
         }
     }
 }
@@ -113,6 +126,10 @@ impl<'a> Judge<'a> {
             skipped: Vec::new(),
             interrupted: None,
             warnings: Vec::new(),
+            main_reference: solutions
+                .iter()
+                .find(|s| s.main && problem.package.is_none())
+                .map(|s| s.name.clone()),
         };
         for warning in problem.package.iter().flat_map(|p| &p.warnings) {
             warn(&mut report, warning.clone(), on_event);
@@ -440,16 +457,17 @@ impl<'a> Judge<'a> {
                 compiled: build.outcome.ok,
             },
         );
-        let ok = match self.options.partition {
-            None => solution.accepts(verdict) && broken.is_empty(),
-            Some(_) => may_be_as_expected(solution, verdict),
+        let ok = if self.options.partial() {
+            may_be_as_expected(solution, verdict)
+        } else {
+            solution.accepts(verdict) && broken.is_empty()
         };
         Ok(SolutionReport {
             score: scored.score,
             max_score: scored.max,
             groups: scored.groups,
-            // A share cannot decide a rule about tests of other shares: the merged report does.
-            broken: if self.options.partition.is_some() {
+            // A share or a selection cannot decide a rule about tests judged elsewhere: the whole judge does.
+            broken: if self.options.partial() {
                 Vec::new()
             } else {
                 broken
@@ -787,6 +805,7 @@ mod tests {
             all_tests: false,
             jobs: 4,
             partition: None,
+            subset: false,
         };
         let report = judge(&runner, &fixture, options).unwrap();
         // Tests after the first failure may have run meanwhile, but they are not reported.
@@ -802,6 +821,7 @@ mod tests {
             all_tests: true,
             jobs: 3,
             partition: None,
+            subset: false,
         };
         let report = judge(&runner, &fixture, options).unwrap();
         assert_eq!(names(&report), ["1", "2", "3", "4", "5", "6", "7", "8"]);
@@ -823,6 +843,7 @@ mod tests {
             all_tests: true,
             jobs: 1,
             partition: None,
+            subset: false,
         };
         let error = judge(&runner, &fixture, options).unwrap_err();
         assert!(error.to_string().contains("no result"), "{error}");

@@ -197,6 +197,9 @@ pub struct JudgeReport {
     pub interrupted: Option<Interruption>,
     /// What the problem's package holds that was judged otherwise than its format says, or not at all.
     pub warnings: Vec<PackageWarning>,
+    /// The main reference of a problem of the project, when judged: every `.ans` is its output, so its wrong
+    /// answer may be a stale answer rather than a bug. Not kept in JSON.
+    pub main_reference: Option<String>,
 }
 
 /// A time limit `timelimit` suggested, and where and when it timed the references.
@@ -240,8 +243,19 @@ impl JudgeReport {
     /// What is said of a solution besides its verdict: that it is sensitive to the time limit, as problemtools
     /// says of a submission whose verdict changes between the limit and the TLE margin.
     pub fn notes(&self, solution: &SolutionReport) -> Vec<String> {
+        let mut notes = Vec::new();
+        if self.main_reference.as_deref() == Some(solution.name.as_str())
+            && solution.verdict == Verdict::WrongAnswer
+        {
+            notes.push(format!(
+                "{} is the main reference, whose output every answer (.ans) is: the answers may be stale, made \
+                 by an older version of it or of the generator; `cpjudge regen {}` shows each answer that would \
+                 change, and with --write rewrites them",
+                solution.name, self.problem
+            ));
+        }
         let Some(test) = solution.sensitive_test() else {
-            return Vec::new();
+            return notes;
         };
         let at_margin = test
             .at_margin
@@ -250,14 +264,15 @@ impl JudgeReport {
             .tle_time_limit
             .map(|m| format!(" of {}", format_time(m)))
             .unwrap_or_default();
-        vec![format!(
+        notes.push(format!(
             "sensitive to the time limit: on test {} it took {} of CPU, over the {} limit, and would get {} \
              within the TLE margin{margin}",
             test.name,
             format_time(test.cpu),
             format_time(self.time_limit),
             at_margin.code()
-        )]
+        ));
+        notes
     }
 
     /// Whether every solution got a verdict it was expected to get (never, when the judge was interrupted).

@@ -61,6 +61,22 @@ impl Catalog {
         names
     }
 
+    /// The folders under `problems/` without a `problem.toml` (hidden ones aside): a problem begun by hand, or one
+    /// whose file was lost, which would otherwise go unlisted without a word.
+    pub(crate) fn without_config(&self) -> Vec<PathBuf> {
+        let Ok(entries) = std::fs::read_dir(self.problems_dir()) else {
+            return Vec::new();
+        };
+        let mut found: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+            .filter(|e| e.path().is_dir() && !e.path().join("problem.toml").is_file())
+            .map(|e| e.path())
+            .collect();
+        found.sort();
+        found
+    }
+
     /// The folders under `problems/` holding a `problem.toml` whose names are not UTF-8: no problem can be named
     /// by them, since a problem's name goes into reports and `testdata/<name>`.
     pub(crate) fn misnamed(&self) -> Vec<PathBuf> {

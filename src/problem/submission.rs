@@ -31,6 +31,12 @@ pub fn submissions(paths: &[PathBuf], expected: &[Verdict]) -> Result<Vec<Soluti
                     path.display()
                 )));
             }
+            if is_empty(path) {
+                return Err(Error::Usage(format!(
+                    "submission {}: the file is empty (saved before it was written?); there is nothing to judge",
+                    path.display()
+                )));
+            }
             Ok(Solution {
                 name,
                 path: path.to_owned(),
@@ -43,6 +49,18 @@ pub fn submissions(paths: &[PathBuf], expected: &[Verdict]) -> Result<Vec<Soluti
             })
         })
         .collect()
+}
+
+/// Whether a file holds nothing but white space: compiled, it gets a linker's error or, interpreted, a wrong answer,
+/// neither of which says what is wrong.
+fn is_empty(path: &Path) -> bool {
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.len() == 0 => true,
+        Ok(meta) if meta.len() <= 4096 => {
+            std::fs::read(path).is_ok_and(|text| text.iter().all(u8::is_ascii_whitespace))
+        }
+        _ => false,
+    }
 }
 
 /// For each path, the shortest suffix of its components that is the suffix of no other path; the whole path when

@@ -398,6 +398,7 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
         .collect::<Result<_, String>>()?;
     Ok(SavedReport {
         report: JudgeReport {
+            main_reference: None,
             problem: json.problem,
             time_limit: Duration::from_millis(json.time_limit_ms),
             memory_limit: kib(json.memory_limit_kib)?,
@@ -490,6 +491,7 @@ pub(crate) mod tests {
             cached: false,
         };
         JudgeReport {
+            main_reference: None,
             problem: "sum".into(),
             time_limit: Duration::from_secs(1),
             memory_limit: Bytes::mib(256),

@@ -18,6 +18,7 @@ mod package_warnings;
 mod plot;
 mod progress;
 mod regen;
+mod rows;
 #[cfg(test)]
 mod shared_writer;
 mod side_by_side;
@@ -52,18 +53,6 @@ pub use style::{ColorChoice, Detail, Style};
 pub use table::{write_list, write_table};
 pub use timelimit::{write_timelimit, write_timelimit_json};
 pub use validation::write_validation;
-
-/// Which results an interrupted judge reports, and which it does not.
-fn interrupted_summary(interruption: &crate::judge::Interruption) -> String {
-    format!(
-        "the solutions reported were judged completely; not judged: {}",
-        if interruption.not_judged.is_empty() {
-            "none".to_owned()
-        } else {
-            interruption.not_judged.join(", ")
-        }
-    )
-}
 
 /// What `timelimit` suggested, and from what, where and when: the same words in the table and on the page.
 fn suggestion_text(suggested: &crate::judge::SuggestedLimit) -> String {

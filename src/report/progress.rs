@@ -13,11 +13,15 @@ pub struct Progress {
     tests: u64,
     done: u64,
     quiet: bool,
+    /// Whether a table follows on standard output, whose last line says the judge was interrupted: then only the
+    /// bar goes, so that it is said once.
+    table: bool,
 }
 
 impl Progress {
-    /// A bar on stderr when it is a terminal; otherwise plain lines unless `quiet`.
-    pub fn new(quiet: bool) -> Self {
+    /// A bar on stderr when it is a terminal; otherwise plain lines unless `quiet`. `table`: whether the table
+    /// follows, saying the interruption on its last line.
+    pub fn new(quiet: bool, table: bool) -> Self {
         let bar = super::style::stderr_bar(
             "{spinner} [{elapsed_precise}] {wide_bar} {pos}/{len} {msg}",
             Some(0),
@@ -28,6 +32,7 @@ impl Progress {
             tests: 0,
             done: 0,
             quiet,
+            table,
         }
     }
 
@@ -39,6 +44,7 @@ impl Progress {
             tests: 0,
             done: 0,
             quiet: false,
+            table: false,
         }
     }
 
@@ -104,12 +110,15 @@ impl Progress {
                 if let Some(bar) = &self.bar {
                     bar.finish_and_clear();
                 }
-                let _ = writeln!(
-                    self.out,
-                    "interrupted while {}: runs in flight were stopped; {}",
-                    interruption.during,
-                    super::interrupted_summary(interruption)
-                );
+                // The table's last line says it; a JSON report on standard output says it only to programs.
+                if !self.table {
+                    let _ = writeln!(
+                        self.out,
+                        "interrupted while {}: runs in flight were stopped; not judged: {}",
+                        interruption.during,
+                        interruption.not_judged.join(", ")
+                    );
+                }
             }
         }
     }

@@ -56,8 +56,9 @@ impl Style {
 }
 
 impl Style {
-    /// The style of standard output: the terminal's width, lines cut to it (elsewhere 100 columns to wrap text
-    /// to, and no line cut), colour as chosen.
+    /// The style of standard output, colour as chosen, as wide as the terminal it draws on, its lines cut to it;
+    /// elsewhere (a pipe, a log) as wide as `COLUMNS` says, which a user sets to read a report through a pager,
+    /// or 100 columns, and no line cut.
     pub fn for_stdout(choice: ColorChoice, detail: Detail) -> Style {
         let terminal = std::io::stdout().is_terminal();
         let set = |name| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
@@ -71,7 +72,11 @@ impl Style {
             width: if terminal {
                 console::Term::stdout().size().1 as usize
             } else {
-                100
+                std::env::var("COLUMNS")
+                    .ok()
+                    .and_then(|columns| columns.trim().parse().ok())
+                    .filter(|&columns: &usize| columns > 0)
+                    .unwrap_or(100)
             },
             clip: terminal,
             detail,
@@ -86,9 +91,54 @@ pub(super) fn stderr_bar(template: &str, length: Option<u64>) -> Option<indicati
     std::io::stderr().is_terminal().then(|| {
         let bar = indicatif::ProgressBar::with_draw_target(
             length,
-            indicatif::ProgressDrawTarget::stderr(),
+            indicatif::ProgressDrawTarget::term_like_with_hz(
+                Box::new(ShortOfTheEdge(console::Term::buffered_stderr())),
+                20,
+            ),
         );
         bar.set_style(indicatif::ProgressStyle::with_template(template).expect("valid template"));
         bar
     })
+}
+
+/// Columns a bar leaves free at the end of its line. A terminal echoes Ctrl-C as `^C` where the cursor is: after a
+/// bar as wide as the terminal, that wraps to a line of its own, and clearing the bar then clears only that line,
+/// leaving the bar on screen above the report.
+const ECHO_ROOM: u16 = 3;
+
+/// The terminal, a few columns narrower than it is (see [`ECHO_ROOM`]).
+#[derive(Debug)]
+struct ShortOfTheEdge(console::Term);
+
+impl indicatif::TermLike for ShortOfTheEdge {
+    fn width(&self) -> u16 {
+        self.0.size().1.saturating_sub(ECHO_ROOM).max(10)
+    }
+    fn height(&self) -> u16 {
+        self.0.size().0
+    }
+    fn move_cursor_up(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_up(n)
+    }
+    fn move_cursor_down(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_down(n)
+    }
+    fn move_cursor_right(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_right(n)
+    }
+    fn move_cursor_left(&self, n: usize) -> std::io::Result<()> {
+        self.0.move_cursor_left(n)
+    }
+    fn write_line(&self, s: &str) -> std::io::Result<()> {
+        self.0.write_line(s)
+    }
+    fn write_str(&self, s: &str) -> std::io::Result<()> {
+        self.0.write_str(s)
+    }
+    fn clear_line(&self) -> std::io::Result<()> {
+        self.0.clear_line()
+    }
+    fn flush(&self) -> std::io::Result<()> {
+        self.0.flush()
+    }
 }

@@ -7,7 +7,7 @@ use crate::verdict::Verdict;
 use std::io::{self, Write};
 use std::time::Duration;
 
-fn expected_codes(expected: &[Verdict]) -> String {
+pub(super) fn expected_codes(expected: &[Verdict]) -> String {
     expected
         .iter()
         .map(|v| v.code())
@@ -31,8 +31,7 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
         write_warnings(report, style, out)?;
         return write_summary(report, style, out);
     }
-    writeln!(
-        out,
+    let first = format!(
         "{}: {} on {}, limits {} CPU{} and {} memory{}",
         report.problem,
         plural(report.solutions.len(), "solution"),
@@ -41,7 +40,11 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
         overridden(report.time_limit_overridden, "--time-limit"),
         report.memory_limit,
         overridden(report.memory_limit_overridden, "--memory-limit"),
-    )?;
+    );
+    let options = textwrap::Options::new(style.width.max(20)).subsequent_indent("    ");
+    for line in textwrap::wrap(&first, options) {
+        writeln!(out, "{line}")?;
+    }
     let mut notes = Vec::new();
     if let Some(how) = &report.time_limit_origin {
         notes.push(format!("time limit: {how}"));
@@ -68,47 +71,8 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
         }
     }
     write_warnings(report, style, out)?;
-    let name_width = report
-        .solutions
-        .iter()
-        .map(|s| s.name.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(8);
-    // A scoring problem's solutions have a score beside their verdict; a pass-fail problem's table is as it was.
-    let score_width = report
-        .solutions
-        .iter()
-        .filter_map(super::grid::score_text)
-        .map(|s| s.len().max("score".len()))
-        .max();
-    let widths = Widths {
-        score: score_width,
-        name: name_width,
-        language: report
-            .solutions
-            .iter()
-            .map(|s| s.language.name().chars().count())
-            .max()
-            .unwrap_or(0)
-            .max(6),
-    };
-    writeln!(
-        out,
-        "\n{:<name_width$}  {:<lang_width$}  {:<7}  {}{:<8}  {:>7}  {:>8}  {:>9}",
-        "solution",
-        "lang",
-        "verdict",
-        score_width.map_or(String::new(), |w| format!("{:<w$}  ", "score")),
-        "expected",
-        "tests",
-        "max CPU",
-        "max mem",
-        lang_width = widths.language
-    )?;
-    for solution in &report.solutions {
-        write_row(report, solution, widths, style, out)?;
-    }
+    writeln!(out)?;
+    super::rows::write_rows(report, style, mark, out)?;
     super::grid::write_grid(report, style, out)?;
     if style.detail == Detail::Verbose {
         for solution in &report.solutions {
@@ -121,15 +85,6 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
     write_skipped(report, style, out)?;
     writeln!(out)?;
     write_summary(report, style, out)
-}
-
-/// The widths of the table's first two columns.
-#[derive(Clone, Copy)]
-struct Widths {
-    name: usize,
-    /// A scoring problem's score column.
-    score: Option<usize>,
-    language: usize,
 }
 
 /// The solutions not judged here, each with why and what to install.
@@ -165,53 +120,26 @@ fn write_warnings(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io
     Ok(())
 }
 
-fn write_row(
-    report: &JudgeReport,
-    solution: &SolutionReport,
-    widths: Widths,
-    style: Style,
-    out: &mut dyn Write,
-) -> io::Result<()> {
-    let verdict_color = if solution.verdict.is_accepted() {
-        console::Style::new().green()
+/// What a row's last column says of a solution.
+fn mark(solution: &SolutionReport) -> super::rows::Mark {
+    let (text, short, color) = if not_caught(solution) {
+        ("not caught", "uncaught", console::Style::new().yellow())
+    } else if solution.ok {
+        ("ok", "ok", console::Style::new().green())
     } else {
-        console::Style::new().yellow()
+        (
+            "NOT AS EXPECTED",
+            "NOT OK",
+            console::Style::new().red().bold(),
+        )
     };
-    let mark = if solution.ok {
-        style.paint("ok", console::Style::new().green())
-    } else {
-        style.paint("NOT AS EXPECTED", console::Style::new().red().bold())
-    };
-    let passed = solution
-        .tests
-        .iter()
-        .filter(|t| t.verdict.is_accepted())
-        .count();
-    writeln!(
-        out,
-        "{:<name_width$}  {:<lang_width$}  {}  {}{:<8}  {:>7}  {:>8}  {:>9}  {mark}",
-        solution.name,
-        solution.language.name(),
-        style.paint(&format!("{:<7}", solution.verdict.code()), verdict_color),
-        widths.score.map_or(String::new(), |w| format!(
-            "{:<w$}  ",
-            super::grid::score_text(solution).unwrap_or_else(|| "-".to_owned())
-        )),
-        expected_codes(&solution.expected),
-        format!("{passed}/{}", report.tests.len()),
-        if solution.tests.is_empty() {
-            "-".to_owned()
-        } else {
-            format_time(solution.max_cpu())
-        },
-        if solution.tests.is_empty() {
-            "-".to_owned()
-        } else {
-            solution.max_memory().measured()
-        },
-        name_width = widths.name,
-        lang_width = widths.language,
-    )
+    super::rows::Mark { text, short, color }
+}
+
+/// Whether a solution passed what was judged of it without its expected verdict, which only a selection of the
+/// tests or a share of the runs allows: the tests judged did not catch it, which is not a failure of the problem.
+fn not_caught(solution: &SolutionReport) -> bool {
+    solution.ok && !solution.expected.contains(&solution.verdict)
 }
 
 /// A line per test the solution ran: its verdict, CPU time, memory and the last line of its message.
@@ -321,6 +249,15 @@ fn write_details(
         .filter(|t| !t.verdict.is_accepted())
         .collect();
     let Some((test, others)) = failing.split_first() else {
+        if not_caught(solution) {
+            writeln!(
+                out,
+                "\n{}: {}, expected {}: not caught by these tests",
+                solution.name,
+                solution.verdict,
+                expected_codes(&solution.expected)
+            )?;
+        }
         if !solution.broken.is_empty() {
             writeln!(
                 out,
@@ -395,18 +332,6 @@ fn write_broken(solution: &SolutionReport, style: Style, out: &mut dyn Write) ->
 }
 
 fn write_summary(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io::Result<()> {
-    if let Some(interruption) = &report.interrupted {
-        let text = format!(
-            "interrupted while {}: {}",
-            interruption.during,
-            super::interrupted_summary(interruption)
-        );
-        writeln!(
-            out,
-            "{}",
-            style.paint(&text, console::Style::new().yellow().bold())
-        )?;
-    }
     if let Some(partition) = report.partition {
         let runs: usize = report.solutions.iter().map(|s| s.tests.len()).sum();
         writeln!(
@@ -441,7 +366,61 @@ fn write_summary(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io:
             }
         })
         .collect();
-    if wrong.is_empty() {
+    // The last line is what a reader of a log sees first: an interrupted judge says so there, never "all as
+    // expected" of the few it judged.
+    if let Some(interruption) = &report.interrupted {
+        let judged = match (report.solutions.len(), wrong.len()) {
+            (0, _) => "no solution judged".to_owned(),
+            (1, 0) => "the 1 solution judged got its expected verdict".to_owned(),
+            (n, 0) => format!("the {n} solutions judged as expected"),
+            (n, _) => format!(
+                "{} of {} judged not as expected: {}",
+                wrong.len(),
+                plural(n, "solution"),
+                wrong.join(", ")
+            ),
+        };
+        let text = format!(
+            "interrupted while {}: {judged}; not judged: {}",
+            interruption.during,
+            if interruption.not_judged.is_empty() {
+                "none".to_owned()
+            } else {
+                interruption.not_judged.join(", ")
+            }
+        );
+        return writeln!(
+            out,
+            "{}; {builds}",
+            style.paint(&text, console::Style::new().yellow().bold())
+        );
+    }
+    let uncaught: Vec<&str> = report
+        .solutions
+        .iter()
+        .filter(|s| not_caught(s))
+        .map(|s| s.name.as_str())
+        .collect();
+    if wrong.is_empty() && !uncaught.is_empty() {
+        let text = match report.solutions.len() - uncaught.len() {
+            0 => format!(
+                "{} not caught by these tests: {}",
+                plural(uncaught.len(), "solution"),
+                uncaught.join(", ")
+            ),
+            caught => format!(
+                "{} as expected on these tests, {} not caught by them: {}",
+                plural(caught, "solution"),
+                uncaught.len(),
+                uncaught.join(", ")
+            ),
+        };
+        writeln!(
+            out,
+            "{}; {builds}",
+            style.paint(&text, console::Style::new().yellow().bold())
+        )
+    } else if wrong.is_empty() {
         let text = match report.solutions.len() {
             1 => "the solution got its expected verdict".to_owned(),
             n => format!("all {n} solutions as expected"),
@@ -559,9 +538,11 @@ mod tests {
     #[test]
     fn quiet_and_verbose_tables() {
         let quiet = render(&failing_report(), 100, Detail::Quiet);
-        assert_eq!(quiet.lines().count(), 2, "{quiet}");
+        assert_eq!(quiet.lines().count(), 1, "{quiet}");
         assert!(
-            quiet.contains("2 of 4 solutions not as expected"),
+            quiet.starts_with(
+                "interrupted while judging slow.rs: 2 of 4 solutions judged not as expected"
+            ),
             "{quiet}"
         );
         insta::assert_snapshot!(render(&failing_report(), 100, Detail::Verbose));
@@ -585,6 +566,97 @@ mod tests {
                 format!("table_of_scores_in_{width}_columns"),
                 grid.join("\n")
             );
+        }
+    }
+
+    /// The bundled problems' solutions, as their table names them: the longest names there are, with every mark.
+    fn bundled_names_report(scored: bool) -> JudgeReport {
+        let mut report = if scored {
+            crate::report::json::tests::scored_report()
+        } else {
+            crate::report::json::tests::sample_report()
+        };
+        let model = report.solutions[0].clone();
+        report.solutions = [
+            (
+                "strategy_search.rs",
+                Verdict::Accepted,
+                Verdict::Accepted,
+                true,
+            ),
+            (
+                "strategy_search.cpp",
+                Verdict::Accepted,
+                Verdict::Accepted,
+                true,
+            ),
+            (
+                "table_then_search.py",
+                Verdict::Accepted,
+                Verdict::Accepted,
+                true,
+            ),
+            (
+                "too_many_questions.py",
+                Verdict::WrongAnswer,
+                Verdict::WrongAnswer,
+                true,
+            ),
+            (
+                "plain_backtracking.rs",
+                Verdict::Accepted,
+                Verdict::TimeLimit,
+                true,
+            ),
+            (
+                "never_answers.rs",
+                Verdict::RuntimeError,
+                Verdict::TimeLimit,
+                false,
+            ),
+        ]
+        .into_iter()
+        .map(|(name, verdict, expected, ok)| {
+            let mut solution = model.clone();
+            solution.name = name.into();
+            solution.verdict = verdict;
+            solution.expected = vec![expected];
+            solution.ok = ok;
+            solution.broken.clear();
+            solution
+        })
+        .collect();
+        report.interrupted = None;
+        report
+    }
+
+    /// The rows never go past the terminal's edge: at 80 columns every mark stays on its row, at 60 columns names
+    /// and columns give way.
+    #[test]
+    fn the_table_fits_80_and_60_columns_with_the_bundled_names() {
+        for scored in [false, true] {
+            for width in [80, 60] {
+                let table = render(&bundled_names_report(scored), width, Detail::Normal);
+                let rows: Vec<&str> = table
+                    .lines()
+                    .skip_while(|l| !l.starts_with("solution"))
+                    .take_while(|l| !l.is_empty())
+                    .collect();
+                assert_eq!(rows.len(), 7, "{table}");
+                for line in &rows {
+                    assert!(line.chars().count() <= width, "{width}: {line:?}\n{table}");
+                }
+                assert!(rows[4].ends_with(" ok"), "{table}");
+                assert!(
+                    rows[5].ends_with(" not caught") || rows[5].ends_with(" uncaught"),
+                    "{table}"
+                );
+                let kind = if scored { "scored" } else { "pass_fail" };
+                insta::assert_snapshot!(
+                    format!("bundled_names_{kind}_in_{width}_columns"),
+                    rows.join("\n")
+                );
+            }
         }
     }
 

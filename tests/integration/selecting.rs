@@ -385,3 +385,99 @@ fn every_subcommand_says_its_exit_codes() {
         }
     }
 }
+
+/// A wrong solution the selected tests do not catch is said to be not caught by them, and the judge of a healthy
+/// problem's quick check passes; a failure the selection does show still fails it.
+#[test]
+fn a_selection_that_does_not_catch_a_wrong_solution_is_not_a_failure() {
+    // Sums in 32 bits: right on tests 1 and 2, wrong on test 10 (5 x 10^9).
+    const OVERFLOW: &str = "#include <stdio.h>\nint main(void) { int n, x, s = 0; scanf(\"%d\", &n);\n\
+                            while (n-- > 0 && scanf(\"%d\", &x) == 1) s += x; printf(\"%d\\n\", s); }\n";
+    let judge = |args: &[&str]| {
+        let mut all = vec!["judge", "sum", "--submission", "sub/overflow.c"];
+        all.extend(args);
+        Judge::fixture("basic")
+            .write("sub/overflow.c", OVERFLOW)
+            .args(&all)
+            .run()
+    };
+    let quick = judge(&["--expect", "WA", "--test", "1"]).expect_code(0);
+    let out = quick.stdout();
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("overflow.c") && l.ends_with("not caught")),
+        "{out}"
+    );
+    assert!(
+        out.contains("overflow.c: AC, expected WA: not caught by these tests"),
+        "{out}"
+    );
+    assert!(
+        out.trim_end()
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("1 solution not caught by these tests: overflow.c;"),
+        "{out}"
+    );
+    // The same selection under --json: as expected, for a script's exit code too.
+    let report = judge(&["--expect", "WA", "--test", "1", "--json"])
+        .expect_code(0)
+        .json();
+    assert_eq!(report["ok"], true, "{report:#}");
+    // A selection that catches it, and the whole judge, say it got its verdict.
+    let caught = judge(&["--expect", "WA", "--test", "10"]).expect_code(0);
+    assert!(
+        !caught.stdout().contains("not caught"),
+        "{}",
+        caught.stdout()
+    );
+    judge(&["--expect", "WA"]).expect_code(0);
+    // Expected AC and wrong on the selection: not as expected, whatever the selection.
+    judge(&["--test", "10"]).expect_code(1);
+    judge(&["--test", "1"]).expect_code(0);
+}
+
+/// The table fits the width `COLUMNS` gives where the output is not a terminal, with names as long as the
+/// bundled problems' longest.
+#[test]
+fn the_table_fits_the_columns_given() {
+    let ac = std::fs::read_to_string(
+        crate::harness::fixtures().join("basic/problems/sum/solutions/ac.py"),
+    )
+    .unwrap();
+    for columns in ["80", "60"] {
+        let run = Judge::fixture("basic")
+            .write("sub/too_many_questions.py", &ac)
+            .write("sub/table_then_search.py", &ac)
+            .args(&[
+                "judge",
+                "sum",
+                "--submission",
+                "sub/too_many_questions.py",
+                "--submission",
+                "sub/table_then_search.py",
+                "--expect",
+                "WA",
+            ])
+            .env("COLUMNS", columns)
+            .run()
+            .expect_code(1);
+        let out = run.stdout();
+        let width: usize = columns.parse().unwrap();
+        let rows: Vec<&str> = out
+            .lines()
+            .skip_while(|l| !l.starts_with("solution"))
+            .take_while(|l| !l.is_empty())
+            .collect();
+        assert_eq!(rows.len(), 3, "{out}");
+        for row in rows {
+            assert!(row.chars().count() <= width, "{columns}: {row:?}\n{out}");
+        }
+        assert!(
+            out.lines()
+                .all(|l| l.chars().count() <= width || l.contains("not as expected")),
+            "{out}"
+        );
+    }
+}
