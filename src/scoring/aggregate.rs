@@ -409,8 +409,10 @@ fn severity(verdict: Verdict) -> usize {
     }
 }
 
-/// A score as people write it: no trailing zeros.
+/// A score as people write it: no trailing zeros, and no sign on a zero (a sum that starts from -0.0, as an
+/// empty float sum does, is still 0 to a reader).
 pub fn show(score: f64) -> String {
+    let score = if score == 0.0 { 0.0 } else { score };
     let text = format!("{score:.6}");
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
@@ -422,6 +424,15 @@ mod tests {
     use super::*;
     use crate::scoring::tree::OnReject;
     use Verdict::{Accepted as AC, TimeLimit as TLE, WrongAnswer as WA};
+
+    #[test]
+    fn a_score_is_shown_without_trailing_zeros_or_a_sign_on_zero() {
+        assert_eq!(show(-0.0), "0");
+        assert_eq!(show(0.0), "0");
+        assert_eq!(show(30.0), "30");
+        assert_eq!(show(37.5), "37.5");
+        assert_eq!(show(-2.25), "-2.25");
+    }
 
     fn group(
         name: &str,
