@@ -203,7 +203,7 @@ impl<'a> Judge<'a> {
             on_event(Event::Compiling {
                 what: &solution.name,
             });
-            let build = self.compiler.compile_source(&solution.source())?;
+            let build = self.build(solution)?;
             on_event(Event::Compiled {
                 solution,
                 outcome: &build.outcome,
@@ -355,7 +355,7 @@ impl<'a> Judge<'a> {
             on_event(Event::Compiling {
                 what: &solution.name,
             });
-            let build = self.compiler.compile_source(&solution.source())?;
+            let build = self.build(solution)?;
             if !build.outcome.ok {
                 continue;
             }
@@ -386,6 +386,14 @@ impl<'a> Judge<'a> {
             format_time(cpu)
         );
         Ok((rule.limit(cpu), slowest))
+    }
+
+    /// The solution compiled, or taken from the cache; one run as it is, as it is.
+    fn build(&self, solution: &Solution) -> Result<Compiled> {
+        match &solution.prebuilt {
+            Some(prebuilt) => Ok(Compiled::prebuilt(prebuilt)),
+            None => self.compiler.compile_source(&solution.source()),
+        }
     }
 
     fn judge_solution(
@@ -524,13 +532,16 @@ impl<'a> Judge<'a> {
             let folder = solution.source().folder;
             for (index, result) in receiver {
                 let mut result = result?;
-                result.message = super::last_words::own_paths(
-                    &result.message,
-                    &built.build.dir,
-                    built.build.source_name(),
-                    &solution.path,
-                    folder.as_deref(),
-                );
+                // A program run as it is has no build folder: its messages name its own files already.
+                if !built.build.is_prebuilt() {
+                    result.message = super::last_words::own_paths(
+                        &result.message,
+                        &built.build.dir,
+                        built.build.source_name(),
+                        &solution.path,
+                        folder.as_deref(),
+                    );
+                }
                 on_event(Event::TestFinished {
                     solution,
                     result: &result,
@@ -729,6 +740,7 @@ mod tests {
             others: Vec::new(),
             expectations: Vec::new(),
             preparation: Default::default(),
+            prebuilt: None,
         };
         let tests = crate::problem::find_tests(&tests_dir).unwrap();
         Fixture {
@@ -845,6 +857,7 @@ mod share_tests {
             main: false,
             others: Vec::new(),
             expectations: Vec::new(),
+            prebuilt: None,
             preparation: Default::default(),
         }
     }
