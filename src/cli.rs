@@ -91,10 +91,20 @@ impl Cli {
 impl JudgeArgs {
     /// Gives each --expect to the --submission before it (one before every --submission, to the first).
     pub fn pair_expectations(&mut self, matches: &clap::ArgMatches) {
-        let submissions: Vec<usize> = matches
-            .indices_of("submissions")
-            .map(Iterator::collect)
-            .unwrap_or_default();
+        let indices = |id: &str| -> Vec<usize> {
+            matches
+                .indices_of(id)
+                .map(Iterator::collect)
+                .unwrap_or_default()
+        };
+        let commands = indices("commands");
+        let mut submissions: Vec<usize> = indices("submissions");
+        submissions.extend(&commands);
+        submissions.sort_unstable();
+        self.command_places = commands
+            .iter()
+            .filter_map(|c| submissions.iter().position(|s| s == c))
+            .collect();
         let expects: Vec<usize> = matches
             .indices_of("expect")
             .map(Iterator::collect)
@@ -226,30 +236,58 @@ is refused, and nothing is written.
 Exit codes: 0 the problem was made, 2 it was not (a taken name, a package that is not one or that problem.toml
 cannot say).";
 
-const JUDGE_HELP: &str = "\
+/// How a command given to run as it is becomes words and paths (see `crate::prebuilt`), for the help of each command
+/// that takes one.
+macro_rules! command_rule {
+    () => {
+        "A command is split into words as a shell would (quotes and backslashes; no variables, globs or pipes). Its
+first word is a program on PATH, or a path holding a `/` from the current folder; every other word naming an
+existing file or folder from the current folder becomes its absolute path, since a run starts in a fresh empty
+folder. The run may read the program and the files and folders so named, never the tests (a command naming one
+is refused)."
+    };
+}
+
+const JUDGE_HELP: &str = concat!(
+    "\
 Examples:
   cpjudge judge knight-pawns
   cpjudge judge problems/knight-pawns --samples
   cpjudge judge . --test 'cluster-*' --all            (from inside the problem's folder)
   cpjudge judge knight-pawns --submission mine.cpp --expect WA
   cpjudge judge knight-pawns --time-limit 3s --json
+  cpjudge judge knight-pawns --submission ./a.out --command 'python3 mine.py' --expect WA
+
+A --submission of no known language that is an executable (an a.out you built) is run as it is, as a --command is.
+",
+    command_rule!(),
+    "
 
 Exit codes: 0 every solution got its expected verdict, 1 some did not, 2 usage or configuration error,
-3 a run could not be carried out (the sandbox failed), 130 interrupted (Ctrl-C).";
+3 a run could not be carried out (the sandbox failed), 130 interrupted (Ctrl-C)."
+);
 
-const TEST_HELP: &str = "\
+const TEST_HELP: &str = concat!(
+    "\
 Examples:
   cpjudge test a.cpp                     (tests from tests/ or test/ beside a.cpp)
   cpjudge test a.py --tests samples/ --time-limit 1s
   cpjudge test a.cpp -e 1e-6             (numbers within 1e-6, absolute or relative)
   cpjudge test a.cpp --checker check.cpp
   cpjudge test a.py --tests inputs/      (inputs alone: the outputs are shown)
+  cpjudge test a.out                     (an executable you built, run as it is)
+  cpjudge test --command 'python3 a.py'  (tests from tests/ or test/ in the current folder)
+
+",
+    command_rule!(),
+    "
 
 Limits unless given: 2s CPU time, 1GiB memory, 64MiB output. Outputs are compared token by token. Every sample
 is run, and each is shown.
 
 Exit codes: 0 the file passed every test (without answers: every run ended normally), 1 it did not, 2 usage
-error (no such file or folder, no tests), 130 interrupted (Ctrl-C).";
+error (no such file or folder, no tests), 130 interrupted (Ctrl-C)."
+);
 
 const LIST_HELP: &str = "\
 Exit codes: 0 every problem's configuration is sound, 1 some problem's is broken (its error is shown),
@@ -409,6 +447,7 @@ pub struct RunArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(group(clap::ArgGroup::new("submitted").multiple(true).args(["submissions", "commands"])))]
 pub struct JudgeArgs {
     /// The problem: its name (a folder under problems/), or the path of its folder (`.` inside it).
     pub problem: PathBuf,
@@ -418,20 +457,29 @@ pub struct JudgeArgs {
     #[arg(long = "submission", value_name = "FILE")]
     pub submissions: Vec<PathBuf>,
 
+    /// Judge this command as a submission, run as it is ('./a.out', 'python3 x.py'; see the rule below), as
+    /// --submission does a file. Repeatable.
+    #[arg(long = "command", value_name = "CMD")]
+    pub commands: Vec<String>,
+
     /// The verdicts the --submission before it is expected to get, instead of AC ("WA", "TLE,RE"). Repeatable:
     /// `--submission a.cpp --expect WA --submission b.py --expect TLE`.
     #[arg(
         long,
         value_name = "VERDICT",
         value_delimiter = ',',
-        requires = "submissions"
+        requires = "submitted"
     )]
     pub expect: Vec<Verdict>,
 
-    /// Each submission's verdicts from --expect, in the order of --submission (empty: AC), paired by where they
-    /// stand on the command line; see [`Cli::parse_args`].
+    /// Each submission's verdicts from --expect, in the order of --submission and --command (empty: AC), paired by
+    /// where they stand on the command line; see [`Cli::parse_args`].
     #[arg(skip)]
     pub expected: Vec<Vec<Verdict>>,
+
+    /// Where each --command stood among the --submission and --command given: its place in `expected`.
+    #[arg(skip)]
+    pub command_places: Vec<usize>,
 
     /// Take the NAME.in / NAME.ans pairs from DIR instead of testdata/<problem>.
     #[arg(long, value_name = "DIR")]
@@ -443,8 +491,14 @@ pub struct JudgeArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct TestArgs {
-    /// The source file to judge; its language comes from its extension.
-    pub file: PathBuf,
+    /// The source file to judge; its language comes from its extension. An executable of no known language (an
+    /// `a.out` you built) is run as it is.
+    #[arg(required_unless_present = "command")]
+    pub file: Option<PathBuf>,
+
+    /// Judge this command instead of a file, run as it is ('./a.out', 'python3 x.py'). See the rule below.
+    #[arg(long, short = 'c', value_name = "CMD", conflicts_with = "file")]
+    pub command: Option<String>,
 
     /// Take the NAME.in / NAME.ans (or NAME.out) pairs from DIR [default: tests/ or test/ beside FILE]. Inputs
     /// alone (no answer at all) are run and their outputs shown.
@@ -790,6 +844,36 @@ mod tests {
             [vec![WrongAnswer], vec![]]
         );
         assert_eq!(paired(&["--submission", "a"]), [Vec::<Verdict>::new()]);
+    }
+
+    #[test]
+    fn a_command_takes_the_expect_after_it_as_a_submission_does() {
+        use Verdict::*;
+        let line = [
+            "--submission",
+            "a",
+            "--command",
+            "./b",
+            "--expect",
+            "WA",
+            "--submission",
+            "c",
+        ];
+        assert_eq!(paired(&line), [vec![], vec![WrongAnswer], vec![]]);
+        let matches = Cli::command()
+            .try_get_matches_from(["cpjudge", "judge", "p"].iter().chain(&line))
+            .unwrap();
+        let Command::Judge(mut args) = Cli::from_arg_matches(&matches).unwrap().command else {
+            unreachable!()
+        };
+        args.pair_expectations(matches.subcommand_matches("judge").unwrap());
+        assert_eq!(args.command_places, [1]);
+        // An --expect with neither is refused.
+        assert!(
+            Cli::command()
+                .try_get_matches_from(["cpjudge", "judge", "p", "--expect", "WA"])
+                .is_err()
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@
 use crate::cache::{self, Cache, Holdings};
 use crate::error::{Error, Result};
 use crate::language::{Flags, Language, Rules};
+use crate::prebuilt::Prebuilt;
 use crate::runs::{self, COMPILE_LIMITS};
 use crate::sandbox::{Limits, Runner, Termination};
 use crate::toolchain::Toolchain;
@@ -46,8 +47,9 @@ pub struct CompileOutcome {
 #[derive(Debug, Clone)]
 pub struct Program {
     pub argv: Vec<OsString>,
-    /// The build folder the program runs from: the one part of the build cache it may read.
-    pub dir: PathBuf,
+    /// What it may read of the folders hidden from solutions: the build folder the program runs from (the one
+    /// part of the build cache it may read), or the files a program run as it is names.
+    pub readable: Vec<PathBuf>,
     pub cap_address_space: bool,
 }
 
@@ -62,6 +64,8 @@ pub struct Compiled {
     source_name: String,
     main_class: String,
     pub outcome: CompileOutcome,
+    /// For a program run as it is, its command: it was not compiled, and has no build folder.
+    prebuilt: Option<Prebuilt>,
 }
 
 pub struct Compiler<'a> {
@@ -77,6 +81,30 @@ impl Compiled {
     /// A name that changes whenever the build does: its cache key.
     pub fn key(&self) -> String {
         self.key.clone()
+    }
+
+    /// A program run as it is: nothing to compile, and no build folder (`dir` is empty).
+    pub fn prebuilt(prebuilt: &Prebuilt) -> Compiled {
+        let words: Vec<&[u8]> = prebuilt.argv.iter().map(|w| w.as_encoded_bytes()).collect();
+        Compiled {
+            language: Language::prebuilt(),
+            dir: PathBuf::new(),
+            key: cache_key(&words),
+            source_name: String::new(),
+            main_class: String::new(),
+            outcome: CompileOutcome {
+                ok: true,
+                time: Duration::ZERO,
+                message: String::new(),
+                cached: false,
+            },
+            prebuilt: Some(prebuilt.clone()),
+        }
+    }
+
+    /// Whether it is a program run as it is, which has no build folder.
+    pub fn is_prebuilt(&self) -> bool {
+        self.prebuilt.is_some()
     }
 
     /// Its main source's name in the build folder.
@@ -213,6 +241,7 @@ impl<'a> Compiler<'a> {
                 cached,
                 ..status.outcome
             },
+            prebuilt: None,
         };
         if let Some((mut status, folder)) = self.holdings.take(&key, read_status) {
             // Nothing was compiled this time.
@@ -389,6 +418,13 @@ impl<'a> Compiler<'a> {
     /// How to run a compiled program under the given memory limit.
     pub fn program(&self, compiled: &Compiled, memory: Bytes) -> Result<Program> {
         let spec = compiled.language.spec();
+        if let Some(prebuilt) = &compiled.prebuilt {
+            return Ok(Program {
+                argv: prebuilt.argv.clone(),
+                readable: prebuilt.readable.clone(),
+                cap_address_space: spec.cap_address_space,
+            });
+        }
         let words = Words {
             dir: Some(&compiled.dir),
             main: &compiled.source_name,
@@ -406,7 +442,7 @@ impl<'a> Compiler<'a> {
         argv.extend(words.expand(&spec.run[1..]));
         Ok(Program {
             argv,
-            dir: compiled.dir.clone(),
+            readable: vec![compiled.dir.clone()],
             cap_address_space: spec.cap_address_space,
         })
     }

@@ -99,7 +99,8 @@ pub fn compile(
     }
 }
 
-/// A solution on one test, working in `workdir`, reading only its own build, under `limits` but for its CPU time,
+/// A solution on one test, working in `workdir`, reading only its own build (or the files a program run as it is
+/// names), under `limits` but for its CPU time,
 /// `cpu`: the time limit, or more for a run that goes on to a TLE margin.
 pub fn solution(
     program: &Program,
@@ -129,7 +130,7 @@ pub fn solution(
             cap_address_space: program.cap_address_space,
         },
         trust: Trust::Solution {
-            readable: vec![program.dir.clone()],
+            readable: program.readable.clone(),
         },
         // Files it writes count as memory: never more than the memory limit in all.
         scratch: Some(limits.memory),
@@ -279,7 +280,7 @@ mod tests {
     fn the_problems_own_programs_get_at_least_a_solutions_stack() {
         let program = Program {
             argv: vec!["/bin/true".into()],
-            dir: "/".into(),
+            readable: vec!["/".into()],
             cap_address_space: true,
         };
         let dir = Path::new("/nowhere");

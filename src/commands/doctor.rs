@@ -11,7 +11,8 @@ pub fn doctor(layers: &Layers, color: ColorChoice, args: &DoctorArgs) -> Result<
     let isolation = Isolation::probe(layers, Sandbox::from_current_exe()?.supervisor());
     let toolchain = Toolchain::default();
     // Every language's tools, asked for their versions side by side: a JVM's takes most of a second.
-    let languages: Vec<Language> = Language::all().collect();
+    // A program run as it is needs no tools.
+    let languages: Vec<Language> = Language::all().filter(|l| !l.is_prebuilt()).collect();
     let toolchains = std::thread::scope(|scope| {
         let asked: Vec<_> = languages
             .iter()

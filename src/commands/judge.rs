@@ -6,7 +6,7 @@ use crate::Outcome;
 use crate::cache::Cache;
 use crate::cli::JudgeArgs;
 use crate::error::Result;
-use crate::problem::{Catalog, Problem, Solution, submissions};
+use crate::problem::{Catalog, Problem, Solution, commands, submissions};
 use crate::report::ColorChoice;
 use crate::sandbox::Layers;
 use crate::verdict::Verdict;
@@ -29,17 +29,31 @@ pub fn judge(
         problem: target.problem,
         solutions,
         private_dirs: target.private_dirs,
-        own_solutions: args.submissions.is_empty(),
+        own_solutions: args.submissions.is_empty() && args.commands.is_empty(),
     };
     session::run(session, cache, layers, color, &args.run)
 }
 
 /// The problem's own solutions, or the submissions given on the command line.
 fn chosen_solutions(problem: &Problem, args: &JudgeArgs) -> Result<Vec<Solution>> {
-    if args.submissions.is_empty() {
+    if args.submissions.is_empty() && args.commands.is_empty() {
         return Ok(problem.solutions.clone());
     }
-    let mut solutions = submissions(&args.submissions, &[Verdict::Accepted])?;
+    // In the order given on the command line, files and commands alike: each --expect goes with the one before it.
+    let mut files = submissions(&args.submissions, &[Verdict::Accepted])?.into_iter();
+    let mut commands = commands(&args.commands, &[Verdict::Accepted])?.into_iter();
+    let given = args.submissions.len() + args.commands.len();
+    let mut solutions = Vec::with_capacity(given);
+    for place in 0..given {
+        let next = if args.command_places.contains(&place) {
+            commands.next()
+        } else {
+            files.next()
+        };
+        solutions.extend(next);
+    }
+    // Where the places were not worked out (the arguments not parsed from a command line), the rest in turn.
+    solutions.extend(files.chain(commands));
     for (index, solution) in solutions.iter_mut().enumerate() {
         solution.expected = args
             .expected

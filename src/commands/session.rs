@@ -88,6 +88,12 @@ pub(super) fn run(
     }
 
     let skipped = set_aside_unavailable(&mut session);
+    // What a program run as it is names, its run may read, in the project too (the user named it): never a test.
+    for solution in &session.solutions {
+        if let Some(prebuilt) = &solution.prebuilt {
+            prebuilt.check_outside(&solution.name, std::slice::from_ref(&session.tests_dir))?;
+        }
+    }
     let mut hidden = session.private_dirs;
     hidden.push(session.tests_dir.clone());
     let (sandbox, isolation) =

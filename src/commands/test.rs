@@ -1,4 +1,4 @@
-//! `cpjudge test`: judge one file on sample tests, without a problem folder, as a contestant has them.
+//! `cpjudge test`: judge one file (or a command) on sample tests, without a problem folder, as a contestant has them.
 
 use super::session::{self, Session};
 use crate::Outcome;
@@ -6,11 +6,13 @@ use crate::cache::Cache;
 use crate::cli::TestArgs;
 use crate::error::{Error, Result};
 use crate::language::Language;
-use crate::problem::{Catalog, Comparison, Problem, default_tests_dir, find_inputs, submissions};
+use crate::problem::{
+    Catalog, Comparison, Problem, commands, default_tests_dir, find_inputs, submissions,
+};
 use crate::report::ColorChoice;
 use crate::sandbox::Layers;
 use crate::verdict::Verdict;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// What a samples folder holds, for messages.
 const SAMPLES: &str =
@@ -24,28 +26,44 @@ pub fn test(
     color: ColorChoice,
     args: &TestArgs,
 ) -> Result<Outcome> {
-    if !args.file.is_file() {
-        return Err(Error::Usage(format!(
-            "{} does not exist",
-            args.file.display()
-        )));
-    }
-    let solutions = submissions(std::slice::from_ref(&args.file), &[Verdict::Accepted])?;
+    // A command is named by its text, and its tests are looked for in the current folder.
+    let (file, solutions) = match (&args.file, &args.command) {
+        (_, Some(command)) => (
+            PathBuf::from(command),
+            commands(std::slice::from_ref(command), &[Verdict::Accepted])?,
+        ),
+        (Some(file), None) if file.is_file() => (
+            file.clone(),
+            submissions(std::slice::from_ref(file), &[Verdict::Accepted])?,
+        ),
+        (Some(file), None) => {
+            return Err(Error::Usage(format!("{} does not exist", file.display())));
+        }
+        (None, None) => return Err(Error::Usage("give a FILE or a --command to judge".into())),
+    };
+    let file = file.as_path();
+    let beside = match args.command {
+        Some(_) => Path::new(""),
+        None => file.parent().unwrap_or(Path::new("")),
+    };
     let tests_dir = match &args.tests {
         Some(dir) => dir.clone(),
-        None => default_tests_dir(&args.file).ok_or_else(|| {
-            let beside = args.file.parent().filter(|p| !p.as_os_str().is_empty());
-            let beside = std::path::absolute(beside.unwrap_or(Path::new(".")))
+        None => default_tests_dir(beside).ok_or_else(|| {
+            let folder = Some(beside).filter(|p| !p.as_os_str().is_empty());
+            let folder = std::path::absolute(folder.unwrap_or(Path::new(".")))
                 .unwrap_or_else(|_| Path::new(".").to_owned());
+            let whose = match args.command {
+                Some(_) => "the current folder, for --command".to_owned(),
+                None => format!("beside {}", file.display()),
+            };
             Error::Usage(format!(
-                "no tests/ or test/ folder in {} (beside {}), where {SAMPLES} are looked for: give another \
+                "no tests/ or test/ folder in {} ({whose}), where {SAMPLES} are looked for: give another \
                  folder with --tests DIR",
-                beside.display(),
-                args.file.display(),
+                folder.display(),
             ))
         })?,
     };
-    let mut problem = Problem::standalone(&args.file);
+    let mut problem = Problem::standalone(file);
     problem.comparison = comparison(args, &tests_dir)?;
     // A contestant wants to see every sample, not only up to the first failure.
     let mut run = args.run.clone();

@@ -220,7 +220,7 @@ impl<'a> Judge<'a> {
             on_event(Event::Compiling {
                 what: &solution.name,
             });
-            let build = self.compiler.compile_source(&solution.source())?;
+            let build = self.build(solution)?;
             on_event(Event::Compiled {
                 solution,
                 outcome: &build.outcome,
@@ -372,7 +372,7 @@ impl<'a> Judge<'a> {
             on_event(Event::Compiling {
                 what: &solution.name,
             });
-            let build = self.compiler.compile_source(&solution.source())?;
+            let build = self.build(solution)?;
             if !build.outcome.ok {
                 continue;
             }
@@ -403,6 +403,14 @@ impl<'a> Judge<'a> {
             format_time(cpu)
         );
         Ok((rule.limit(cpu), slowest))
+    }
+
+    /// The solution compiled, or taken from the cache; one run as it is, as it is.
+    fn build(&self, solution: &Solution) -> Result<Compiled> {
+        match &solution.prebuilt {
+            Some(prebuilt) => Ok(Compiled::prebuilt(prebuilt)),
+            None => self.compiler.compile_source(&solution.source()),
+        }
     }
 
     fn judge_solution(
@@ -542,13 +550,16 @@ impl<'a> Judge<'a> {
             let folder = solution.source().folder;
             for (index, result) in receiver {
                 let mut result = result?;
-                result.message = super::last_words::own_paths(
-                    &result.message,
-                    &built.build.dir,
-                    built.build.source_name(),
-                    &solution.path,
-                    folder.as_deref(),
-                );
+                // A program run as it is has no build folder: its messages name its own files already.
+                if !built.build.is_prebuilt() {
+                    result.message = super::last_words::own_paths(
+                        &result.message,
+                        &built.build.dir,
+                        built.build.source_name(),
+                        &solution.path,
+                        folder.as_deref(),
+                    );
+                }
                 on_event(Event::TestFinished {
                     solution,
                     result: &result,
@@ -747,6 +758,7 @@ mod tests {
             others: Vec::new(),
             expectations: Vec::new(),
             preparation: Default::default(),
+            prebuilt: None,
         };
         let tests = crate::problem::find_tests(&tests_dir).unwrap();
         Fixture {
@@ -866,6 +878,7 @@ mod share_tests {
             main: false,
             others: Vec::new(),
             expectations: Vec::new(),
+            prebuilt: None,
             preparation: Default::default(),
         }
     }

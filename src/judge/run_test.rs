@@ -83,6 +83,13 @@ impl TestRunner<'_> {
                 test.name
             )));
         };
+        if build.is_prebuilt() {
+            return Err(Error::Usage(format!(
+                "{} is a static validation test case, which judges a submission's source files: a program run as \
+                 it is has none",
+                test.name
+            )));
+        }
         let dir = crate::scratch::folder("static")
             .map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))?;
         let submitted = Submitted {

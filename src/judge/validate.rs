@@ -117,7 +117,7 @@ impl Validator {
         Ok(Validator {
             program: Program {
                 argv: vec![tool.into_os_string(), script.as_os_str().to_owned()],
-                dir: script.parent().unwrap_or(Path::new("/")).to_owned(),
+                readable: vec![script.parent().unwrap_or(Path::new("/")).to_owned()],
                 cap_address_space: true,
             },
             identity: cache_key(&[b"checktestdata", &text]),
@@ -192,7 +192,7 @@ mod tests {
         let validator = Validator {
             program: Program {
                 argv: Vec::new(),
-                dir: dir.path().to_owned(),
+                readable: vec![dir.path().to_owned()],
                 cap_address_space: true,
             },
             identity: "build".to_owned(),

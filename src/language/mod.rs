@@ -80,6 +80,16 @@ impl Language {
         spec.variant_of.as_deref().unwrap_or(&spec.id)
     }
 
+    /// The language of a program run as it is, never compiled (see `crate::prebuilt`).
+    pub fn prebuilt() -> Language {
+        Self::shipped(PREBUILT)
+    }
+
+    /// Whether this is a program run as it is.
+    pub fn is_prebuilt(self) -> bool {
+        self.spec().id == PREBUILT
+    }
+
     /// Whether this is a folder of `build` and `run` scripts, whose build may start anything on PATH.
     pub fn is_build_run(self) -> bool {
         self.spec().id == BUILD_RUN
@@ -112,6 +122,7 @@ impl Language {
 }
 
 const BUILD_RUN: &str = "build-run";
+const PREBUILT: &str = "prebuilt";
 
 #[cfg(test)]
 mod tests {

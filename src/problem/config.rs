@@ -294,6 +294,8 @@ pub struct Solution {
     pub expectations: Vec<crate::scoring::Expectation>,
     /// What its package does to its files as they are built (included files, constants).
     pub preparation: crate::compile::Preparation,
+    /// How to run it as it is, for a program given built or as a command: nothing is compiled.
+    pub prebuilt: Option<crate::prebuilt::Prebuilt>,
 }
 
 impl Solution {
@@ -697,6 +699,7 @@ impl Validator<'_> {
                     headers: Some(self.dir.to_owned()),
                     ..Default::default()
                 },
+                prebuilt: None,
             });
         }
         if !main_seen {

@@ -37,7 +37,7 @@ pub use config::{
 };
 pub use selection::TestSelection;
 pub use standalone::{STANDALONE_LIMITS, default_tests_dir};
-pub use submission::{Skipped, submissions};
+pub use submission::{Skipped, commands, submissions};
 pub(crate) use testset::check_test_file;
 pub use testset::{
     TEST_FILE_LIMIT, Test, TestFlags, TestKind, find_inputs, find_tests, is_sample_name,

@@ -193,6 +193,7 @@ pub(super) fn submissions(
                 others: source.others,
                 expectations,
                 preparation: source.preparation,
+                prebuilt: None,
             }
         })
         .collect();

@@ -40,9 +40,9 @@ impl Problem {
     }
 }
 
-/// Where a lone file's tests are when not given: `tests/` or `test/` beside it (as online-judge-tools makes them).
-pub fn default_tests_dir(file: &Path) -> Option<PathBuf> {
-    let dir = file.parent().unwrap_or(Path::new("."));
+/// Where a lone file's tests are when not given: `tests/` or `test/` in `dir`, its folder (as online-judge-tools
+/// makes them); for a command, the current folder (empty).
+pub fn default_tests_dir(dir: &Path) -> Option<PathBuf> {
     ["tests", "test"]
         .map(|name| dir.join(name))
         .into_iter()

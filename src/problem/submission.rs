@@ -3,6 +3,7 @@
 use super::Solution;
 use crate::error::{Error, Result};
 use crate::language::Language;
+use crate::prebuilt::Prebuilt;
 use crate::verdict::Verdict;
 use std::path::{Component, Path, PathBuf};
 
@@ -17,7 +18,7 @@ pub struct Skipped {
     pub why: String,
 }
 
-/// The files `paths` as solutions expected to get one of `expected`, each named by the shortest end of its path
+/// The files `paths` as solutions (an executable of no known language run as it is) expected to get one of `expected`, each named by the shortest end of its path
 /// that no other has (`a/sol.py` and `b/sol.py`, but `x.cpp` alone), so that every report tells them apart.
 pub fn submissions(paths: &[PathBuf], expected: &[Verdict]) -> Result<Vec<Solution>> {
     let names = unique_names(paths);
@@ -37,15 +38,44 @@ pub fn submissions(paths: &[PathBuf], expected: &[Verdict]) -> Result<Vec<Soluti
                     path.display()
                 )));
             }
+            // An executable of no known language (an `a.out` built by the contestant) is run as it is.
+            let (language, prebuilt) = match Language::of(path) {
+                Ok(language) => (language, None),
+                Err(_) if crate::prebuilt::is_executable(path) => {
+                    (Language::prebuilt(), Some(Prebuilt::executable(path)?))
+                }
+                Err(unknown) => return Err(unknown),
+            };
             Ok(Solution {
                 name,
                 path: path.to_owned(),
-                language: Language::of(path)?,
+                language,
                 expected: expected.to_vec(),
                 main: false,
                 others: Vec::new(),
                 expectations: Vec::new(),
                 preparation: Default::default(),
+                prebuilt,
+            })
+        })
+        .collect()
+}
+
+/// Commands to judge, each run as it is (see [`Prebuilt::command`]), named by its text, expecting `expected`.
+pub fn commands(commands: &[String], expected: &[Verdict]) -> Result<Vec<Solution>> {
+    commands
+        .iter()
+        .map(|text| {
+            Ok(Solution {
+                name: text.clone(),
+                path: PathBuf::from(text),
+                language: Language::prebuilt(),
+                expected: expected.to_vec(),
+                main: false,
+                others: Vec::new(),
+                expectations: Vec::new(),
+                preparation: Default::default(),
+                prebuilt: Some(Prebuilt::command(text)?),
             })
         })
         .collect()

@@ -133,6 +133,7 @@ mod tests {
             others: Vec::new(),
             expectations: Vec::new(),
             preparation: Default::default(),
+            prebuilt: None,
         };
         let references = [solution("fast.rs"), solution("slow.rs")];
         let pass = |solutions, tests, repeat| CalibrationEvent::Pass {

@@ -282,3 +282,135 @@ fn the_users_language_table_sets_a_languages_own_flags() {
         .run();
     assert_eq!(judged.code(), 0, "{}{}", judged.stdout(), judged.stderr());
 }
+
+/// The sum, in C, and a sum off by one.
+const SUM_C: &str = "#include <stdio.h>\nint main(void) {\n    long long n, x, s = 0;\n    if (scanf(\"%lld\", &n) != 1) return 1;\n\
+    for (long long i = 0; i < n; i++) { if (scanf(\"%lld\", &x) != 1) return 1; s += x; }\n    printf(\"%lld\\n\", s + OFF);\n    return 0;\n}\n";
+
+/// Compiles `source` (C, with `OFF` defined as `off`) with gcc into `out`, an executable of no known extension, as
+/// a contestant builds one.
+fn gcc(source: &str, off: i32, out: &std::path::Path) {
+    let dir = tempfile::tempdir().unwrap();
+    let c = dir.path().join("sol.c");
+    std::fs::write(&c, source).unwrap();
+    let built = std::process::Command::new("gcc")
+        .arg(format!("-DOFF={off}"))
+        .arg("-o")
+        .arg(out)
+        .arg(&c)
+        .status()
+        .expect("gcc runs");
+    assert!(built.success());
+}
+
+#[test]
+fn an_executable_the_contestant_built_is_run_as_it_is() {
+    for (off, code, verdict) in [(0, 0, "AC"), (1, 1, "WA")] {
+        let judge = samples();
+        gcc(SUM_C, off, &judge.root().join("alone/a.out"));
+        let judged = judge.args(&["test", "a.out"]).run();
+        let out = judged.stdout();
+        assert_eq!(judged.code(), code, "{out}{}", judged.stderr());
+        assert!(out.contains("a.out"), "{out}");
+        if verdict == "WA" {
+            assert!(out.contains("failed: WA on sample 1"), "{out}");
+        } else {
+            assert!(out.contains("AC: passed all 2 samples"), "{out}");
+        }
+    }
+    // In JSON: named by its file, and not compiled.
+    let judge = samples();
+    gcc(SUM_C, 0, &judge.root().join("alone/a.out"));
+    let report = judge.args(&["test", "./a.out", "--json"]).run().json();
+    let solution = &report["solutions"][0];
+    assert_eq!(solution["name"], "a.out", "{report}");
+    assert_eq!(solution["language"], "prebuilt", "{report}");
+    assert_eq!(solution["verdict"], "AC", "{report}");
+}
+
+#[test]
+fn judge_takes_an_executable_as_a_submission() {
+    let judge = Judge::fixture("basic");
+    gcc(SUM_C, 0, &judge.root().join("right"));
+    gcc(SUM_C, 1, &judge.root().join("wrong"));
+    let judged = judge
+        .args(&[
+            "judge",
+            "sum",
+            "--submission",
+            "right",
+            "--submission",
+            "wrong",
+            "--expect",
+            "WA",
+            "--json",
+        ])
+        .run();
+    assert_eq!(judged.code(), 0, "{}{}", judged.stdout(), judged.stderr());
+    let report = judged.json();
+    let right = super::harness::solution(&report, "right");
+    assert_eq!(right["verdict"], "AC", "{report}");
+    assert_eq!(right["language"], "prebuilt", "{report}");
+    assert_eq!(super::harness::solution(&report, "wrong")["verdict"], "WA");
+    // Wrong, expected right: not as expected.
+    let mut judge = Judge::fixture("basic");
+    gcc(SUM_C, 1, &judge.root().join("wrong"));
+    let judged = judge.then(&["judge", "sum", "--submission", "wrong"], b"");
+    assert_eq!(judged.code(), 1, "{}{}", judged.stdout(), judged.stderr());
+    assert!(judged.stdout().contains("wrong"), "{}", judged.stdout());
+}
+
+#[test]
+fn a_command_runs_a_script_with_the_interpreter_on_path() {
+    let judge = |script: &str| {
+        samples()
+            .write("alone/sol.py", script)
+            .args(&["test", "--command", "python3 sol.py"])
+            .run()
+    };
+    let right = judge("input()\nprint(sum(map(int, input().split())))\n");
+    let out = right.stdout();
+    assert_eq!(right.code(), 0, "{out}{}", right.stderr());
+    assert!(out.contains("python3 sol.py"), "{out}");
+    let wrong = judge(WRONG_ON_TWO.replace("n == 2", "n == 3").as_str());
+    assert_eq!(wrong.code(), 1, "{}{}", wrong.stdout(), wrong.stderr());
+    assert!(
+        wrong.stdout().contains("failed: WA on sample 1"),
+        "{}",
+        wrong.stdout()
+    );
+    // The same through `judge`, named by its command.
+    let judged = Judge::fixture("basic")
+        .write("sol.py", "input()\nprint(sum(map(int, input().split())))\n")
+        .args(&["judge", "sum", "--command", "python3 sol.py", "--json"])
+        .run();
+    assert_eq!(judged.code(), 0, "{}{}", judged.stdout(), judged.stderr());
+    let report = judged.json();
+    assert_eq!(
+        super::harness::solution(&report, "python3 sol.py")["verdict"],
+        "AC",
+        "{report}"
+    );
+}
+
+/// Prints the answer file whose path it was built with, if it can read it; else a wrong number.
+const CHEAT_C: &str = "#include <stdio.h>\nint main(void) {\n    FILE *f = fopen(ANSWER, \"r\");\n    long long a;\n\
+    if (f && fscanf(f, \"%lld\", &a) == 1) { printf(\"%lld\\n\", a); return 0; }\n    printf(\"-1\\n\");\n    return 0;\n}\n";
+
+#[test]
+fn an_executable_run_as_it_is_still_cannot_read_the_answers() {
+    if !super::harness::layer_works("landlock", "reading the answers") {
+        return;
+    }
+    let judge = Judge::fixture("basic")
+        .write("alone/tests/1.in", "3\n1 2 3\n")
+        .write("alone/tests/1.ans", "6\n")
+        .cwd("alone");
+    let answer = judge.root().join("alone/tests/1.ans");
+    let source = CHEAT_C.replace("ANSWER", &format!("{:?}", answer.to_str().unwrap()));
+    gcc(&source, 0, &judge.root().join("alone/cheat"));
+    let judged = judge.args(&["test", "cheat"]).run();
+    let out = judged.stdout();
+    assert_eq!(judged.code(), 1, "{out}{}", judged.stderr());
+    assert!(out.contains("failed: WA on sample 1"), "{out}");
+}
