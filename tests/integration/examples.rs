@@ -161,8 +161,9 @@ fn run(command: &str, project: &Path) -> String {
         .env_remove("COLUMNS")
         .output()
         .unwrap();
-    static PROGRESS: LazyLock<Regex> =
-        LazyLock::new(|| Regex::new(r"^(judged \S+: .* tests? run\)|run \d+/\d+: .*)$").unwrap());
+    static PROGRESS: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(judged .+: .* \(\d+ of \d+ tests? run\)|run \d+/\d+: .*)$").unwrap()
+    });
     String::from_utf8_lossy(&output.stdout)
         .lines()
         .filter(|line| !PROGRESS.is_match(line))
