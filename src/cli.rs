@@ -367,16 +367,18 @@ Examples:
 Exit codes: 0 no warning, 1 some warning, 2 usage or configuration error, 130 interrupted (Ctrl-C).";
 
 const NEW_HELP: &str = "\
-Makes problems/NAME/ (problem.toml, statement.md, solutions/main.rs, validator.rs, generator.rs) and
-testdata/NAME/ (sample-1.in, sample-1.ans, recipe.toml), for a placeholder problem (the sum of two integers)
-that `cpjudge judge NAME` passes at once. Comments in every file say what to fill in.
+Makes problems/NAME/ (problem.toml, statement.md, solutions/main.rs, validator.rs, generator.rs; .cpp or .py
+with --lang cpp or python) and testdata/NAME/ (sample-1.in, sample-1.ans, recipe.toml), for a placeholder
+problem (the sum of two integers) that `cpjudge judge NAME` passes at once. Comments in every file say what to
+fill in.
 
 Examples:
   cpjudge new knight-moves
+  cpjudge new knight-moves --lang cpp
   cpjudge judge knight-moves
 
 Exit codes: 0 the problem was made, 2 it was not (a bad or taken name, not a project folder, a file that could
-not be written: nothing is left behind).";
+not be written, a --lang not offered: nothing is left behind).";
 
 const DOCTOR_HELP: &str = "\
 Exit codes: 0 the report was written, 2 it could not be.";
@@ -706,6 +708,10 @@ pub struct ImportArgs {
 pub struct NewArgs {
     /// The new problem's name: letters, digits, '-' and '_', as its folder will be named.
     pub name: String,
+
+    /// The language of the main reference, validator and generator written: rust, cpp or python.
+    #[arg(long, value_name = "LANG", default_value = "rust")]
+    pub lang: String,
 }
 
 #[derive(Debug, clap::Args)]

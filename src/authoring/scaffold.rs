@@ -1,9 +1,11 @@
 //! A new problem from the template: its files under problems/NAME and testdata/NAME, written atomically, and all
 //! removed again if any cannot be written.
 //!
-//! The template is real files under `template/`, so that they can be read, edited and judged as they are. Their
-//! only substitution is the problem's name for `{{name}}`: a plain `str::replace` does that; a templating crate
-//! would earn its place only with loops or conditions.
+//! The template is real files under `template/`, so that they can be read, edited and judged as they are: those
+//! every problem has, and per language (`template/<language>/`) the main reference, the validator and the
+//! generator, each written to the same conventions. Their only substitutions are the problem's name for
+//! `{{name}}` and the language's file extension for `{{ext}}`: a plain `str::replace` does that; a templating
+//! crate would earn its place only with loops or conditions.
 
 use crate::error::{Error, Result};
 use std::path::{Path, PathBuf};
@@ -24,24 +26,75 @@ struct TemplateFile {
 
 macro_rules! template {
     ($place:ident, $path:literal) => {
+        template!($place, "", $path)
+    };
+    ($place:ident, $folder:literal, $path:literal) => {
         TemplateFile {
             place: Place::$place,
             path: $path,
-            text: include_str!(concat!("template/", $path)),
+            text: include_str!(concat!("template/", $folder, $path)),
         }
     };
 }
 
-const TEMPLATE: &[TemplateFile] = &[
+/// The files every problem has, whatever its language.
+const COMMON: &[TemplateFile] = &[
     template!(Problems, "problem.toml"),
     template!(Problems, "statement.md"),
-    template!(Problems, "solutions/main.rs"),
-    template!(Problems, "validator.rs"),
-    template!(Problems, "generator.rs"),
     template!(Testdata, "sample-1.in"),
     template!(Testdata, "sample-1.ans"),
     template!(Testdata, "recipe.toml"),
 ];
+
+/// A language the template is written in: its name for `--lang`, the extension of its files, and its main
+/// reference, validator and generator.
+pub struct TemplateLanguage {
+    pub name: &'static str,
+    extension: &'static str,
+    programs: [TemplateFile; 3],
+}
+
+/// The languages `cpjudge new --lang` offers; the first is the default.
+pub const LANGUAGES: &[TemplateLanguage] = &[
+    TemplateLanguage {
+        name: "rust",
+        extension: "rs",
+        programs: [
+            template!(Problems, "rust/", "solutions/main.rs"),
+            template!(Problems, "rust/", "validator.rs"),
+            template!(Problems, "rust/", "generator.rs"),
+        ],
+    },
+    TemplateLanguage {
+        name: "cpp",
+        extension: "cpp",
+        programs: [
+            template!(Problems, "cpp/", "solutions/main.cpp"),
+            template!(Problems, "cpp/", "validator.cpp"),
+            template!(Problems, "cpp/", "generator.cpp"),
+        ],
+    },
+    TemplateLanguage {
+        name: "python",
+        extension: "py",
+        programs: [
+            template!(Problems, "python/", "solutions/main.py"),
+            template!(Problems, "python/", "validator.py"),
+            template!(Problems, "python/", "generator.py"),
+        ],
+    },
+];
+
+/// The template language named `name`; refused, listing those offered, when there is none.
+pub fn template_language(name: &str) -> Result<&'static TemplateLanguage> {
+    LANGUAGES.iter().find(|l| l.name == name).ok_or_else(|| {
+        let offered: Vec<&str> = LANGUAGES.iter().map(|l| l.name).collect();
+        Error::Usage(format!(
+            "--lang {name}: the template is written in {} only; nothing was written",
+            offered.join(", ")
+        ))
+    })
+}
 
 /// Whether `name` can name a problem: a folder name of letters, digits, '-' and '_', not starting with '-'.
 pub fn check_name(name: &str) -> Result<()> {
@@ -61,14 +114,23 @@ pub fn check_name(name: &str) -> Result<()> {
     }
 }
 
-/// Makes problem `name` in the project at `root`; returns the files made, relative to `root`. Refuses a name that
-/// is taken (in problems/ or testdata/), and leaves nothing behind when it fails.
-pub fn scaffold(root: &Path, name: &str) -> Result<Vec<PathBuf>> {
+/// Makes problem `name` in the project at `root`, its programs in `language` (one of [`LANGUAGES`]); returns the
+/// files made, relative to `root`. Refuses a name that is taken (in problems/ or testdata/), and leaves nothing
+/// behind when it fails.
+pub fn scaffold(root: &Path, name: &str, language: &str) -> Result<Vec<PathBuf>> {
+    let language = template_language(language)?;
     check_name(name)?;
-    write_all(root, name, TEMPLATE)
+    let (first, rest) = COMMON.split_at(2);
+    let files: Vec<&TemplateFile> = first.iter().chain(&language.programs).chain(rest).collect();
+    write_all(root, name, language.extension, &files)
 }
 
-fn write_all(root: &Path, name: &str, files: &[TemplateFile]) -> Result<Vec<PathBuf>> {
+fn write_all(
+    root: &Path,
+    name: &str,
+    extension: &str,
+    files: &[&TemplateFile],
+) -> Result<Vec<PathBuf>> {
     let base = |place| match place {
         Place::Problems => Path::new("problems").join(name),
         Place::Testdata => Path::new("testdata").join(name),
@@ -89,7 +151,11 @@ fn write_all(root: &Path, name: &str, files: &[TemplateFile]) -> Result<Vec<Path
         let path = root.join(&relative);
         let parent = path.parent().expect("a file below the root");
         made.folders(root, parent)?;
-        crate::atomic::write_new(&path, file.text.replace("{{name}}", name).as_bytes())?;
+        let text = file
+            .text
+            .replace("{{name}}", name)
+            .replace("{{ext}}", extension);
+        crate::atomic::write_new(&path, text.as_bytes())?;
         written.push(relative);
     }
     made.keep();
@@ -181,8 +247,8 @@ mod tests {
     fn the_whole_template_with_the_name_in_place() {
         let root = tempfile::tempdir().unwrap();
         std::fs::create_dir(root.path().join("problems")).unwrap();
-        let made = scaffold(root.path(), "demo").unwrap();
-        assert_eq!(made.len(), TEMPLATE.len());
+        let made = scaffold(root.path(), "demo", "rust").unwrap();
+        assert_eq!(made.len(), COMMON.len() + 3);
         let toml = std::fs::read_to_string(root.path().join("problems/demo/problem.toml")).unwrap();
         assert!(toml.contains("title = \"demo\""), "{toml}");
         for file in &made {
@@ -203,11 +269,32 @@ mod tests {
     }
 
     #[test]
+    fn every_language_names_its_own_files() {
+        for language in LANGUAGES {
+            let root = tempfile::tempdir().unwrap();
+            std::fs::create_dir(root.path().join("problems")).unwrap();
+            let made = scaffold(root.path(), "demo", language.name).unwrap();
+            let toml =
+                std::fs::read_to_string(root.path().join("problems/demo/problem.toml")).unwrap();
+            for program in ["solutions/main", "validator", "generator"] {
+                let file = format!("{program}.{}", language.extension);
+                assert!(toml.contains(&format!("\"{file}\"")), "{toml}");
+                assert!(
+                    made.contains(&Path::new("problems/demo").join(&file)),
+                    "{made:?}"
+                );
+            }
+        }
+        let error = scaffold(Path::new("/nonexistent"), "demo", "cobol").unwrap_err();
+        assert!(error.to_string().contains("rust, cpp, python"), "{error}");
+    }
+
+    #[test]
     fn a_taken_name_writes_nothing() {
         let root = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(root.path().join("testdata/demo")).unwrap();
         std::fs::create_dir(root.path().join("problems")).unwrap();
-        let error = scaffold(root.path(), "demo").unwrap_err();
+        let error = scaffold(root.path(), "demo", "rust").unwrap_err();
         assert!(
             error.to_string().contains("testdata/demo already exists"),
             "{error}"
@@ -240,7 +327,8 @@ mod tests {
                 text: "c",
             },
         ];
-        let error = write_all(root.path(), "demo", &files).unwrap_err();
+        let files: Vec<&TemplateFile> = files.iter().collect();
+        let error = write_all(root.path(), "demo", "rs", &files).unwrap_err();
         assert!(error.to_string().contains("problems/demo/a"), "{error}");
         // testdata/ itself was made by it, so it goes too; problems/ was there before.
         assert_eq!(files_in(root.path()), ["problems"]);

@@ -2,7 +2,7 @@
 //! limit, every test every time (bar those a solution expected TLE was already killed on), with borderline runs
 //! repeated.
 
-use super::rule::{Role, is_borderline, suggest};
+use super::rule::{DEFAULT_FLOOR, Role, SPREAD_NOTE, is_borderline, suggest};
 use super::timing::{Run, SolutionTiming, Warning};
 use crate::error::{Error, Result};
 use crate::judge::{Event, Judge, JudgeReport};
@@ -40,6 +40,8 @@ pub struct Calibration {
     pub problem: String,
     /// The problem's own limit, which the warnings and margins are about.
     pub time_limit: Duration,
+    /// The least limit suggested: problem.toml's `time_limit_floor`, or [`DEFAULT_FLOOR`].
+    pub floor: Duration,
     /// Runs per test asked for.
     pub runs: usize,
     pub tests: usize,
@@ -69,9 +71,37 @@ impl Calibration {
             .max()
     }
 
-    /// The suggested limit (see [`suggest`]), if it can be told.
-    pub fn suggested(&self) -> Option<Duration> {
-        self.slowest_reference().map(suggest)
+    /// The suggested limit (see [`suggest`] and the rule for several languages in `rule`), if it can be told:
+    /// every reference finished every run.
+    pub fn suggestion(&self) -> Option<Suggestion> {
+        self.slowest_reference()?;
+        let mut languages: Vec<LanguageSuggestion> = Vec::new();
+        for reference in self.solutions.iter().filter(|s| s.role == Role::Reference) {
+            let slowest = reference.slowest()?.max;
+            let own = LanguageSuggestion {
+                language: reference.language.clone(),
+                solution: reference.name.clone(),
+                slowest,
+                suggested: suggest(slowest, self.floor),
+            };
+            match languages.iter_mut().find(|l| l.language == own.language) {
+                Some(known) if known.slowest >= slowest => {}
+                Some(known) => *known = own,
+                None => languages.push(own),
+            }
+        }
+        let mut set_by = languages.first()?.clone();
+        for language in &languages {
+            if language.slowest > set_by.slowest {
+                set_by = language.clone();
+            }
+        }
+        Some(Suggestion {
+            limit: set_by.suggested,
+            floored: suggest(set_by.slowest, Duration::ZERO) < self.floor,
+            set_by,
+            languages,
+        })
     }
 
     pub fn warnings(&self) -> Vec<Warning> {
@@ -79,6 +109,38 @@ impl Calibration {
             .iter()
             .flat_map(|s| s.warnings(self.time_limit))
             .collect()
+    }
+}
+
+/// One language's slowest reference, and the limit it alone calls for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LanguageSuggestion {
+    /// As reports name it ("C++", "Python 3").
+    pub language: String,
+    /// Its slowest reference.
+    pub solution: String,
+    pub slowest: Duration,
+    pub suggested: Duration,
+}
+
+/// The suggested limit, and what sets it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Suggestion {
+    pub limit: Duration,
+    /// The language whose slowest reference sets the limit: the slowest of all.
+    pub set_by: LanguageSuggestion,
+    /// Whether the floor sets it rather than the reference's time.
+    pub floored: bool,
+    /// Every language of the references, in the order of their first reference.
+    pub languages: Vec<LanguageSuggestion>,
+}
+
+impl Suggestion {
+    /// The language whose own suggestion is the smallest, when the limit is [`SPREAD_NOTE`] x it or more: its
+    /// solutions get far more room than its reference needs, which the setters should know.
+    pub fn far_above(&self) -> Option<&LanguageSuggestion> {
+        let least = self.languages.iter().min_by_key(|l| l.suggested)?;
+        (self.limit >= least.suggested * SPREAD_NOTE).then_some(least)
     }
 }
 
@@ -107,6 +169,7 @@ impl Calibrator<'_> {
         let mut calibration = Calibration {
             problem: problem.name.clone(),
             time_limit: problem.limits.time,
+            floor: problem.time_limit_floor.unwrap_or(DEFAULT_FLOOR),
             runs: self.runs,
             tests: tests.len(),
             solutions: Vec::new(),
@@ -133,6 +196,7 @@ impl Calibrator<'_> {
                 .solutions
                 .extend(group.iter().map(|s| SolutionTiming {
                     name: s.name.clone(),
+                    language: s.language.name().to_owned(),
                     expected: s.expected.clone(),
                     role,
                     ran_under: role.limit(problem.limits.time),

@@ -7,8 +7,11 @@ pub mod kept;
 mod rule;
 mod timing;
 
-pub use calibrator::{Calibration, CalibrationEvent, Calibrator, Skipped, margin};
+pub use calibrator::{
+    Calibration, CalibrationEvent, Calibrator, LanguageSuggestion, Skipped, Suggestion, margin,
+};
 pub use rule::{
-    BORDERLINE, REFERENCE_MULTIPLIER, Role, TLE_MARGIN, reference_limit, suggest, tle_limit,
+    BORDERLINE, DEFAULT_FLOOR, REFERENCE_MULTIPLIER, Role, SPREAD_NOTE, TLE_MARGIN,
+    reference_limit, suggest, tle_limit,
 };
 pub use timing::{Run, SolutionTiming, Spread, Warning};

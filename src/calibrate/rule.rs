@@ -1,5 +1,13 @@
 //! The rules of a calibration, in one place so that the help, the manual and the code say the same: the limits
 //! solutions run under, which runs are borderline, and the suggested limit.
+//!
+//! The suggestion is one limit for every language, as the judge has one. Each language the references are
+//! written in gets its own suggestion from its slowest reference ([`suggest`]), and the largest of those is the
+//! problem's: a limit must let pass every reference the setters accept, and the slowest language's own margin
+//! (x 2 over its reference) is what keeps its solutions safe from a noisy machine. A Python reference 40 x slower
+//! than the C++ one thus sets a limit 40 x what C++ alone needs: that is the price of accepting Python, and the
+//! report says so ([`SPREAD_NOTE`]) so that the setters check the slow C++ solutions expected TLE still fail,
+//! or decide that the Python reference is not one (expect it TLE, or drop it).
 
 use crate::verdict::Verdict;
 use std::time::Duration;
@@ -59,14 +67,23 @@ pub fn is_borderline(cpu: Duration, verdict: Verdict, limit: Duration) -> bool {
     verdict != Verdict::TimeLimit && cpu >= limit.mul_f64(BORDERLINE)
 }
 
-/// The suggested limit: the slowest reference's CPU time x 2, rounded up to the next 100 ms (at least 100 ms), in
-/// the spirit of Kattis' time multipliers.
-pub fn suggest(slowest_reference: Duration) -> Duration {
+/// The least limit suggested unless problem.toml's `time_limit_floor` says otherwise, as Kattis' rule has: a
+/// reference of 2 ms says little about a machine's noise, the start of a process, or a slower language, and a
+/// limit of 100 ms would fail solutions for them.
+pub const DEFAULT_FLOOR: Duration = Duration::from_secs(1);
+
+/// The suggestion of one language is at least this many times that of another before the report says the
+/// slowest one sets the limit far above what the others need.
+pub const SPREAD_NOTE: u32 = 3;
+
+/// The suggested limit for references whose slowest run is `slowest_reference`: its CPU time x 2, rounded up to
+/// the next 100 ms (at least 100 ms), in the spirit of Kattis' time multipliers; and at least `floor`.
+pub fn suggest(slowest_reference: Duration, floor: Duration) -> Duration {
     const STEP: u128 = 100;
     let doubled = (slowest_reference * REFERENCE_MULTIPLIER).as_micros();
     let step = STEP * 1000;
     let steps = doubled.div_ceil(step).max(1);
-    Duration::from_millis((steps * STEP) as u64)
+    Duration::from_millis((steps * STEP) as u64).max(floor)
 }
 
 #[cfg(test)]
@@ -89,8 +106,17 @@ mod tests {
             (ms(700), ms(1400)),
             (ms(1234), ms(2500)),
         ] {
-            assert_eq!(suggest(slowest), suggested, "{slowest:?}");
+            assert_eq!(suggest(slowest, Duration::ZERO), suggested, "{slowest:?}");
         }
+    }
+
+    #[test]
+    fn suggestions_keep_to_the_floor() {
+        assert_eq!(suggest(ms(2), DEFAULT_FLOOR), ms(1000));
+        assert_eq!(suggest(ms(499), DEFAULT_FLOOR), ms(1000));
+        assert_eq!(suggest(ms(501), DEFAULT_FLOOR), ms(1100));
+        assert_eq!(suggest(ms(2), ms(250)), ms(250));
+        assert_eq!(suggest(ms(2), ms(3000)), ms(3000));
     }
 
     #[test]

@@ -29,6 +29,8 @@ pub struct Spread {
 #[derive(Debug, Clone)]
 pub struct SolutionTiming {
     pub name: String,
+    /// Its language, as reports name it.
+    pub language: String,
     pub expected: Vec<Verdict>,
     pub role: Role,
     /// The raised limit its runs were made under.
@@ -215,6 +217,7 @@ mod tests {
     fn timing(role: Role, runs: &[RunRow]) -> SolutionTiming {
         SolutionTiming {
             name: "s.rs".into(),
+            language: "Rust".into(),
             expected: vec![if role == Role::Reference {
                 Accepted
             } else {

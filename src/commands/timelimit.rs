@@ -3,7 +3,7 @@
 use super::target::Target;
 use crate::Outcome;
 use crate::cache::Cache;
-use crate::calibrate::{Calibrator, kept, suggest};
+use crate::calibrate::{Calibrator, kept};
 use crate::cli::TimelimitArgs;
 use crate::error::{Error, Result};
 use crate::judge::{Judge, JudgeOptions, SuggestedLimit};
@@ -63,11 +63,14 @@ pub fn timelimit(
     .map_err(|e| Error::io("write", "standard output", e))?;
 
     // Kept for the reports of later judges of the same references and tests.
-    if let Some(slowest) = calibration.slowest_reference() {
+    if let Some(suggested) = calibration.suggestion() {
         let origin = Origin::here(isolation);
         let suggestion = SuggestedLimit {
-            limit_ms: millis(suggest(slowest)),
-            slowest_reference_ms: millis(slowest),
+            limit_ms: millis(suggested.limit),
+            slowest_reference_ms: millis(suggested.set_by.slowest),
+            language: suggested.set_by.language,
+            solution: suggested.set_by.solution,
+            floor_ms: millis(calibration.floor),
             runs: calibration.runs,
             host: origin.host,
             date: origin.date,

@@ -748,6 +748,7 @@ mod tests {
             package: None,
             groups: None,
             flags: Default::default(),
+            time_limit_floor: None,
         };
         let solution = Solution {
             name: "echo.c".into(),

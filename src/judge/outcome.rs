@@ -207,6 +207,14 @@ pub struct JudgeReport {
 pub struct SuggestedLimit {
     pub limit_ms: u64,
     pub slowest_reference_ms: u64,
+    /// The language and the reference that set the limit (empty in a suggestion kept before they were).
+    #[serde(default)]
+    pub language: String,
+    #[serde(default)]
+    pub solution: String,
+    /// The least limit it could suggest; 0 in a suggestion kept before there was one.
+    #[serde(default)]
+    pub floor_ms: u64,
     /// Runs of every test it timed.
     pub runs: usize,
     pub host: String,

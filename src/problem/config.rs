@@ -48,6 +48,9 @@ pub struct Problem {
     pub groups: Option<crate::scoring::Grouping>,
     /// Compile flags by language, instead of the language table's (`[flags]`: `cpp = "-std=gnu++20 -O2"`).
     pub flags: crate::language::Flags,
+    /// The least time limit `timelimit` suggests (`time_limit_floor`), if problem.toml sets one: see
+    /// `crate::calibrate::DEFAULT_FLOOR` for when it does not.
+    pub time_limit_floor: Option<Duration>,
 }
 
 impl Problem {
@@ -326,6 +329,8 @@ impl Solution {
 struct RawProblem {
     title: String,
     time_limit: TimeLimit,
+    /// The least limit `timelimit` suggests.
+    time_limit_floor: Option<TimeLimit>,
     memory_limit: MemoryLimit,
     output_limit: Option<OutputLimit>,
     compare: Option<Spanned<CompareMode>>,
@@ -570,6 +575,7 @@ impl Validator<'_> {
             stress,
             package: None,
             flags: self.flags(raw)?,
+            time_limit_floor: raw.time_limit_floor.as_ref().map(|f| f.0),
         })
     }
 

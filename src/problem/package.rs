@@ -301,6 +301,7 @@ impl Problem {
         let included = Arc::new(included);
         Ok(Problem {
             flags: Default::default(),
+            time_limit_floor: None,
             groups,
             name,
             dir: dir.to_owned(),

@@ -36,6 +36,7 @@ impl Problem {
             solutions: Vec::new(),
             package: None,
             flags: Default::default(),
+            time_limit_floor: None,
         }
     }
 }

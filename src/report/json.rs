@@ -684,6 +684,9 @@ pub(crate) mod tests {
         report.suggested_time_limit = Some(SuggestedLimit {
             limit_ms: 800,
             slowest_reference_ms: 390,
+            language: "C++".into(),
+            solution: "ref.cpp".into(),
+            floor_ms: 500,
             runs: 3,
             host: "judge-2".into(),
             date: "2026-11-22T09:00:00Z".into(),

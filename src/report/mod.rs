@@ -58,8 +58,13 @@ pub use validation::write_validation;
 fn suggestion_text(suggested: &crate::judge::SuggestedLimit) -> String {
     use crate::units::format_time;
     use std::time::Duration;
+    let reference = if suggested.solution.is_empty() {
+        String::new()
+    } else {
+        format!(" ({}, {})", suggested.solution, suggested.language)
+    };
     format!(
-        "{} by timelimit: slowest reference {} over {} runs per test, on {} at {}",
+        "{} by timelimit: slowest reference {}{reference} over {} runs per test, on {} at {}",
         format_time(Duration::from_millis(suggested.limit_ms)),
         format_time(Duration::from_millis(suggested.slowest_reference_ms)),
         suggested.runs,

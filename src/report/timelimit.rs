@@ -2,7 +2,7 @@
 //! same as one JSON object.
 
 use super::Style;
-use crate::calibrate::{Calibration, Role, SolutionTiming, Warning, margin};
+use crate::calibrate::{Calibration, Role, SolutionTiming, Suggestion, Warning, margin};
 use crate::units::{format_time, millis, plural};
 use crate::verdict::Verdict;
 use serde::Serialize;
@@ -10,7 +10,8 @@ use std::io::{self, Write};
 use std::time::Duration;
 
 /// The rule of the suggestion, as the report states it.
-pub const RULE: &str = "slowest reference CPU time x 2, rounded up to the next 100ms";
+pub const RULE: &str = "slowest reference CPU time x 2, rounded up to the next 100ms, at least the floor; \
+     with references in several languages, the largest of each language's suggestion";
 
 fn codes(expected: &[Verdict]) -> String {
     expected
@@ -135,18 +136,74 @@ pub fn write_timelimit(
     }
     writeln!(out)?;
     writeln!(out, "current limit:   {}", format_time(limit))?;
-    match (calibration.suggested(), calibration.slowest_reference()) {
-        (Some(suggested), Some(slowest)) => writeln!(
-            out,
-            "suggested limit: {} = {} x 2, rounded up to the next 100ms (the slowest reference run)",
-            style.paint(&format_time(suggested), console::Style::new().bold()),
-            format_time(slowest),
-        ),
-        _ => writeln!(
+    match calibration.suggestion() {
+        Some(suggestion) => write_suggestion(&suggestion, style, out),
+        None => writeln!(
             out,
             "suggested limit: none, since not every reference finished every run"
         ),
     }
+}
+
+/// The suggested limit, what sets it, and each language's own when there are several.
+fn write_suggestion(suggestion: &Suggestion, style: Style, out: &mut dyn Write) -> io::Result<()> {
+    if suggestion.languages.len() > 1 {
+        let each: Vec<String> = suggestion
+            .languages
+            .iter()
+            .map(|l| {
+                format!(
+                    "{} {} ({}) -> {}",
+                    l.language,
+                    format_time(l.slowest),
+                    l.solution,
+                    format_time(l.suggested)
+                )
+            })
+            .collect();
+        let options =
+            textwrap::Options::new(style.width.max(40)).subsequent_indent("                 ");
+        for line in textwrap::wrap(&format!("per language:    {}", each.join("; ")), options) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    let set_by = &suggestion.set_by;
+    let limit = style.paint(&format_time(suggestion.limit), console::Style::new().bold());
+    let reference = format!("{} ({})", set_by.solution, set_by.language);
+    let line = if suggestion.floored {
+        format!(
+            "suggested limit: {limit}, the floor (time_limit_floor): {} x 2 is less, for {reference}, \
+             the slowest reference",
+            format_time(set_by.slowest),
+        )
+    } else {
+        format!(
+            "suggested limit: {limit} = {} x 2, rounded up to the next 100ms, set by {reference}, the slowest \
+             reference",
+            format_time(set_by.slowest),
+        )
+    };
+    let options =
+        textwrap::Options::new(style.width.max(40)).subsequent_indent("                 ");
+    for line in textwrap::wrap(&line, options) {
+        writeln!(out, "{line}")?;
+    }
+    if let Some(least) = suggestion.far_above() {
+        let note = format!(
+            "note: {} sets the limit at {:.1} x what {} alone needs ({}): {} solutions get that much more \
+             room, so check that those expected TLE still fail",
+            set_by.language,
+            suggestion.limit.as_secs_f64() / least.suggested.as_secs_f64(),
+            least.language,
+            format_time(least.suggested),
+            least.language,
+        );
+        let options = textwrap::Options::new(style.width.max(40)).subsequent_indent("      ");
+        for line in textwrap::wrap(&note, options) {
+            writeln!(out, "{line}")?;
+        }
+    }
+    Ok(())
 }
 
 fn write_row(
@@ -233,16 +290,39 @@ struct JsonCalibration<'a> {
     runs: usize,
     tests: usize,
     rule: &'static str,
+    /// The least limit suggested.
+    time_limit_floor_ms: u64,
     slowest_reference_ms: Option<u64>,
     suggested_time_limit_ms: Option<u64>,
+    /// What sets the suggestion: the language and reference, and whether the floor does instead.
+    suggested_by: Option<JsonSetBy>,
+    /// Each language's slowest reference and the limit it alone calls for.
+    languages: Vec<JsonLanguage>,
     solutions: Vec<JsonTiming<'a>>,
     skipped: Vec<JsonSkipped<'a>>,
     warnings: Vec<JsonWarning>,
 }
 
 #[derive(Serialize)]
+struct JsonSetBy {
+    language: String,
+    solution: String,
+    slowest_ms: u64,
+    floor: bool,
+}
+
+#[derive(Serialize)]
+struct JsonLanguage {
+    language: String,
+    solution: String,
+    slowest_ms: u64,
+    suggested_ms: u64,
+}
+
+#[derive(Serialize)]
 struct JsonTiming<'a> {
     name: &'a str,
+    language: &'a str,
     expected: Vec<&'static str>,
     /// "reference" or "expected_tle".
     role: &'static str,
@@ -282,14 +362,32 @@ struct JsonWarning {
 /// Writes the calibration as one JSON object and a newline.
 pub fn write_timelimit_json(calibration: &Calibration, out: &mut dyn Write) -> io::Result<()> {
     let limit = calibration.time_limit;
+    let suggestion = calibration.suggestion();
     let json = JsonCalibration {
         problem: &calibration.problem,
         time_limit_ms: millis(limit),
         runs: calibration.runs,
         tests: calibration.tests,
         rule: RULE,
+        time_limit_floor_ms: millis(calibration.floor),
         slowest_reference_ms: calibration.slowest_reference().map(millis),
-        suggested_time_limit_ms: calibration.suggested().map(millis),
+        suggested_time_limit_ms: suggestion.as_ref().map(|s| millis(s.limit)),
+        suggested_by: suggestion.as_ref().map(|s| JsonSetBy {
+            language: s.set_by.language.clone(),
+            solution: s.set_by.solution.clone(),
+            slowest_ms: millis(s.set_by.slowest),
+            floor: s.floored,
+        }),
+        languages: suggestion
+            .iter()
+            .flat_map(|s| &s.languages)
+            .map(|l| JsonLanguage {
+                language: l.language.clone(),
+                solution: l.solution.clone(),
+                slowest_ms: millis(l.slowest),
+                suggested_ms: millis(l.suggested),
+            })
+            .collect(),
         solutions: calibration
             .solutions
             .iter()
@@ -298,6 +396,7 @@ pub fn write_timelimit_json(calibration: &Calibration, out: &mut dyn Write) -> i
                 let timed_out = s.timed_out();
                 JsonTiming {
                     name: &s.name,
+                    language: &s.language,
                     expected: s.expected.iter().map(|v| v.code()).collect(),
                     role: match s.role {
                         Role::Reference => "reference",
@@ -360,6 +459,11 @@ mod tests {
     ) -> SolutionTiming {
         SolutionTiming {
             name: name.into(),
+            language: if name.ends_with(".py") {
+                "Python 3".into()
+            } else {
+                "Rust".into()
+            },
             expected: vec![match role {
                 Role::Reference => Verdict::Accepted,
                 Role::ExpectedTle => Verdict::TimeLimit,
@@ -385,6 +489,7 @@ mod tests {
         Calibration {
             problem: "sum".into(),
             time_limit: ms(1000),
+            floor: ms(1000),
             runs: 2,
             tests: 3,
             solutions: vec![
@@ -468,6 +573,27 @@ mod tests {
         write_timelimit_json(&calibration(), &mut out).unwrap();
         let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
         insta::assert_json_snapshot!(json);
+    }
+
+    #[test]
+    fn a_fast_reference_gets_the_floor() {
+        let mut calibration = calibration();
+        calibration.solutions.remove(1);
+        let mut out = Vec::new();
+        write_timelimit(&calibration, style(100), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("suggested limit: 1s, the floor (time_limit_floor): 212ms x 2 is less, for fast.rs (Rust)"),
+            "{text}"
+        );
+        assert!(!text.contains("per language"), "{text}");
+        calibration.floor = ms(300);
+        let mut out = Vec::new();
+        write_timelimit_json(&calibration, &mut out).unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(json["suggested_time_limit_ms"], 500);
+        assert_eq!(json["time_limit_floor_ms"], 300);
+        assert_eq!(json["suggested_by"]["floor"], false);
     }
 
     #[test]

@@ -35,11 +35,16 @@ fn knight_tour_references_margins_and_a_suggestion() {
     let slowest = report["slowest_reference_ms"].as_u64().unwrap();
     let suggested = report["suggested_time_limit_ms"].as_u64().unwrap();
     assert_eq!(suggested % 100, 0, "{suggested}");
+    // x 2, rounded up to the next 100 ms, and at least the floor (1 s unless problem.toml says otherwise).
+    assert_eq!(report["time_limit_floor_ms"], 1000);
     assert!(
-        suggested >= (2 * slowest).max(100),
+        suggested >= (2 * slowest).max(1000),
         "{suggested} for {slowest}"
     );
-    assert!(suggested < 2 * slowest + 101, "{suggested} for {slowest}");
+    assert!(
+        suggested < (2 * slowest + 101).max(1001),
+        "{suggested} for {slowest}"
+    );
 
     // Killed under 1.5 x the limit on most tests: no warning about it, and no time that hides the kills.
     let brute = timing(&report, "plain_backtracking.rs");
@@ -189,4 +194,142 @@ fn the_judge_reports_show_the_suggestion_for_the_same_references_and_tests() {
     std::fs::write(&reference, source).unwrap();
     let changed = project.then(&own, b"").expect_code(0);
     assert_eq!(changed.json()["suggested_time_limit"], Value::Null);
+}
+
+/// The sum of the numbers on stdin, at once.
+const FAST_CPP: &str = "#include <iostream>
+int main() { long long s = 0, x; while (std::cin >> x) s += x; std::cout << s << '\\n'; }
+";
+
+/// The same sum after a busy loop (no sleep: CPU time is what is timed) of some tens of millions of steps: tens
+/// of times the C++ one's time on any machine, loaded or not.
+const SLOW_PY: &str = "import sys
+x = 0
+for i in range(8_000_000):
+    x ^= i
+print(sum(int(t) for t in sys.stdin.read().split()) + (x & 0))
+";
+
+/// A project with problem `busy`: `problem_toml` and the solutions named there, from `files`, and one test.
+fn busy(problem_toml: &str, files: &[(&str, &str)]) -> Judge {
+    let mut judge = Judge::fixture("basic")
+        .write("problems/busy/problem.toml", problem_toml)
+        .write("testdata/busy/1.in", "2 3\n")
+        .write("testdata/busy/1.ans", "5\n");
+    for (path, text) in files {
+        judge = judge.write(&format!("problems/busy/{path}"), text);
+    }
+    judge
+}
+
+const ONE_CPP: &str = "title = \"busy\"
+time_limit = \"5s\"
+memory_limit = \"256MiB\"
+FLOOR
+
+[[solutions]]
+path = \"solutions/main.cpp\"
+expected = \"AC\"
+main = true
+";
+
+#[test]
+fn a_reference_of_a_few_milliseconds_gets_the_floor() {
+    let cache = tempfile::tempdir().unwrap();
+    let mut project = busy(
+        &ONE_CPP.replace("FLOOR", ""),
+        &[("solutions/main.cpp", FAST_CPP)],
+    )
+    .cache(cache.path());
+    let report = project
+        .then(&["timelimit", "busy", "--runs", "1", "--json"], b"")
+        .expect_code(0)
+        .json();
+    let slowest = report["slowest_reference_ms"].as_u64().unwrap();
+    assert!(slowest < 450, "{report:#}");
+    // Not 100 ms: the default floor, 1 s, as Kattis has.
+    assert_eq!(report["time_limit_floor_ms"], 1000, "{report:#}");
+    assert_eq!(report["suggested_time_limit_ms"], 1000, "{report:#}");
+    assert_eq!(report["suggested_by"]["floor"], true, "{report:#}");
+    assert_eq!(report["suggested_by"]["language"], "C++", "{report:#}");
+    assert_eq!(report["suggested_by"]["solution"], "main.cpp", "{report:#}");
+
+    // The suggestion the judge's reports show follows the same rule.
+    let judged = project
+        .then(&["judge", "busy", "--json"], b"")
+        .expect_code(0)
+        .json();
+    let kept = &judged["suggested_time_limit"];
+    assert_eq!(kept["limit_ms"], 1000, "{kept:#}");
+    assert_eq!(kept["floor_ms"], 1000, "{kept:#}");
+    assert_eq!(kept["language"], "C++", "{kept:#}");
+
+    // A floor of problem.toml's own is obeyed, below the default or above it.
+    for (floor, want) in [("300ms", 300), ("2500ms", 2500)] {
+        let toml = ONE_CPP.replace("FLOOR", &format!("time_limit_floor = \"{floor}\""));
+        std::fs::write(project.root().join("problems/busy/problem.toml"), toml).unwrap();
+        let run = project
+            .then(&["timelimit", "busy", "--runs", "1"], b"")
+            .expect_code(0);
+        let stdout = run.stdout();
+        let line = stdout
+            .lines()
+            .find(|l| l.starts_with("suggested limit: "))
+            .unwrap_or_else(|| panic!("{stdout}"));
+        let shown = if want < 1000 {
+            format!("{want}ms")
+        } else {
+            format!("{:.2}s", want as f64 / 1000.0)
+        };
+        assert!(
+            line.starts_with(&format!("suggested limit: {shown}, the floor")),
+            "{floor}: {stdout}"
+        );
+    }
+}
+
+#[test]
+fn the_slowest_language_sets_the_limit_and_says_so() {
+    let toml = ONE_CPP.replace("FLOOR", "time_limit_floor = \"100ms\"")
+        + "\n[[solutions]]\npath = \"solutions/slow.py\"\nexpected = \"AC\"\n";
+    let cache = tempfile::tempdir().unwrap();
+    let mut project = busy(
+        &toml,
+        &[
+            ("solutions/main.cpp", FAST_CPP),
+            ("solutions/slow.py", SLOW_PY),
+        ],
+    )
+    .cache(cache.path());
+    let report = project
+        .then(&["timelimit", "busy", "--runs", "1", "--json"], b"")
+        .expect_code(0)
+        .json();
+    assert_eq!(timing(&report, "slow.py")["language"], "Python 3");
+    let languages = report["languages"].as_array().unwrap();
+    let own = |name: &str| {
+        languages
+            .iter()
+            .find(|l| l["language"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {report:#}"))["suggested_ms"]
+            .as_u64()
+            .unwrap()
+    };
+    let (cpp, python) = (own("C++"), own("Python 3"));
+    assert!(python > cpp, "{report:#}");
+    assert_eq!(report["suggested_time_limit_ms"], python, "{report:#}");
+    assert_eq!(report["suggested_by"]["language"], "Python 3", "{report:#}");
+    assert_eq!(report["suggested_by"]["solution"], "slow.py", "{report:#}");
+    assert_eq!(report["suggested_by"]["floor"], false, "{report:#}");
+    assert_eq!(
+        report["suggested_by"]["slowest_ms"],
+        report["slowest_reference_ms"]
+    );
+
+    let table = project
+        .then(&["timelimit", "busy", "--runs", "1"], b"")
+        .expect_code(0)
+        .stdout();
+    assert!(table.contains("per language:    C++ "), "{table}");
+    assert!(table.contains("set by slow.py (Python 3)"), "{table}");
 }

@@ -1,4 +1,6 @@
-// Validator: exit 0 on a valid input, else exit 1 with one line on stderr, "line N: what is wrong".
+// Validator: exit 0 on a valid input, else exit 1 with one line on stderr, "line N: what is wrong". On a valid
+// input it reports on stdout what `cpjudge validate` sums up over the tests: "value NAME V MIN MAX" for each
+// bounded value, "case NAME yes|no" for each special case, so that you see which bounds the tests reach.
 // It checks the placeholder format (one line "A B", integers within +-10^9, nothing else): replace the checks
 // in `main` with your problem's format, keeping the input strict (single spaces, one newline at the end).
 use std::io::{self, Read};
@@ -42,10 +44,12 @@ fn main() {
     if tokens.len() != 2 {
         reject(1, &format!("expected 2 integers separated by one space, found {:?}", lines[0]));
     }
-    for token in tokens {
-        integer(1, token);
-    }
+    let a = integer(1, tokens[0]);
+    let b = integer(1, tokens[1]);
     if lines.len() > 1 {
         reject(2, "expected the end of the input");
     }
+    println!("value a {a} -{LIMIT} {LIMIT}");
+    println!("value b {b} -{LIMIT} {LIMIT}");
+    println!("case negative_sum {}", if a + b < 0 { "yes" } else { "no" });
 }

@@ -8,7 +8,7 @@ const LIMIT: i64 = 1_000_000_000;
 
 const USAGE: &str = "usage: generator MODE SEED
   MODE  random   two integers anywhere in -10^9..=10^9
-        max      the largest values (the sum overflows 32 bits)
+        max      the largest values (their sum is near 2 x 10^9)
   SEED  any unsigned 64-bit integer";
 
 // splitmix64: tiny, and the same stream on every platform for a given seed.
