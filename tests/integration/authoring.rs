@@ -180,6 +180,53 @@ fn add_from_the_generator_records_the_arguments() {
     project.then(&["regen", "young-chess"], b"").expect_code(0);
 }
 
+/// A fixed --gen beside a seeded one is added once while the other is added per seed; --seeds with no `{seed}`
+/// anywhere says where it goes.
+#[test]
+fn add_mixes_a_fixed_generator_call_with_seeded_ones() {
+    let mut project = Judge::bundled(&["young-chess"]);
+    let tests = project.root().join("testdata/young-chess");
+    project
+        .then(
+            &[
+                "add",
+                "young-chess",
+                "--gen",
+                "random 3 4 9 100",
+                "--gen",
+                "random 3 4 9 {seed}",
+                "--seeds",
+                "1..2",
+            ],
+            b"",
+        )
+        .expect_code(0);
+    let recipe = cpjudge::authoring::Recipe::load(&tests).unwrap();
+    for name in ["random-3-4-9-100", "random-3-4-9-1", "random-3-4-9-2"] {
+        assert!(recipe.get(name).is_some(), "{name} not added");
+    }
+    let refused = project
+        .then(
+            &[
+                "add",
+                "young-chess",
+                "--gen",
+                "random 3 4 9",
+                "--seeds",
+                "1..2",
+            ],
+            b"",
+        )
+        .expect_code(2);
+    assert!(
+        refused
+            .stderr()
+            .contains("put {seed} where the seed goes (--gen 'random 3 4 9 {seed}')"),
+        "{}",
+        refused.stderr()
+    );
+}
+
 #[test]
 fn add_refuses_an_input_the_references_disagree_on() {
     let mut project = Judge::bundled(&["knight-pawns"]);
