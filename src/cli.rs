@@ -299,6 +299,7 @@ Examples:
   echo '0 0\n1\n1 2' | cpjudge add knight-pawns --input -
   cpjudge add knight-pawns --gen 'cluster 12 7'
   cpjudge add knight-pawns --gen 'random 15 {seed}' --seeds 1..20     (20 tests, seeds 1 to 20)
+  cpjudge add knight-pawns --gen 'cluster 12 7' --gen 'random 15 {seed}' --seeds 1..3   (1 + 3 tests)
 
 An input given with --input is recorded as hand-made in testdata/<problem>/recipe.toml; a generated one with its
 arguments, so that `cpjudge regen` can rebuild it. Either every test is added or none is.
@@ -536,7 +537,8 @@ pub struct AddArgs {
     #[arg(long = "gen", value_name = "ARGS", conflicts_with = "input")]
     pub generate: Vec<String>,
 
-    /// With --gen, one test per seed in this range, both ends included ("1..20").
+    /// With --gen, one test per seed in this range, both ends included ("1..20"), for each --gen holding `{seed}`;
+    /// a --gen without it is added once.
     #[arg(long, value_name = "A..B", value_parser = parse_seeds, requires = "generate",
           conflicts_with = "input")]
     pub seeds: Option<std::ops::RangeInclusive<u64>>,

@@ -12,6 +12,13 @@ pub enum Error {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// A file or folder of the build cache that cannot be made or written: the cache's place is the user's to choose.
+    #[error("failed to {action} {} in the build cache: {source}; give a writable folder with --cache-dir DIR (or CPJUDGE_CACHE_DIR)", path.display())]
+    CacheUnwritable {
+        action: &'static str,
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// A problem in a configuration file, with the position it was found at.
     #[error("{}:{line}:{column}: {message}", path.display())]
     Config {
@@ -85,6 +92,29 @@ impl Error {
     /// Whether this is a write to a pipe whose reader has gone.
     pub fn is_broken_pipe(&self) -> bool {
         matches!(self, Error::Io { source, .. } if source.kind() == std::io::ErrorKind::BrokenPipe)
+    }
+
+    /// This error, pointing to `--cache-dir` where it is a folder under `cache` that may not be made or written.
+    pub fn in_cache(self, cache: &Path) -> Self {
+        match self {
+            Error::Io {
+                action,
+                path,
+                source,
+            } if path.starts_with(cache)
+                && matches!(
+                    source.kind(),
+                    std::io::ErrorKind::PermissionDenied | std::io::ErrorKind::ReadOnlyFilesystem
+                ) =>
+            {
+                Error::CacheUnwritable {
+                    action,
+                    path,
+                    source,
+                }
+            }
+            other => other,
+        }
     }
 
     pub fn io(action: &'static str, path: impl AsRef<Path>, source: std::io::Error) -> Self {

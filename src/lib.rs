@@ -21,6 +21,7 @@ pub mod prebuilt;
 pub mod problem;
 pub mod report;
 pub mod runs;
+mod said_once;
 pub mod sandbox;
 pub mod scoring;
 mod scratch;
@@ -93,6 +94,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         },
         size_bound: cli.cache_size,
     };
+    let cache_dir = cache.dir.clone();
     let project = || {
         root.as_deref()
             .map(Catalog::new)
@@ -131,7 +133,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
     };
     sandbox::kill_orphans();
     scratch::clean_up();
-    outcome
+    outcome.map_err(|e| e.in_cache(&cache_dir))
 }
 
 fn absolute(path: &Path) -> Result<PathBuf> {

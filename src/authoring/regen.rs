@@ -32,10 +32,11 @@ pub enum Rebuilt {
     },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Difference {
     Same,
-    Differs,
+    /// With how the kept file would change, where it can be shown (see [`crate::check::diff::change`]).
+    Differs(Option<String>),
     Missing,
 }
 
@@ -136,19 +137,28 @@ pub fn regen(
                     return Ok(Rebuilt::ReferenceFailed { verdict, message });
                 }
             };
-            // A kept file that cannot be read is as good as missing.
-            let compare = |kept: &Path, new: &[u8]| match holds(kept, new) {
-                Err(_) => Difference::Missing,
-                Ok(true) => Difference::Same,
-                Ok(false) => Difference::Differs,
+            // A kept file that cannot be read is as good as missing; one that differs is shown against the new one
+            // (written beside it in the scratch folder).
+            let compare = |kept: &Path, new: &[u8], new_path: &Path| -> Result<Difference> {
+                Ok(match holds(kept, new) {
+                    Err(_) => Difference::Missing,
+                    Ok(true) => Difference::Same,
+                    Ok(false) => {
+                        std::fs::write(new_path, new)
+                            .map_err(|e| Error::io("write", new_path, e))?;
+                        Difference::Differs(crate::check::diff::change(kept, new_path))
+                    }
+                })
             };
             let input_difference = match &input {
-                Some(input) => compare(&kept_input, input),
+                Some(input) => compare(&kept_input, input, &input_path)?,
                 None => Difference::Same,
             };
-            let answer_difference = compare(&folder.path(&entry.name, "ans"), &answer);
+            let answer_path = dir.path().join(format!("{index}.ans"));
+            let answer_difference =
+                compare(&folder.path(&entry.name, "ans"), &answer, &answer_path)?;
             let rebuilt =
-                if (input_difference, answer_difference) == (Difference::Same, Difference::Same) {
+                if input_difference == Difference::Same && answer_difference == Difference::Same {
                     Rebuilt::Same
                 } else {
                     if write {

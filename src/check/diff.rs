@@ -47,6 +47,24 @@ pub fn first_difference(output: &Path, answer: &Path) -> Option<String> {
     Some(lines.join("\n"))
 }
 
+/// Longest text shown whole, old beside new, in characters.
+const SHORT_CHARS: usize = 40;
+
+/// How a kept file `old` would change into `new`, for people to read: both texts when each is one short line
+/// ("`999` -> `42`"), the first differing hunk as a unified diff otherwise.
+pub fn change(old: &Path, new: &Path) -> Option<String> {
+    let short = |p: &Path| {
+        let head = crate::text::read_head(p, SHORT_CHARS + 2);
+        let line = head.strip_suffix(b"\n").unwrap_or(&head);
+        (line.len() <= SHORT_CHARS && !line.contains(&b'\n'))
+            .then(|| crate::text::visible(line, SHORT_CHARS))
+    };
+    match (short(old), short(new)) {
+        (Some(old), Some(new)) if old != new => Some(format!("`{old}` -> `{new}`")),
+        _ => first_difference(new, old),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

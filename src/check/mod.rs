@@ -3,7 +3,7 @@
 //! judges a submission from its files.
 
 mod checker;
-mod diff;
+pub(crate) mod diff;
 mod exact;
 mod feedback;
 pub mod package_default;

@@ -94,6 +94,17 @@ fn read_input(path: &Path) -> Result<Vec<u8>> {
 
 /// The generator's inputs, one per --gen and seed.
 fn generated(workshop: &Workshop, args: &AddArgs) -> Result<Vec<Candidate>> {
+    if let Some(seeds) = &args.seeds
+        && !args.generate.iter().any(|line| line.contains("{seed}"))
+    {
+        return Err(Error::Usage(format!(
+            "--seeds {}..{} fills `{{seed}}` in the --gen arguments, and no --gen has one: put {{seed}} where \
+             the seed goes (--gen '{} {{seed}}'), or leave out --seeds to add each --gen once",
+            seeds.start(),
+            seeds.end(),
+            args.generate.first().map(|l| l.trim()).unwrap_or("ARGS")
+        )));
+    }
     let generator = workshop.generator()?;
     let mut candidates = Vec::new();
     for line in &args.generate {
@@ -117,7 +128,8 @@ fn generated(workshop: &Workshop, args: &AddArgs) -> Result<Vec<Candidate>> {
     Ok(candidates)
 }
 
-/// The argument lists of one --gen: `{seed}` replaced by each seed, or the arguments as they are.
+/// The argument lists of one --gen: `{seed}` replaced by each seed, or the arguments as they are (once, also
+/// beside --seeds: a fixed --gen may be mixed with seeded ones).
 fn expand(line: &str, seeds: Option<std::ops::RangeInclusive<u64>>) -> Result<Vec<Vec<String>>> {
     let words: Vec<&str> = line.split_whitespace().collect();
     if words.is_empty() {
@@ -135,12 +147,9 @@ fn expand(line: &str, seeds: Option<std::ops::RangeInclusive<u64>>) -> Result<Ve
                     .collect()
             })
             .collect()),
-        (false, None) => Ok(vec![words.iter().map(|w| w.to_string()).collect()]),
+        (false, _) => Ok(vec![words.iter().map(|w| w.to_string()).collect()]),
         (true, None) => Err(Error::Usage(format!(
             "--gen {line:?} has {{seed}}: give the seeds with --seeds A..B"
-        ))),
-        (false, Some(_)) => Err(Error::Usage(format!(
-            "--seeds needs {{seed}} in the generator's arguments, and --gen {line:?} has none"
         ))),
     }
 }
@@ -157,7 +166,8 @@ mod tests {
         );
         assert_eq!(expand(" ring  4 ", None).unwrap(), [["ring", "4"]]);
         assert!(expand("random {seed}", None).is_err());
-        assert!(expand("random 3", Some(1..=2)).is_err());
+        // A fixed --gen beside seeded ones is added once.
+        assert_eq!(expand("ring 4", Some(1..=2)).unwrap(), [["ring", "4"]]);
         assert!(expand("  ", None).is_err());
     }
 }

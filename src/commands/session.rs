@@ -256,7 +256,16 @@ pub(super) fn prepare_sandbox(
              `--layers` chooses fewer on purpose"
         )));
     }
-    report::warn_unavailable(&isolation, layers);
+    // The machine's state, said once per machine and user (and again when its cause changes).
+    let fresh: Vec<_> = isolation
+        .unavailable(layers)
+        .into_iter()
+        .filter(|&layer| {
+            let cause = format!("{layer}: {}", isolation.status(layer).detail);
+            crate::said_once::first_time("layer off", &cause)
+        })
+        .collect();
+    report::warn_unavailable(&isolation, layers, &fresh);
     if strict {
         let off = isolation.inactive();
         if !off.is_empty() {

@@ -139,15 +139,79 @@ pub fn write_doctor_json(doctor: &DoctorReport, out: &mut dyn Write) -> io::Resu
     writeln!(out)
 }
 
-/// Warns on stderr about each layer that was asked for and does not work here, so that running with weaker
-/// isolation is never silent.
-pub fn warn_unavailable(isolation: &Isolation, wanted: &Layers) {
-    for layer in isolation.unavailable(wanted) {
+/// Warns on stderr, in two lines, about each of `layers`, asked for in `wanted` but off here: what is lost, how to
+/// have the layer, and how to go without it on purpose. Running with weaker isolation is never silent, yet a
+/// machine's lasting state is said once, not at every command; `cpjudge doctor` tells the whole story.
+pub fn warn_unavailable(isolation: &Isolation, wanted: &Layers, layers: &[Layer]) {
+    let unavailable = isolation.unavailable(wanted);
+    let rest: Vec<Layer> = Layer::ALL
+        .into_iter()
+        .filter(|&l| wanted.contains(l) && !unavailable.contains(&l))
+        .collect();
+    let rest = Layers::from(rest.as_slice());
+    for &layer in layers {
+        let detail = &isolation.status(layer).detail;
         eprintln!(
-            "warning: isolation layer {layer} is off: {} (guards against: {}; see `cpjudge doctor`)",
-            isolation.status(layer).detail,
-            layer.guards()
+            "warning: isolation layer {layer} is off ({}): {}\n  \
+             to have it, {}; to go without it, --layers {rest} (or CPJUDGE_LAYERS); `cpjudge doctor` explains. \
+             Said once per machine.",
+            short_reason(detail),
+            lost_without(layer, isolation),
+            remedy(layer, detail),
         );
+    }
+}
+
+/// The heart of why a layer is off: the system's error, without the paths and advice around it.
+fn short_reason(detail: &str) -> &str {
+    let reason = detail.strip_prefix("unavailable: ").unwrap_or(detail);
+    let reason = reason.split(';').next().unwrap_or(reason);
+    let reason = reason.rsplit(": ").next().unwrap_or(reason);
+    match reason.find(" (os error") {
+        Some(end) => &reason[..end],
+        None => reason,
+    }
+}
+
+/// What a run may do, or what goes unmeasured, without `layer`.
+fn lost_without(layer: Layer, isolation: &Isolation) -> String {
+    match layer {
+        Layer::Cgroup => {
+            let unlimited = isolation
+                .enforcement()
+                .iter()
+                .any(|rule| rule.what == "processes" && rule.how.starts_with("NOT LIMITED"));
+            format!(
+                "memory and CPU time are not summed over all of a run's processes{}",
+                if unlimited {
+                    ", and nothing stops a fork bomb but the wall time"
+                } else {
+                    ""
+                }
+            )
+        }
+        Layer::Namespaces => {
+            "a run may see and signal other processes, use the network, and outlive its time".into()
+        }
+        Layer::Landlock => {
+            "a run may read the project (the answers too) and write outside its folder".into()
+        }
+        Layer::Seccomp => {
+            "a run may use ptrace, mount, Unix sockets and other calls no solution needs".into()
+        }
+    }
+}
+
+/// How to have `layer` here, as far as its `detail` tells.
+fn remedy(layer: Layer, detail: &str) -> &'static str {
+    match layer {
+        Layer::Cgroup if detail.contains("systemd-run") => {
+            "run cpjudge under `systemd-run --user --scope -p Delegate=yes`"
+        }
+        Layer::Cgroup if detail.contains("cgroup v1") => {
+            "an administrator must delegate a cgroup to this user"
+        }
+        _ => "see why in `cpjudge doctor`",
     }
 }
 

@@ -4,6 +4,13 @@ use super::Style;
 use crate::authoring::{Difference, Rebuilt, RegenReport};
 use std::io::{self, Write};
 
+fn indent(text: &str) -> String {
+    text.lines()
+        .map(|line| format!("    {line}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// `problem` as the user named it, for the command that accepts the changes.
 pub fn write_regen(
     report: &RegenReport,
@@ -14,6 +21,7 @@ pub fn write_regen(
     let red = || console::Style::new().red();
     let yellow = || console::Style::new().yellow();
     for (name, rebuilt) in &report.tests {
+        let mut changes = Vec::new();
         let (mark, what) = match rebuilt {
             Rebuilt::Same => continue,
             Rebuilt::Changed {
@@ -25,10 +33,20 @@ pub fn write_regen(
                     .into_iter()
                     .filter_map(|(file, difference)| match difference {
                         Difference::Same => None,
-                        Difference::Differs => Some(format!("{file} differs")),
+                        Difference::Differs(_) => Some(format!("{file} differs")),
                         Difference::Missing => Some(format!("{file} is missing")),
                     })
                     .collect();
+                // How each file would change, under the test's line: a short one whole, a longer one as a diff.
+                for (file, difference) in [("input", input), ("answer", answer)] {
+                    if let Difference::Differs(Some(change)) = difference {
+                        changes.push(if change.contains('\n') {
+                            format!("{file}:\n{}", indent(change))
+                        } else {
+                            format!("{file}: {change}")
+                        });
+                    }
+                }
                 if *written {
                     (
                         style.paint("rewritten", yellow()),
@@ -62,6 +80,9 @@ pub fn write_regen(
             ),
         };
         writeln!(out, "{mark} {}", style.cut(&what, 20))?;
+        for change in changes {
+            writeln!(out, "{}", indent(&change))?;
+        }
     }
     if !report.unrecorded.is_empty() {
         writeln!(

@@ -180,6 +180,53 @@ fn add_from_the_generator_records_the_arguments() {
     project.then(&["regen", "young-chess"], b"").expect_code(0);
 }
 
+/// A fixed --gen beside a seeded one is added once while the other is added per seed; --seeds with no `{seed}`
+/// anywhere says where it goes.
+#[test]
+fn add_mixes_a_fixed_generator_call_with_seeded_ones() {
+    let mut project = Judge::bundled(&["young-chess"]);
+    let tests = project.root().join("testdata/young-chess");
+    project
+        .then(
+            &[
+                "add",
+                "young-chess",
+                "--gen",
+                "random 3 4 9 100",
+                "--gen",
+                "random 3 4 9 {seed}",
+                "--seeds",
+                "1..2",
+            ],
+            b"",
+        )
+        .expect_code(0);
+    let recipe = cpjudge::authoring::Recipe::load(&tests).unwrap();
+    for name in ["random-3-4-9-100", "random-3-4-9-1", "random-3-4-9-2"] {
+        assert!(recipe.get(name).is_some(), "{name} not added");
+    }
+    let refused = project
+        .then(
+            &[
+                "add",
+                "young-chess",
+                "--gen",
+                "random 3 4 9",
+                "--seeds",
+                "1..2",
+            ],
+            b"",
+        )
+        .expect_code(2);
+    assert!(
+        refused
+            .stderr()
+            .contains("put {seed} where the seed goes (--gen 'random 3 4 9 {seed}')"),
+        "{}",
+        refused.stderr()
+    );
+}
+
 #[test]
 fn add_refuses_an_input_the_references_disagree_on() {
     let mut project = Judge::bundled(&["knight-pawns"]);
@@ -244,11 +291,33 @@ fn regen_catches_a_changed_answer_and_a_nondeterministic_generator() {
     let tests = project.root().join("testdata/knight-pawns");
     let kept = std::fs::read(tests.join("small/ring-n07-1.ans")).unwrap();
     std::fs::write(tests.join("small/ring-n07-1.ans"), "999\n").unwrap();
+    let kept_input = std::fs::read_to_string(tests.join("small/ring-n07-1.in")).unwrap();
+    std::fs::write(
+        tests.join("small/ring-n07-1.in"),
+        kept_input.replacen("\n", "\n1 1\n", 1),
+    )
+    .unwrap();
     let run = project.then(&["regen", "knight-pawns"], b"").expect_code(1);
+    // A longer file's change as a unified diff: the line the recipe would not make again.
+    assert!(
+        run.stdout().contains("    input:\n") && run.stdout().contains("\n        -1 1\n"),
+        "{}",
+        run.stdout()
+    );
     assert!(
         run.stdout()
-            .contains("would change small/ring-n07-1: answer differs"),
+            .contains("would change small/ring-n07-1: input differs, answer differs"),
         "{}",
+        run.stdout()
+    );
+    // With the old and new answers, short as they are, so the change can be judged without opening files.
+    let old_and_new = format!(
+        "answer: `999` -> `{}`",
+        String::from_utf8_lossy(&kept).trim_end()
+    );
+    assert!(
+        run.stdout().contains(&old_and_new),
+        "no {old_and_new} in:\n{}",
         run.stdout()
     );
     // The command that accepts the change, ready to paste.

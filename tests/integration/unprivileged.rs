@@ -81,6 +81,11 @@ impl Setup {
 
     /// Runs cpjudge as the ordinary user, in the project, with a plain environment.
     fn cpjudge(&self, args: &[&str]) -> std::process::Output {
+        self.cpjudge_caching_in(&self.dir.path().join("cache"), args)
+    }
+
+    /// Runs cpjudge as [`Setup::cpjudge`] does, with the build cache in `cache`.
+    fn cpjudge_caching_in(&self, cache: &std::path::Path, args: &[&str]) -> std::process::Output {
         let mut command = std::process::Command::new(self.dir.path().join("bin/cpjudge"));
         command
             .uid(self.uid)
@@ -90,7 +95,7 @@ impl Setup {
             .env("PATH", "/usr/local/bin:/usr/bin:/bin")
             .env("HOME", self.dir.path())
             .arg("--cache-dir")
-            .arg(self.dir.path().join("cache"))
+            .arg(cache)
             .args(args);
         assert_cmd::Command::from_std(command)
             .timeout(Duration::from_secs(300))
@@ -312,5 +317,55 @@ fn an_ordinary_user_judges_a_multi_pass_package() {
     assert_eq!(
         forgets["tests"][0]["message"], "pass 2: decoded 6 as 6, the number was 5",
         "{forgets:#}"
+    );
+}
+
+/// Where the user cannot have the cgroup layer, the first command says so in two lines (what is lost, how to have
+/// it, how to go without it) and the next says nothing: the machine has not changed. A cache folder the user may
+/// not write points to `--cache-dir`.
+#[test]
+fn an_ordinary_user_is_told_once_what_a_missing_layer_costs() {
+    let Some(setup) = Setup::new() else { return };
+    if active(&doctor(&setup)["isolation"], "cgroup") {
+        skip("the warning of a missing cgroup layer: this user has one");
+        return;
+    }
+    let first = setup.cpjudge(&["judge", "aplusb"]);
+    assert!(first.status.success(), "{first:?}");
+    let said = String::from_utf8_lossy(&first.stderr);
+    let warning: Vec<&str> = said
+        .lines()
+        .skip_while(|l| !l.starts_with("warning: isolation layer cgroup is off"))
+        .take_while(|l| l.starts_with("warning: isolation layer cgroup") || l.starts_with("  "))
+        .collect();
+    assert!(
+        (1..=2).contains(&warning.len()) && warning.iter().all(|l| l.len() <= 220),
+        "{said}"
+    );
+    let warning = warning.join("\n");
+    for needed in [
+        "memory",
+        "--layers namespaces,landlock,seccomp",
+        "CPJUDGE_LAYERS",
+        "cgroup",
+    ] {
+        assert!(warning.contains(needed), "no {needed} in:\n{warning}");
+    }
+    let second = setup.cpjudge(&["judge", "aplusb"]);
+    assert!(second.status.success(), "{second:?}");
+    let said = String::from_utf8_lossy(&second.stderr);
+    assert!(!said.contains("cgroup"), "said again:\n{said}");
+
+    let closed = setup.dir.path().join("closed");
+    std::fs::create_dir(&closed).unwrap();
+    std::os::unix::fs::chown(&closed, Some(setup.uid), Some(setup.gid)).unwrap();
+    std::fs::set_permissions(&closed, std::os::unix::fs::PermissionsExt::from_mode(0o555)).unwrap();
+    let output = setup.cpjudge_caching_in(&closed, &["judge", "aplusb"]);
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        said.contains(closed.to_str().unwrap())
+            && said.contains("give a writable folder with --cache-dir"),
+        "{said}"
     );
 }
