@@ -23,49 +23,27 @@ pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<bool> {
                 solutions: Some(problem.solutions.len()),
                 error: None,
             },
-            Err(e) => ProblemSummary {
-                name,
-                title: None,
-                time_limit_ms: None,
-                memory_limit_kib: None,
-                tests: None,
-                solutions: None,
-                error: Some(e.to_string()),
-            },
+            Err(e) => ProblemSummary::broken(name, e.to_string()),
         })
         .collect();
     // A folder no problem can be named by is broken, not absent.
-    summaries.extend(catalog.misnamed().iter().map(|folder| {
-        ProblemSummary {
-            name: folder
-                .file_name()
-                .map(crate::text::file_name)
-                .unwrap_or_default(),
-            title: None,
-            time_limit_ms: None,
-            memory_limit_kib: None,
-            tests: None,
-            solutions: None,
-            error: Some(crate::problem::misnamed(folder)),
-        }
-    }));
-    summaries.extend(catalog.without_config().iter().map(|folder| {
-        let name = folder
+    let folder_name = |folder: &std::path::Path| {
+        folder
             .file_name()
             .map(crate::text::file_name)
-            .unwrap_or_default();
-        ProblemSummary {
-            error: Some(format!(
+            .unwrap_or_default()
+    };
+    summaries.extend(catalog.misnamed().iter().map(|folder| {
+        ProblemSummary::broken(folder_name(folder), crate::problem::misnamed(folder))
+    }));
+    summaries.extend(catalog.without_config().iter().map(|folder| {
+        ProblemSummary::broken(
+            folder_name(folder),
+            format!(
                 "{} has no problem.toml: write one there (`cpjudge new` starts a problem with one), or remove the folder",
                 crate::text::relative(folder).display()
-            )),
-            name,
-            title: None,
-            time_limit_ms: None,
-            memory_limit_kib: None,
-            tests: None,
-            solutions: None,
-        }
+            ),
+        )
     }));
     let mut out = std::io::stdout().lock();
     if args.json {

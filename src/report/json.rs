@@ -453,6 +453,21 @@ pub struct ProblemSummary {
     pub error: Option<String>,
 }
 
+impl ProblemSummary {
+    /// A problem (or a folder that should be one) whose configuration could not be read: its name and why.
+    pub fn broken(name: String, error: String) -> Self {
+        ProblemSummary {
+            name,
+            title: None,
+            time_limit_ms: None,
+            memory_limit_kib: None,
+            tests: None,
+            solutions: None,
+            error: Some(error),
+        }
+    }
+}
+
 pub fn write_list_json(problems: &[ProblemSummary], out: &mut dyn Write) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, problems)?;
     writeln!(out)
