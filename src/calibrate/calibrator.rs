@@ -349,3 +349,91 @@ impl Pass<'_> {
         Ok(report)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    fn reference(name: &str, language: &str, cpu: u64) -> SolutionTiming {
+        SolutionTiming {
+            name: name.into(),
+            language: language.into(),
+            expected: vec![Verdict::Accepted],
+            role: Role::Reference,
+            ran_under: ms(3000),
+            runs: vec![Run {
+                test: "1".into(),
+                verdict: Verdict::Accepted,
+                cpu: ms(cpu),
+                repeat: false,
+            }],
+        }
+    }
+
+    fn calibration(floor: u64, solutions: Vec<SolutionTiming>) -> Calibration {
+        Calibration {
+            problem: "p".into(),
+            time_limit: ms(1000),
+            floor: ms(floor),
+            runs: 1,
+            tests: 1,
+            solutions,
+            skipped: Vec::new(),
+            interrupted: None,
+        }
+    }
+
+    #[test]
+    fn each_language_by_its_slowest_reference_and_the_slowest_sets_the_limit() {
+        let c = calibration(
+            100,
+            vec![
+                reference("a.cpp", "C++", 20),
+                reference("b.cpp", "C++", 45),
+                reference("slow.py", "Python 3", 800),
+                reference("a.rs", "Rust", 30),
+            ],
+        );
+        let s = c.suggestion().unwrap();
+        let each: Vec<(&str, &str, Duration)> = s
+            .languages
+            .iter()
+            .map(|l| (l.language.as_str(), l.solution.as_str(), l.suggested))
+            .collect();
+        assert_eq!(
+            each,
+            [
+                ("C++", "b.cpp", ms(100)),
+                ("Python 3", "slow.py", ms(1600)),
+                ("Rust", "a.rs", ms(100)),
+            ]
+        );
+        assert_eq!(
+            (s.limit, s.set_by.solution.as_str(), s.floored),
+            (ms(1600), "slow.py", false)
+        );
+        assert_eq!(s.far_above().map(|l| l.language.as_str()), Some("C++"));
+
+        // Under the default floor both languages get 1s: nothing to note, and the floor sets it.
+        let c = calibration(
+            1000,
+            vec![
+                reference("a.cpp", "C++", 2),
+                reference("slow.py", "Python 3", 80),
+            ],
+        );
+        let s = c.suggestion().unwrap();
+        assert_eq!(
+            (s.limit, s.set_by.solution.as_str(), s.floored),
+            (ms(1000), "slow.py", true)
+        );
+        assert_eq!(s.far_above(), None);
+
+        // No reference, no suggestion.
+        assert_eq!(calibration(1000, Vec::new()).suggestion(), None);
+    }
+}

@@ -172,14 +172,12 @@ fn write_suggestion(suggestion: &Suggestion, style: Style, out: &mut dyn Write) 
     let reference = format!("{} ({})", set_by.solution, set_by.language);
     let line = if suggestion.floored {
         format!(
-            "suggested limit: {limit}, the floor (time_limit_floor): {} x 2 is less, for {reference}, \
-             the slowest reference",
+            "suggested limit: {limit}, the floor (time_limit_floor): {} x 2 is less, for {reference}",
             format_time(set_by.slowest),
         )
     } else {
         format!(
-            "suggested limit: {limit} = {} x 2, rounded up to the next 100ms, set by {reference}, the slowest \
-             reference",
+            "suggested limit: {limit} = {} x 2, rounded up to the next 100ms, set by {reference}",
             format_time(set_by.slowest),
         )
     };
