@@ -22,6 +22,7 @@ use files::{copy, copy_into, write, write_executable};
 
 use crate::compile::Source;
 use crate::error::{Error, Result};
+use crate::language::Flags;
 use crate::problem::{Comparison, Problem, Protocol, Test};
 use crate::verdict::Verdict;
 use std::os::unix::fs::PermissionsExt;
@@ -159,7 +160,12 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
     match &problem.comparison {
         Comparison::Checker(path) => {
             let folder = wrapped_in("checker");
-            wrap(&Source::file(path)?, &root.join(&folder), CHECKER_RUN)?;
+            wrap(
+                &Source::file(path)?,
+                &root.join(&folder),
+                CHECKER_RUN,
+                &problem.flags,
+            )?;
             exported.wrapped.push(("checker", folder));
         }
         Comparison::OutputValidator(source) => {
@@ -170,7 +176,12 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
             protocol: Protocol::Cpjudge,
         } => {
             let folder = wrapped_in("interactor");
-            wrap(interactor, &root.join(&folder), INTERACTOR_RUN)?;
+            wrap(
+                interactor,
+                &root.join(&folder),
+                INTERACTOR_RUN,
+                &problem.flags,
+            )?;
             exported.wrapped.push(("interactor", folder));
         }
         Comparison::Interactive {
@@ -187,7 +198,12 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
         let folder = "input_validators/validator";
         match problem.protocol {
             Protocol::Cpjudge => {
-                wrap(&Source::file(validator)?, &root.join(folder), VALIDATOR_RUN)?;
+                wrap(
+                    &Source::file(validator)?,
+                    &root.join(folder),
+                    VALIDATOR_RUN,
+                    &problem.flags,
+                )?;
                 exported.wrapped.push(("validator", folder.to_owned()));
             }
             // It speaks the format's protocol already: it goes as it is.
@@ -301,8 +317,9 @@ const VALIDATOR_RUN: &str = r#"if PROGRAM; then exit 42; else exit 43; fi
 "#;
 
 /// Writes `source` into `folder` with a `build` script that compiles it as we do and a `run` script, made from
-/// `run`, in which PROGRAM stands for the command that starts it.
-fn wrap(source: &Source, folder: &Path, run: &str) -> Result<()> {
+/// `run`, in which PROGRAM stands for the command that starts it; `{flags}` is the problem's flags for its language
+/// (or the table's).
+fn wrap(source: &Source, folder: &Path, run: &str, flags: &Flags) -> Result<()> {
     if source.language.is_build_run() {
         return Err(Error::Usage(format!(
             "{}: a program of build/run scripts speaking cpjudge's protocol cannot be wrapped",
@@ -347,6 +364,11 @@ fn wrap(source: &Source, folder: &Path, run: &str) -> Result<()> {
             .iter()
             .flat_map(|word| match word.as_str() {
                 "{files}" => files.iter().map(|f| shell_word(f)).collect(),
+                "{flags}" => flags
+                    .of(language)
+                    .iter()
+                    .map(|flag| shell_word(&fill(flag)))
+                    .collect(),
                 _ => vec![shell_word(&fill(word))],
             })
             .collect::<Vec<_>>()
