@@ -7,7 +7,7 @@ use crate::cli::TestArgs;
 use crate::error::{Error, Result};
 use crate::language::Language;
 use crate::problem::{
-    Catalog, Comparison, Problem, commands, default_tests_dir, find_inputs, submissions,
+    Catalog, Comparison, Problem, answer_of, commands, default_tests_dir, find_inputs, submissions,
 };
 use crate::report::ColorChoice;
 use crate::sandbox::Layers;
@@ -98,12 +98,7 @@ fn comparison(args: &TestArgs, dir: &Path) -> Result<Comparison> {
             dir.display()
         )));
     }
-    let answered = |input: &Path| {
-        ["ans", "out"]
-            .iter()
-            .any(|e| input.with_extension(e).exists())
-    };
-    if !inputs.iter().any(|t| answered(&t.input)) {
+    if !inputs.iter().any(|t| answer_of(&t.input).is_some()) {
         if args.checker.is_some() || args.tolerance.is_some() {
             return Err(Error::Usage(format!(
                 "{} has inputs without answers (NAME.ans or NAME.out) to judge the outputs against: without \

@@ -59,13 +59,9 @@ pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
     }
     let mut tests = inputs(dir, &files)?;
     for test in &mut tests {
-        test.answer = ["ans", "out"]
-            .map(|extension| test.input.with_extension(extension))
-            .into_iter()
-            .find(|answer| answer.exists())
-            .ok_or_else(|| Error::MissingAnswer {
-                input: test.input.clone(),
-            })?;
+        test.answer = answer_of(&test.input).ok_or_else(|| Error::MissingAnswer {
+            input: test.input.clone(),
+        })?;
         check_test_file(&test.answer)?;
     }
     if tests.is_empty() {
@@ -80,6 +76,14 @@ pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
 /// it would be. For the commands that look at inputs alone (validating them, rebuilding them).
 pub fn find_inputs(dir: &Path) -> Result<Vec<Test>> {
     inputs(dir, &files(dir)?)
+}
+
+/// The answer beside an input: `NAME.ans`, or `NAME.out` as online-judge-tools names it.
+pub fn answer_of(input: &Path) -> Option<PathBuf> {
+    ["ans", "out"]
+        .map(|extension| input.with_extension(extension))
+        .into_iter()
+        .find(|answer| answer.exists())
 }
 
 /// Refuses a test file that is not a regular file (once links are followed: a FIFO would make whoever reads it
