@@ -7,20 +7,31 @@
 
 use std::path::PathBuf;
 
+/// The most the record of what was said may hold: a line per machine and cause, so a few KiB in a lifetime.
+const SAID_LIMIT: u64 = 1 << 20;
+
 /// Whether the remark `topic` with cause `cause` is new to this user on this machine; if so, it is remembered as
 /// said. Where nothing can be remembered (no home, a folder that cannot be written), every remark is new.
 pub(crate) fn first_time(topic: &str, cause: &str) -> bool {
-    let Some(dir) = state_dir() else { return true };
+    state_dir().is_none_or(|dir| first_time_in(&dir, topic, cause))
+}
+
+/// [`first_time`], with what was said kept in `dir`.
+fn first_time_in(dir: &std::path::Path, topic: &str, cause: &str) -> bool {
     let path = dir.join("said");
     let line = [machine(), topic.to_owned(), stable(cause)]
         .map(|field| field.replace(['\t', '\n'], " "))
         .join("\t");
-    let said = std::fs::read_to_string(&path).unwrap_or_default();
+    // A run judged without isolation layers may write where this user can: what is there is read as a regular
+    // file of bounded size, never waited on, and anything else counts as nothing said.
+    let said = crate::untrusted::read_regular(&path, SAID_LIMIT)
+        .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        .unwrap_or_default();
     if said.lines().any(|l| l == line) {
         return false;
     }
     // Where it cannot be remembered, it is said again next time: harmless.
-    if std::fs::create_dir_all(&dir).is_ok() {
+    if std::fs::create_dir_all(dir).is_ok() {
         let _ = crate::atomic::write(&path, format!("{said}{line}\n").as_bytes());
     }
     true
@@ -63,6 +74,27 @@ fn stable(cause: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_remark_is_new_once_and_a_planted_fifo_is_never_waited_on() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(first_time_in(dir.path(), "cgroup", "Permission denied"));
+        assert!(!first_time_in(dir.path(), "cgroup", "Permission denied"));
+        assert!(first_time_in(dir.path(), "cgroup", "No such file"));
+        // A FIFO in place of the record would make every command wait for a writer; it counts as nothing said.
+        let planted = tempfile::tempdir().unwrap();
+        let fifo = std::ffi::CString::new(
+            planted
+                .path()
+                .join("said")
+                .into_os_string()
+                .into_encoded_bytes(),
+        )
+        .unwrap();
+        // SAFETY: mkfifo takes a valid C string and a mode.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o644) }, 0);
+        assert!(first_time_in(planted.path(), "cgroup", "Permission denied"));
+    }
 
     #[test]
     fn a_cause_is_the_same_whatever_its_paths_and_numbers() {
