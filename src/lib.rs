@@ -17,6 +17,7 @@ pub mod interrupt;
 mod java;
 pub mod judge;
 pub mod language;
+mod memo;
 pub mod prebuilt;
 pub mod problem;
 pub mod report;
