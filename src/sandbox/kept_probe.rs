@@ -4,9 +4,10 @@
 //! The answer is kept under a key naming everything the layers' own checks and the trial run depend on (the boot,
 //! the kernel and its settings, the user, the cgroups and namespaces the judge is in, the executable) and is used
 //! only while that key holds. Each set of wanted layers has a memo of its own. A probe in which a layer failed its
-//! trial run is not kept: judging stops then, and the next start tries again. A kept answer that has gone stale
-//! never weakens isolation quietly: a layer it calls active is asked of every worker, which fails loudly without
-//! it, and the command that meets such a failure forgets the answer (see [`forget_after`]).
+//! trial run is not kept: judging stops then, and the next start tries again. A kept answer, stale or planted (a run
+//! without layers may write where the user can), never weakens isolation: a layer it calls off is checked again
+//! (see `ready`), and a layer it calls active is asked of every worker, which fails loudly without it; the command
+//! that meets such a failure forgets the answer (see [`forget_after`]).
 
 use super::cgroup;
 use super::isolation::{Isolation, Layer, Layers};
@@ -51,7 +52,7 @@ pub fn probe_once(wanted: &Layers, supervisor: &Path, fresh: bool) -> (Isolation
     if !fresh
         && let Some(memo) = &memo
         && let Some(kept) = memo.get::<Kept>(&key)
-        && ready(&kept.isolation)
+        && ready(&kept.isolation, wanted)
     {
         let probe = Probe {
             cached: true,
@@ -104,11 +105,17 @@ fn memo_of(wanted: &Layers) -> Option<Memo> {
     Memo::of("isolation", &wanted.to_string())
 }
 
-/// What the probe did besides finding the answer, done again for a kept one: a judge on cgroup v2 moves into a
-/// leaf cgroup of its own so that its workers' cgroups can have controllers. False where that fails now, and the
-/// answer is probed again.
-fn ready(isolation: &Isolation) -> bool {
-    !isolation.status(Layer::Cgroup).active || cgroup::Hierarchy::find().is_ok()
+/// Whether a kept answer may be used: each wanted layer it says is off is checked again (the kernel's check alone,
+/// quick where it fails), so that no memo, planted or stale, turns off a layer that works; and what the probe did
+/// besides finding the answer is done again: a judge on cgroup v2 moves into a leaf cgroup of its own, so that its
+/// workers' cgroups can have controllers. False where either fails, and the layers are probed again.
+fn ready(isolation: &Isolation, wanted: &Layers) -> bool {
+    let off_and_still_off = isolation
+        .unavailable(wanted)
+        .into_iter()
+        .all(|layer| layer.probe().is_err());
+    off_and_still_off
+        && (!isolation.status(Layer::Cgroup).active || cgroup::Hierarchy::find().is_ok())
 }
 
 /// The key of a kept probe: each fact on a line of its own.

@@ -105,29 +105,23 @@ fn doctor_probe_probes_again() {
 }
 
 /// A memo is believed under its own key, and only there: one planted under another key (a kept answer from another
-/// boot, say), which claims a layer is unavailable, is not used, and the layers are probed again.
+/// boot, say) is not used, and the layers are probed again.
 #[test]
 fn a_kept_probe_is_used_only_under_its_own_key() {
     let cache = tempfile::tempdir().unwrap();
     let probed = doctor(cache.path());
     if probed["isolation"]["seccomp"]["active"] != true {
-        crate::harness::skip("the planted memo claims seccomp off, which is off here already");
+        crate::harness::skip("the planted memo speaks of the seccomp layer, which is off here");
         return;
     }
     let memo = memo(cache.path());
     let mut planted = memo_json(&memo);
-    planted["value"]["isolation"]["seccomp"] = serde_json::json!({
-        "active": false,
-        "detail": "unavailable: planted",
-    });
+    planted["value"]["isolation"]["seccomp"]["detail"] = "planted".into();
     std::fs::write(&memo, planted.to_string()).unwrap();
-    // Under its own key, it is what the judge believes: the check below could see a memo used.
+    // Under its own key, it is what the judge believes: the checks below could see a memo used.
     let believed = doctor(cache.path());
     assert_eq!(believed["probe"]["cached"], true);
-    assert_eq!(
-        believed["isolation"]["seccomp"]["detail"],
-        "unavailable: planted"
-    );
+    assert_eq!(believed["isolation"]["seccomp"]["detail"], "planted");
 
     let key = planted["key"].as_str().unwrap().to_owned();
     assert!(key.contains("boot="), "{key}");
@@ -140,10 +134,42 @@ fn a_kept_probe_is_used_only_under_its_own_key() {
         report["isolation"]["seccomp"], probed["isolation"]["seccomp"],
         "{report:#}"
     );
-    assert!(!judged.stderr().contains("planted"), "{}", judged.stderr());
     let kept = memo_json(&memo);
     assert_eq!(kept["key"], key.as_str(), "the memo is the new probe's");
-    assert_eq!(kept["value"]["isolation"]["seccomp"]["active"], true);
+    assert_eq!(
+        kept["value"]["isolation"]["seccomp"],
+        probed["isolation"]["seccomp"]
+    );
+}
+
+/// No memo turns off a layer that works, even under its own key (a run judged without layers may write one): a
+/// layer it calls off is checked again, and the layers are probed again when it works.
+#[test]
+fn a_kept_probe_cannot_turn_off_a_layer_that_works() {
+    let cache = tempfile::tempdir().unwrap();
+    let probed = doctor(cache.path());
+    if probed["isolation"]["seccomp"]["active"] != true {
+        crate::harness::skip(
+            "the planted memo turns off the seccomp layer, which is off here already",
+        );
+        return;
+    }
+    let memo = memo(cache.path());
+    let mut planted = memo_json(&memo);
+    planted["value"]["isolation"]["seccomp"] = serde_json::json!({
+        "active": false,
+        "detail": "unavailable: planted",
+    });
+    std::fs::write(&memo, planted.to_string()).unwrap();
+    let judged = judge(cache.path(), "ac.c").expect_code(0);
+    let report = judged.json();
+    assert_eq!(report["isolation"]["seccomp"]["active"], true, "{report:#}");
+    assert!(!judged.stderr().contains("planted"), "{}", judged.stderr());
+    assert_eq!(
+        memo_json(&memo)["value"]["isolation"]["seccomp"],
+        probed["isolation"]["seccomp"],
+        "the memo is the new probe's"
+    );
 }
 
 /// Two judges started at once, with nothing kept, both probe and judge; what is kept after is whole.
