@@ -779,6 +779,11 @@ pub struct DoctorArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+
+    /// Probe the isolation layers again, rather than use what an earlier command found and kept (in
+    /// $XDG_CACHE_HOME/cpjudge/memo).
+    #[arg(long)]
+    pub probe: bool,
 }
 
 #[derive(Debug, clap::Args)]

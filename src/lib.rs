@@ -134,7 +134,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
     };
     sandbox::kill_orphans();
     scratch::clean_up();
-    outcome.map_err(|e| e.in_cache(&cache_dir))
+    outcome.map_err(|e| sandbox::forget_after(e, &cli.layers).in_cache(&cache_dir))
 }
 
 fn absolute(path: &Path) -> Result<PathBuf> {

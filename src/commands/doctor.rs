@@ -4,11 +4,16 @@ use crate::cli::DoctorArgs;
 use crate::error::{Error, Result};
 use crate::language::Language;
 use crate::report::{self, ColorChoice, Detail, DoctorReport, Style, ToolchainStatus};
-use crate::sandbox::{Isolation, Layers, Sandbox};
+use crate::sandbox::{Layers, Sandbox, probe_once};
 use crate::toolchain::Toolchain;
+use std::io::Write;
 
 pub fn doctor(layers: &Layers, color: ColorChoice, args: &DoctorArgs) -> Result<()> {
-    let isolation = Isolation::probe(layers, Sandbox::from_current_exe()?.supervisor());
+    let (isolation, probe) = probe_once(
+        layers,
+        Sandbox::from_current_exe()?.supervisor(),
+        args.probe,
+    );
     let toolchain = Toolchain::default();
     // Every language's tools, asked for their versions side by side: a JVM's takes most of a second.
     // A program run as it is needs no tools.
@@ -47,13 +52,17 @@ pub fn doctor(layers: &Layers, color: ColorChoice, args: &DoctorArgs) -> Result<
     let doctor = DoctorReport {
         enforced: isolation.enforcement(),
         isolation,
+        probe,
         toolchains,
     };
     let mut out = std::io::stdout().lock();
     if args.json {
-        report::write_doctor_json(&doctor, &mut out)
-    } else {
-        report::write_doctor(&doctor, Style::for_stdout(color, Detail::Normal), &mut out)
+        return report::write_doctor_json(&doctor, &mut out)
+            .map_err(|e| Error::io("write", "standard output", e));
     }
-    .map_err(|e| Error::io("write", "standard output", e))
+    report::write_doctor(&doctor, Style::for_stdout(color, Detail::Normal), &mut out)
+        .and_then(|()| out.flush())
+        .map_err(|e| Error::io("write", "standard output", e))?;
+    report::note_probe(&doctor.probe);
+    Ok(())
 }

@@ -1,7 +1,7 @@
 //! What `cpjudge doctor` prints, and the warning every judge prints when a layer it wanted is unavailable.
 
 use super::Style;
-use crate::sandbox::{Enforcement, Isolation, Layer, Layers};
+use crate::sandbox::{Enforcement, Isolation, Layer, Layers, Probe};
 use serde::Serialize;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -10,6 +10,8 @@ use std::path::PathBuf;
 #[derive(Debug, Serialize)]
 pub struct DoctorReport {
     pub isolation: Isolation,
+    /// Whether the isolation was probed now or kept from an earlier command, and when it was probed.
+    pub probe: Probe,
     pub enforced: Vec<Enforcement>,
     pub toolchains: Vec<ToolchainStatus>,
 }
@@ -139,6 +141,27 @@ pub fn write_doctor_json(doctor: &DoctorReport, out: &mut dyn Write) -> io::Resu
     writeln!(out)
 }
 
+/// Says on stderr, where it is a terminal, whether the layers were probed now or kept from an earlier command,
+/// and how to probe them again. A log or a pipe has it in `doctor --json`.
+pub fn note_probe(probe: &Probe) {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return;
+    }
+    match (&probe.memo, probe.cached) {
+        (Some(memo), true) => eprintln!(
+            "isolation layers as probed at {}, kept in {}; `cpjudge doctor --probe` probes them again",
+            probe.probed_at,
+            memo.display()
+        ),
+        (Some(memo), false) => eprintln!(
+            "isolation layers probed now (a first start takes longer), kept in {} for later commands",
+            memo.display()
+        ),
+        (None, _) => eprintln!("isolation layers probed now"),
+    }
+}
+
 /// Warns on stderr, in two lines, about each of `layers`, asked for in `wanted` but off here: what is lost, how to
 /// have the layer, and how to go without it on purpose. Running with weaker isolation is never silent, yet a
 /// machine's lasting state is said once, not at every command; `cpjudge doctor` tells the whole story.
@@ -232,6 +255,11 @@ mod tests {
             "unavailable: cannot create /sys/fs/cgroup/memory/cpjudge-1: Permission denied".into();
         let doctor = DoctorReport {
             isolation,
+            probe: Probe {
+                cached: false,
+                probed_at: "2026-01-01T00:00:00Z".into(),
+                memo: None,
+            },
             enforced: vec![Enforcement {
                 what: "processes",
                 how: "at most 128 processes and threads per run (RLIMIT_NPROC, counted in the run's own user \

@@ -197,7 +197,7 @@ fn readable_around(dir: &Path, hidden: &Hidden, allowed: &mut Vec<PathBuf>) {
 }
 
 /// The Landlock ABI version of the running kernel, 0 where there is none.
-fn kernel_abi() -> i64 {
+pub(crate) fn kernel_abi() -> i64 {
     // SAFETY: landlock_create_ruleset with a null attribute and the VERSION flag only returns a number.
     let version = unsafe {
         libc::syscall(

@@ -1,7 +1,8 @@
 //! The optional isolation layers: which ones a run asks for, and which ones this machine can give.
 //!
 //! The basics (a process group, a subreaper, rlimits, a fresh working directory) are always on. The layers here
-//! depend on the kernel and on privileges, so they are probed once at start-up; a layer that is asked for and that
+//! depend on the kernel and on privileges, so they are probed at start-up (the answer is kept between commands, see
+//! `kept_probe`); a layer that is asked for and that
 //! the kernel does not offer is reported loudly and left off, unless the caller insists on every layer
 //! (`--strict`). A layer the kernel offers but that fails a trial run is never left off quietly: that is a fault
 //! of the judge or of its surroundings, and judging stops with its cause (see [`Isolation::trial_failures`]).
@@ -65,7 +66,8 @@ impl Layer {
         }
     }
 
-    fn probe(self) -> Result<String, String> {
+    /// The kernel's own check of the layer: what it does here, or why it is not offered.
+    pub(super) fn probe(self) -> Result<String, String> {
         match self {
             Layer::Cgroup => cgroup::probe(),
             Layer::Namespaces => namespace::probe(),

@@ -13,6 +13,7 @@ mod confine;
 mod excerpt;
 mod filesystem;
 mod isolation;
+mod kept_probe;
 mod limits;
 mod namespace;
 mod process;
@@ -27,6 +28,7 @@ mod wire;
 mod worker;
 
 pub use isolation::{Enforcement, Isolation, Layer, LayerStatus, Layers};
+pub use kept_probe::{Probe, forget_after, probe_once};
 pub use process::own_peak_memory;
 pub(crate) use process::{
     become_subreaper, close_inherited_on_exec, kill_orphans, not_dumpable, signal_name,

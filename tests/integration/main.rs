@@ -17,6 +17,7 @@ mod import;
 mod interactive;
 mod java;
 mod judging;
+mod kept_probe;
 mod killed_judge;
 mod languages;
 mod messages;

@@ -369,3 +369,33 @@ fn an_ordinary_user_is_told_once_what_a_missing_layer_costs() {
         "{said}"
     );
 }
+
+/// A kept probe gone stale never weakens isolation quietly: one that says the cgroup layer is on, where the user
+/// cannot have it, makes the judge fail loudly rather than judge without the cgroup; the judge forgets it, and
+/// the next command probes again.
+#[test]
+fn a_stale_kept_probe_fails_loudly_and_is_forgotten() {
+    let Some(setup) = Setup::new() else { return };
+    let doctor = doctor(&setup);
+    if active(&doctor["isolation"], "cgroup") {
+        skip("the ordinary user has the cgroup layer here, so a kept probe saying so is not stale");
+        return;
+    }
+    let memo = PathBuf::from(doctor["probe"]["memo"].as_str().unwrap());
+    let mut kept: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&memo).unwrap()).unwrap();
+    kept["value"]["isolation"]["cgroup"] =
+        serde_json::json!({"active": true, "detail": "stale: on"});
+    std::fs::write(&memo, kept.to_string()).unwrap();
+    let failed = setup.cpjudge(&["judge", "aplusb", "--json"]);
+    let said = String::from_utf8_lossy(&failed.stderr);
+    assert_eq!(failed.status.code(), Some(3), "{said}");
+    assert!(
+        said.contains("cgroup") && said.contains("probes them again"),
+        "{said}"
+    );
+    assert!(!memo.exists(), "the stale probe is forgotten");
+    let (code, report) = setup.cpjudge_json(&["judge", "aplusb", "--json"]);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(report["isolation"]["cgroup"]["active"], false);
+}
