@@ -62,7 +62,5 @@ pub fn doctor(layers: &Layers, color: ColorChoice, args: &DoctorArgs) -> Result<
     }
     report::write_doctor(&doctor, Style::for_stdout(color, Detail::Normal), &mut out)
         .and_then(|()| out.flush())
-        .map_err(|e| Error::io("write", "standard output", e))?;
-    report::note_probe(&doctor.probe);
-    Ok(())
+        .map_err(|e| Error::io("write", "standard output", e))
 }

@@ -86,6 +86,9 @@ pub fn write_doctor(doctor: &DoctorReport, style: Style, out: &mut dyn Write) ->
             writeln!(out, "{line}")?;
         }
     }
+    for line in wrap(&probe_note(&doctor.probe)) {
+        writeln!(out, "  {line}")?;
+    }
     writeln!(out, "\nlimits as enforced here")?;
     for rule in &doctor.enforced {
         let options = textwrap::Options::new(width - 2)
@@ -141,24 +144,19 @@ pub fn write_doctor_json(doctor: &DoctorReport, out: &mut dyn Write) -> io::Resu
     writeln!(out)
 }
 
-/// Says on stderr, where it is a terminal, whether the layers were probed now or kept from an earlier command,
-/// and how to probe them again. A log or a pipe has it in `doctor --json`.
-pub fn note_probe(probe: &Probe) {
-    use std::io::IsTerminal;
-    if !std::io::stderr().is_terminal() {
-        return;
-    }
+/// Whether the layers were probed now or kept from an earlier command, and how to probe them again.
+fn probe_note(probe: &Probe) -> String {
     match (&probe.memo, probe.cached) {
-        (Some(memo), true) => eprintln!(
-            "isolation layers as probed at {}, kept in {}; `cpjudge doctor --probe` probes them again",
+        (Some(memo), true) => format!(
+            "as probed at {}, kept in {}; `cpjudge doctor --probe` probes them again",
             probe.probed_at,
             memo.display()
         ),
-        (Some(memo), false) => eprintln!(
-            "isolation layers probed now (a first start takes longer), kept in {} for later commands",
+        (Some(memo), false) => format!(
+            "probed now (a first start takes longer), kept in {} for later commands",
             memo.display()
         ),
-        (None, _) => eprintln!("isolation layers probed now"),
+        (None, _) => "probed now".to_owned(),
     }
 }
 

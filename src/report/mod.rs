@@ -35,7 +35,7 @@ pub use calibration_progress::CalibrationProgress;
 pub use constraints::write_constraints;
 pub use contestant::write_contestant;
 pub use doctor::{
-    DoctorReport, ToolchainStatus, note_probe, warn_unavailable, write_doctor, write_doctor_json,
+    DoctorReport, ToolchainStatus, warn_unavailable, write_doctor, write_doctor_json,
 };
 pub use exported::write_exported;
 pub use html::write_html;
