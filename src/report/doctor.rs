@@ -86,8 +86,14 @@ pub fn write_doctor(doctor: &DoctorReport, style: Style, out: &mut dyn Write) ->
             writeln!(out, "{line}")?;
         }
     }
-    for line in wrap(&probe_note(&doctor.probe)) {
-        writeln!(out, "  {line}")?;
+    // A path is not cut at its hyphens.
+    let note = textwrap::Options::new(width)
+        .initial_indent("  ")
+        .subsequent_indent("  ")
+        .break_words(false)
+        .word_splitter(textwrap::WordSplitter::NoHyphenation);
+    for line in textwrap::wrap(&probe_note(&doctor.probe), note) {
+        writeln!(out, "{line}")?;
     }
     writeln!(out, "\nlimits as enforced here")?;
     for rule in &doctor.enforced {
