@@ -35,6 +35,7 @@ mod submission_rules;
 mod subtasks;
 mod testlib;
 mod timelimit;
+mod toolchain;
 mod tour_checker;
 mod unprivileged;
 mod validation_data;
