@@ -155,24 +155,26 @@ impl Toolchain {
     }
 }
 
-/// Where the tool found on PATH as `found` really is, by asking it with `args` (its language's `locate`). The answer
-/// is kept while the tool, what chooses the toolchain a version manager's proxy starts (see [`proxy_choice`]) and
-/// the program it named all stay as they were: `rustup update` replaces the program behind the proxy.
+/// Where the tool found on PATH as `found` really is, by asking it with `args` (its language's `locate`); None when
+/// it names no program (a version manager's shim for a version not installed). The answer, either way, is kept
+/// while the tool, what chooses the toolchain a version manager's proxy starts (see [`proxy_choice`]) and the
+/// program it named all stay as they were: `rustup update` replaces the program behind the proxy.
 fn located(found: &Path, tool: &str, args: &[String]) -> Option<PathBuf> {
     #[derive(Serialize, Deserialize)]
     struct Located {
         path: PathBuf,
         identity: String,
     }
+    // A tool that cannot be started is not asked again later: its answer is not kept.
     let learn = || {
         let output = Command::new(found)
             .args(args)
             .stdin(Stdio::null())
-            .output()
-            .map_err(|_| ())?;
+            .stderr(Stdio::null())
+            .output()?;
         let real = String::from_utf8_lossy(&output.stdout).trim().to_owned();
         if !output.status.success() || real.is_empty() {
-            return Err(());
+            return Ok(None);
         }
         // A folder is a toolchain's root (`rustc --print sysroot`), with the program in its bin/.
         let real = PathBuf::from(real);
@@ -181,16 +183,21 @@ fn located(found: &Path, tool: &str, args: &[String]) -> Option<PathBuf> {
         } else {
             real
         };
-        Ok(Located {
+        Ok::<_, std::io::Error>(Some(Located {
             identity: identity(&path),
             path,
-        })
+        }))
     };
     let cwd = std::env::current_dir().unwrap_or_default();
     let asked = locate_question(args, &proxy_choice(&|name| std::env::var_os(name), &cwd));
-    let still = |located: &Located| identity(&located.path) == located.identity;
+    let still = |located: &Option<Located>| {
+        located
+            .as_ref()
+            .is_none_or(|located| identity(&located.path) == located.identity)
+    };
     remembered(found, "located", &asked, learn, still)
         .ok()
+        .flatten()
         .map(|located| located.path)
 }
 
