@@ -274,6 +274,8 @@ struct Manager {
     settings: &'static str,
     /// Files that choose a toolchain for the folder they are in and those below it.
     pins: &'static [&'static str],
+    /// The table of the settings (TOML) that chooses toolchains for folders, by their paths.
+    overrides: Option<&'static str>,
 }
 
 /// rustup's and pyenv's, whose `rustc` and `python3` the language table finds the real program behind.
@@ -283,14 +285,28 @@ const MANAGERS: [Manager; 2] = [
         root: ("RUSTUP_HOME", ".rustup"),
         settings: "settings.toml",
         pins: &["rust-toolchain", "rust-toolchain.toml"],
+        overrides: Some("overrides"),
     },
     Manager {
         variables: &["PYENV_VERSION", "PYENV_ROOT", "PYENV_DIR"],
         root: ("PYENV_ROOT", ".pyenv"),
         settings: "version",
         pins: &[".python-version"],
+        overrides: None,
     },
 ];
+
+/// The folder, `cwd` or the nearest above it, that the `table` of the manager's `settings` chooses a toolchain for.
+fn overridden(settings: &Path, table: &str, cwd: &Path) -> Option<PathBuf> {
+    // Settings are a few lines; a file that is not is read as none.
+    const SETTINGS_LIMIT: u64 = 1 << 20;
+    let bytes = crate::untrusted::read_regular(settings, SETTINGS_LIMIT).ok()?;
+    let settings: toml::Table = toml::from_str(std::str::from_utf8(&bytes).ok()?).ok()?;
+    let overrides = settings.get(table)?.as_table()?;
+    cwd.ancestors()
+        .find(|folder| overrides.contains_key(&*folder.to_string_lossy()))
+        .map(Path::to_owned)
+}
 
 /// The folder of `manager` in the environment `var` reads.
 fn manager_root(manager: &Manager, var: &dyn Fn(&str) -> Option<OsString>) -> Option<PathBuf> {
@@ -301,10 +317,11 @@ fn manager_root(manager: &Manager, var: &dyn Fn(&str) -> Option<OsString>) -> Op
 }
 
 /// What decides the toolchain a version manager's proxy starts when run in `cwd` with the variables `var` reads,
-/// learnt without starting anything: those variables, the identity of the manager's settings, the folder (rustup's
-/// settings may choose a toolchain for it) and the identity of each file choosing one there or in a folder above.
+/// learnt without starting anything: those variables, the identity of the manager's settings and the folder they
+/// choose a toolchain for, `cwd` or one above it (rustup's overrides), and the identity of each file choosing one
+/// there or in a folder above. Where nothing chooses by folder, the key is the same in every folder.
 fn proxy_choice(var: &dyn Fn(&str) -> Option<OsString>, cwd: &Path) -> String {
-    let mut choice = vec![format!("in {}", cwd.display())];
+    let mut choice = Vec::new();
     for manager in &MANAGERS {
         for variable in manager.variables {
             choice.push(format!("{variable}={:?}", var(variable)));
@@ -312,6 +329,12 @@ fn proxy_choice(var: &dyn Fn(&str) -> Option<OsString>, cwd: &Path) -> String {
         if let Some(root) = manager_root(manager, var) {
             let settings = root.join(manager.settings);
             choice.push(format!("{} {}", settings.display(), identity(&settings)));
+            if let Some(folder) = manager
+                .overrides
+                .and_then(|table| overridden(&settings, table, cwd))
+            {
+                choice.push(format!("override for {}", folder.display()));
+            }
         }
         for pin in cwd
             .ancestors()
@@ -422,7 +445,22 @@ mod tests {
         differs("a rust-toolchain.toml in a folder above");
         std::fs::write(cwd.join("rust-toolchain"), "nightly\n").unwrap();
         differs("a rust-toolchain in the folder");
-        assert_ne!(proxy_choice(&env, &project), choice(), "another folder");
+        // The folder itself only where rustup's settings choose a toolchain for it or one above it.
+        let (elsewhere, overridden) = (dir.path().join("elsewhere"), dir.path().join("nightly"));
+        assert_eq!(
+            proxy_choice(&env, &elsewhere),
+            proxy_choice(&env, &overridden.join("sub"))
+        );
+        let settings = format!(
+            "[overrides]\n{:?} = \"nightly\"\n",
+            overridden.display().to_string()
+        );
+        std::fs::write(home.join(".rustup/settings.toml"), settings).unwrap();
+        assert_ne!(
+            proxy_choice(&env, &elsewhere),
+            proxy_choice(&env, &overridden.join("sub")),
+            "an override for a folder above"
+        );
     }
 
     #[test]
