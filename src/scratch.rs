@@ -100,16 +100,19 @@ fn remove_abandoned(tmp: &Path) {
     };
     // SAFETY: geteuid has no preconditions.
     let uid = unsafe { libc::geteuid() };
-    for entry in entries.flatten() {
-        let is_ours = entry
+    // Told by name first: the temporary folder is shared, and may hold thousands of files to no stat each.
+    let ours = entries.flatten().filter(|entry| {
+        entry
             .file_name()
             .to_str()
-            .is_some_and(|name| name.starts_with(PREFIX));
+            .is_some_and(|name| name.starts_with(PREFIX))
+    });
+    for entry in ours {
         // Never followed: a link or another user's folder under our name is not ours to remove.
         let Ok(metadata) = entry.metadata() else {
             continue;
         };
-        if !is_ours || !metadata.is_dir() || metadata.uid() != uid {
+        if !metadata.is_dir() || metadata.uid() != uid {
             continue;
         }
         let abandoned = match held(&entry.path()) {

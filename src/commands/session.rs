@@ -87,7 +87,9 @@ pub(super) fn run(
         limits.memory = memory;
     }
 
-    let skipped = set_aside_unavailable(&mut session);
+    // One toolchain for the whole command: what is learnt of a compiler while setting solutions aside serves the judge.
+    let toolchain = Toolchain::default();
+    let skipped = set_aside_unavailable(&mut session, &toolchain);
     // What a program run as it is names, its run may read, in the project too (the user named it): never a test.
     for solution in &session.solutions {
         if let Some(prebuilt) = &solution.prebuilt {
@@ -111,7 +113,8 @@ pub(super) fn run(
             .map_err(|why| Error::Usage(format!("--lang-flags {key}=...: {why}")))?;
     }
     let flags = session.problem.flags.over(&flags);
-    let judge = Judge::new(&sandbox, cache.clone(), options).with_flags(flags);
+    let judge =
+        Judge::with_toolchain(&sandbox, cache.clone(), options, toolchain).with_flags(flags);
     let mut progress = Progress::new(args.json || args.quiet, !args.json);
     let outcome = judge.judge(&session.problem, &session.solutions, &tests, &mut |event| {
         progress.on_event(&event)
@@ -145,8 +148,7 @@ pub(super) fn run(
 ///
 /// The problem's own solutions go too when the user named submissions: a package's accepted ones, which its time
 /// limit may be found from, are then not reported.
-fn set_aside_unavailable(session: &mut Session) -> Vec<Skipped> {
-    let toolchain = Toolchain::default();
+fn set_aside_unavailable(session: &mut Session, toolchain: &Toolchain) -> Vec<Skipped> {
     let problem = &mut session.problem;
     problem
         .solutions

@@ -71,7 +71,7 @@ impl<'a> Judge<'a> {
         Self::with_toolchain(runner, cache, options, Toolchain::default())
     }
 
-    /// A judge whose compilers are found through `toolchain` (a fixed one, in tests).
+    /// A judge whose compilers are found through `toolchain`: the command's own, or a fixed one in tests.
     pub(crate) fn with_toolchain(
         runner: &'a dyn Runner,
         cache: Cache,

@@ -3,7 +3,16 @@
 
 use crate::units::Bytes;
 use std::io;
+use std::os::fd::{FromRawFd, OwnedFd};
 use std::time::Duration;
+
+/// A pidfd for `pid`, readable once it has exited: to sleep until then; None on old kernels.
+pub(crate) fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
+    // SAFETY: pidfd_open takes plain integers and returns a new descriptor or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
+    // SAFETY: a non-negative return is a descriptor that nothing else owns.
+    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as i32) })
+}
 
 /// Makes orphaned descendants of this process its children instead of init's, so they can be found and reaped.
 pub(crate) fn become_subreaper() -> io::Result<()> {

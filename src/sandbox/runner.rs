@@ -337,12 +337,29 @@ impl Drop for Worker {
     /// and waits for it; one that takes too long is killed.
     fn drop(&mut self) {
         self.requests = None;
+        // Woken as soon as it ends, where a pidfd tells; else looked at every millisecond.
+        let pidfd = super::process::pidfd_open(self.process.id() as libc::pid_t);
         let deadline = Instant::now() + WORKER_GRACE;
-        while Instant::now() < deadline {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                break;
+            }
             if !matches!(self.process.try_wait(), Ok(None)) {
                 return;
             }
-            std::thread::sleep(Duration::from_millis(1));
+            match &pidfd {
+                Some(fd) => {
+                    let mut fd = libc::pollfd {
+                        fd: fd.as_raw_fd(),
+                        events: libc::POLLIN,
+                        revents: 0,
+                    };
+                    // SAFETY: one valid pollfd.
+                    unsafe { libc::poll(&mut fd, 1, left.as_millis() as i32 + 1) };
+                }
+                None => std::thread::sleep(Duration::from_millis(1)),
+            }
         }
         let _ = self.process.kill();
         let _ = self.process.wait();

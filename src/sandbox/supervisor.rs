@@ -11,7 +11,7 @@ use super::spec::{LimitKind, Limits, RunResult, RunSpec, Termination};
 use crate::units::Bytes;
 use std::fs::File;
 use std::io::{self, Read};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::process::ChildStderr;
@@ -206,7 +206,8 @@ fn watch(
     stderr: &mut Stderr,
 ) -> Watch {
     let limits = &spec.limits;
-    let pidfd = pidfd_open(leader);
+    // To sleep until the leader exits instead of waking up on every tick.
+    let pidfd = process::pidfd_open(leader);
     // The first look a tick after the start: a program that has ended by then is measured by what the kernel kept
     // of it when it was reaped, and looking at one that has just started tells nothing.
     let mut next_sample = start + TICK;
@@ -382,14 +383,6 @@ fn wait_for_events(pidfd: Option<&OwnedFd>, stderr: &mut Stderr, timeout: Durati
     } else {
         Event::Other
     }
-}
-
-/// A pidfd for the leader, to sleep until it exits instead of waking up on every tick; None on old kernels.
-fn pidfd_open(pid: libc::pid_t) -> Option<OwnedFd> {
-    // SAFETY: pidfd_open takes plain integers and returns a new descriptor or -1.
-    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0) };
-    // SAFETY: a non-negative return is a descriptor that nothing else owns.
-    (fd >= 0).then(|| unsafe { OwnedFd::from_raw_fd(fd as i32) })
 }
 
 /// How long standard error is still read once every process of the run is gone: whatever they wrote is in the

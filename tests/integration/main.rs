@@ -36,6 +36,7 @@ mod submission_rules;
 mod subtasks;
 mod testlib;
 mod timelimit;
+mod toolchain;
 mod tour_checker;
 mod unprivileged;
 mod validation_data;
