@@ -13,7 +13,7 @@ use std::time::{Duration, SystemTime};
 /// Names of builds under way: they become entries when they are published.
 pub(crate) const BUILD_PREFIX: &str = ".build-";
 
-/// The file removers lock, one at a time.
+/// The file removers lock, one at a time. It holds `over` while the last trim left the builds over their bound.
 const TURN_FILE: &str = ".trim";
 
 /// A build under way that is this old and held by no judge was abandoned: its judge died. The time covers the moment
@@ -65,7 +65,38 @@ pub(crate) fn measure(folder: &Path) -> u64 {
 /// The right to remove from the builds folder, held by one remover at a time: two judges trimming at once would
 /// each count what the other removes, and remove too much.
 pub(super) struct Turn {
-    _lock: File,
+    lock: File,
+}
+
+impl Turn {
+    /// Records whether the builds are over their bound now, for [`over_bound`].
+    pub(super) fn record(&self, over: bool) {
+        use std::os::unix::fs::FileExt;
+        let _ = self.lock.set_len(0);
+        if over {
+            let _ = self.lock.write_all_at(OVER, 0);
+        }
+    }
+}
+
+/// What the turn file holds while the builds are over their bound.
+const OVER: &[u8] = b"over";
+
+/// Whether the last trim left the builds over their bound: only then is a judge that built nothing asked to trim
+/// once more as it ends, rather than measuring every build at every judge.
+pub(super) fn over_bound(builds: &Path) -> bool {
+    use std::io::Read;
+    let Ok(file) = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(builds.join(TURN_FILE))
+    else {
+        return false;
+    };
+    let mut head = [0u8; 4];
+    file.metadata().is_ok_and(|m| m.is_file())
+        && (&file).read_exact(&mut head).is_ok()
+        && head == OVER
 }
 
 /// Waits for the turn to remove from `builds`.
@@ -83,7 +114,7 @@ pub(super) fn take_turn(builds: &Path) -> io::Result<Turn> {
             locked => break locked?,
         }
     }
-    Ok(Turn { _lock: file })
+    Ok(Turn { lock: file })
 }
 
 /// Removes what judges that died left in `builds`: entries they were removing, builds they never finished.

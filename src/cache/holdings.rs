@@ -148,14 +148,14 @@ impl Holdings {
 }
 
 impl Drop for Holdings {
-    /// Trims the cache once more, now that this user holds nothing: while it held builds, no trimming could remove
-    /// them, its own included, and a judge that published nothing may be the last to let go of them. So the bound
-    /// holds once every judge is done.
+    /// Trims the cache once more, now that this user holds nothing, where the last trim left it over its bound:
+    /// while it held builds, no trimming could remove them, its own included, and a judge that published nothing
+    /// may be the last to let go of them. So the bound holds once every judge is done.
     fn drop(&mut self) {
         let by_key = self.by_key.get_mut().unwrap_or_else(|e| e.into_inner());
         let held_any = !by_key.is_empty();
         by_key.clear();
-        if held_any {
+        if held_any && super::builds::over_bound(&self.builds) {
             trim(&self.builds, self.size_bound, None);
         }
     }

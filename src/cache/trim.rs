@@ -27,6 +27,7 @@ pub(super) fn trim(builds: &Path, bound: Bytes, made: Option<&str>) -> bool {
             total = total.saturating_sub(entry.size);
         }
     }
+    turn.record(total > bound.0);
     total <= bound.0
 }
 
@@ -91,10 +92,16 @@ mod tests {
         let held = hold(&b.join("held")).unwrap();
         assert!(!trim(b, Bytes(150), Some("made")));
         assert_eq!(left(b), ["held", "made"]);
+        // Left over the bound: the judge that lets go last is asked to trim again (see `over_bound`).
+        assert!(builds::over_bound(b));
         // Once its judge is done with it, it goes like any other.
         drop(held);
         assert!(trim(b, Bytes(150), Some("made")));
         assert_eq!(left(b), ["made"]);
+        assert!(
+            !builds::over_bound(b),
+            "within the bound, no judge trims as it ends"
+        );
         // And so does the one made, once nothing is spared.
         assert!(trim(b, Bytes(50), None));
         assert_eq!(left(b), Vec::<String>::new());
