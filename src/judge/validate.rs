@@ -146,7 +146,7 @@ pub(crate) fn validate(
     runner: &dyn Runner,
     validator: &Validator,
     memo: &Path,
-    tests: &[Test],
+    tests: &[&Test],
 ) -> Result<()> {
     std::fs::create_dir_all(memo).map_err(|e| Error::io("create", memo, e))?;
     for test in tests {
