@@ -123,14 +123,22 @@ mod tests {
         assert_eq!(memo.get::<String>("k1"), None);
         memo.put("k1", &"one".to_owned());
         assert_eq!(memo.get::<String>("k1").as_deref(), Some("one"));
-        assert_eq!(memo.get::<String>("k2"), None, "another key is another fact");
+        assert_eq!(
+            memo.get::<String>("k2"),
+            None,
+            "another key is another fact"
+        );
         memo.put("k2", &"two".to_owned());
         assert_eq!(memo.get::<String>("k1"), None);
         assert_eq!(memo.get::<String>("k2").as_deref(), Some("two"));
         memo.forget();
         assert_eq!(memo.get::<String>("k2"), None);
         let other = Memo::in_dir(dir.path(), "fact", "/usr/bin/other");
-        assert_ne!(memo.path(), other.path(), "each subject has a file of its own");
+        assert_ne!(
+            memo.path(),
+            other.path(),
+            "each subject has a file of its own"
+        );
     }
 
     #[test]
@@ -145,7 +153,11 @@ mod tests {
         assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
         assert_eq!(memo.get::<String>("k"), None, "a FIFO is never waited on");
         memo.put("k", &"v".to_owned());
-        assert_eq!(memo.get::<String>("k").as_deref(), Some("v"), "and is replaced");
+        assert_eq!(
+            memo.get::<String>("k").as_deref(),
+            Some("v"),
+            "and is replaced"
+        );
     }
 
     #[test]
