@@ -447,7 +447,10 @@ impl<'a> Judge<'a> {
             vec![None; tests.len()]
         };
         let scored = score(&tree, &mut results);
-        let results: Vec<TestResult> = results.into_iter().flatten().collect();
+        // Made to measure: grown by doubling, the list of a judge of many tests could be twice what it holds.
+        let mut kept = Vec::with_capacity(results.iter().flatten().count());
+        kept.extend(results.into_iter().flatten());
+        let results = kept;
         // A legacy grader may accept a submission that failed tests (accept_if_any_accepted, always_accept); where
         // it does not, the verdict is the first failed test's, as for every problem.
         let verdict = match scored.verdict {
