@@ -141,7 +141,7 @@ impl Grouping {
                     let group = self.build(child, specs, placed, tests, order, next);
                     // A group none of whose tests is judged is left out, as if it were not there.
                     if !group.tests().is_empty() {
-                        items.push(Item::Group(group));
+                        items.push(Item::Group(Box::new(group)));
                     }
                 }
             }
