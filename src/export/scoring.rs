@@ -85,7 +85,7 @@ pub(super) fn layout(problem: &Problem, tests: &[Test], format: Format) -> Resul
         let mine = group.tests();
         counts.push((group.name.clone(), mine.len()));
         for index in mine {
-            let test = &ordered[index];
+            let test = ordered[index];
             let original = tests
                 .iter()
                 .position(|t| t == test)

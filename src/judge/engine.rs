@@ -178,7 +178,7 @@ impl<'a> Judge<'a> {
         let checker = Checker::build(&self.compiler, problem)?;
         // The input validators check, and the time limit is found on, the tests with an input alone: a static
         // validation test case has none, and runs no submission.
-        let inputs: Vec<Test> = tests.iter().filter(|t| t.has_files()).cloned().collect();
+        let inputs: Vec<&Test> = tests.iter().filter(|t| t.has_files()).collect();
         let static_validator = if inputs.len() < tests.len() {
             on_event(Event::Compiling {
                 what: "static validator",
@@ -321,7 +321,7 @@ impl<'a> Judge<'a> {
             Some(fixed) => (fixed, String::new()),
             None => {
                 // A static validation test case runs no submission.
-                let inputs: Vec<Test> = tests.iter().filter(|t| t.has_files()).cloned().collect();
+                let inputs: Vec<&Test> = tests.iter().filter(|t| t.has_files()).collect();
                 let (limit, slowest) =
                     self.find_time_limit(problem, rule, runner, &inputs, on_event)?;
                 (limit, format!("; {slowest}"))
@@ -340,7 +340,7 @@ impl<'a> Judge<'a> {
         problem: &Problem,
         rule: &TimeRule,
         runner: &TestRunner,
-        tests: &[Test],
+        tests: &[&Test],
         on_event: &mut dyn FnMut(Event),
     ) -> Result<(Duration, String)> {
         let roomy = ProblemLimits {
@@ -447,14 +447,17 @@ impl<'a> Judge<'a> {
             vec![None; tests.len()]
         };
         let scored = score(&tree, &mut results);
-        let results: Vec<TestResult> = results.into_iter().flatten().collect();
+        // Made to measure: grown by doubling, the list of a judge of many tests could be twice what it holds.
+        let mut kept = Vec::with_capacity(results.iter().flatten().count());
+        kept.extend(results.into_iter().flatten());
+        let results = kept;
         // A legacy grader may accept a submission that failed tests (accept_if_any_accepted, always_accept); where
         // it does not, the verdict is the first failed test's, as for every problem.
         let verdict = match scored.verdict {
             Some(Verdict::Accepted) if build.outcome.ok => Verdict::Accepted,
             _ => SolutionReport::verdict_of(build.outcome.ok, &results),
         };
-        let names: Vec<String> = tests.iter().map(|t| t.name.clone()).collect();
+        let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
         let broken = crate::scoring::broken(
             &solution.expectations,
             &Judged {
@@ -501,7 +504,7 @@ impl<'a> Judge<'a> {
         built: &Built,
         solution: &Solution,
         plan: Option<&Plan>,
-        tests: &[Test],
+        tests: &[&Test],
         on_event: &mut dyn FnMut(Event),
     ) -> Result<Vec<Option<TestResult>>> {
         // The plan, and what the failures so far decide of it.
@@ -527,7 +530,7 @@ impl<'a> Judge<'a> {
                         if !wanted {
                             continue;
                         }
-                        let result = built.judge(runner, &tests[index]);
+                        let result = built.judge(runner, tests[index]);
                         match &result {
                             Ok(r) => {
                                 if let Some((plan, progress)) = planned {
@@ -575,7 +578,7 @@ impl<'a> Judge<'a> {
             results,
             |r| r.verdict.is_accepted(),
             |index| {
-                let result = built.judge(runner, &tests[index])?;
+                let result = built.judge(runner, tests[index])?;
                 on_event(Event::TestFinished {
                     solution,
                     result: &result,
@@ -600,9 +603,9 @@ impl Built<'_> {
 
 /// The tree `tests` are judged in (a pass-fail problem's: one group that stops at the first failure), and the
 /// tests in its order.
-pub(crate) fn tree_of(problem: &Problem, tests: &[Test]) -> Result<(Tree, Vec<Test>)> {
+pub(crate) fn tree_of<'t>(problem: &Problem, tests: &'t [Test]) -> Result<(Tree, Vec<&'t Test>)> {
     match &problem.groups {
-        None => Ok((Tree::pass_fail(tests.len()), tests.to_vec())),
+        None => Ok((Tree::pass_fail(tests.len()), tests.iter().collect())),
         Some(grouping) => grouping
             .tree(tests)
             .map_err(|why| Error::Usage(format!("{}: {why}", problem.config_path.display()))),

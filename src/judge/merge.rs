@@ -178,7 +178,7 @@ fn decide(
         Some(verdict) if solution.compile.ok => verdict,
         _ => SolutionReport::verdict_of(solution.compile.ok, &tests),
     };
-    let names: Vec<String> = ordered.iter().map(|t| t.name.clone()).collect();
+    let names: Vec<&str> = ordered.iter().map(|t| t.name.as_str()).collect();
     let broken = crate::scoring::broken(
         expectations,
         &Judged {

@@ -23,8 +23,9 @@ pub struct TestResult {
     pub diff: Option<String>,
     /// The test's input file, to find the test by.
     pub input: PathBuf,
-    /// For a wrong answer on a short test: the input, the answer and the output, whole.
-    pub texts: Option<TestTexts>,
+    /// For a wrong answer on a short test: the input, the answer and the output, whole. Boxed: most tests have
+    /// none, and a judge keeps a result of every test.
+    pub texts: Option<Box<TestTexts>>,
     /// For an interactive problem's failed test: the dialogue, each line marked `> ` (the solution) or `< ` (the
     /// interactor).
     pub dialogue: Option<String>,
@@ -88,9 +89,9 @@ impl TestTexts {
     const LINES: usize = 12;
 
     /// The three files, if each is short enough to show whole.
-    pub fn read(input: &Path, answer: &Path, output: &Path) -> Option<TestTexts> {
+    pub fn read(input: &Path, answer: &Path, output: &Path) -> Option<Box<TestTexts>> {
         let read = |path: &Path| crate::text::read_head(path, Self::BYTES + 1);
-        Self::new(read(input), read(answer), read(output))
+        Self::new(read(input), read(answer), read(output)).map(Box::new)
     }
 
     /// The three texts, if each is short enough to show whole.

@@ -141,30 +141,48 @@ impl Validator {
 }
 
 /// Checks every input with the validator. A valid input is remembered in `memo` by a hash of the validator build,
-/// the flags and the input, so unchanged tests are not validated again. The first invalid test is an error.
+/// the flags and the input, so unchanged tests are not validated again; and by the input file's identity, so that
+/// a file unchanged since is not even read again (a test may be hundreds of megabytes, read at every judge). The
+/// first invalid test is an error.
 pub(crate) fn validate(
     runner: &dyn Runner,
     validator: &Validator,
     memo: &Path,
-    tests: &[Test],
+    tests: &[&Test],
 ) -> Result<()> {
     std::fs::create_dir_all(memo).map_err(|e| Error::io("create", memo, e))?;
     for test in tests {
-        let marker = memo.join(memo_key(validator, test)?);
-        if marker.exists() {
+        // Taken before the input is read: a file changed meanwhile has another identity by then.
+        let known = memo.join(identity_key(validator, test));
+        if known.exists() {
             continue;
         }
-        if let InputCheck::Invalid { message } =
-            validator.check(runner, &test.input, &test.flags.input)?
-        {
-            return Err(Error::InvalidTest {
-                test: test.input.display().to_string(),
-                message,
-            });
+        let marker = memo.join(memo_key(validator, test)?);
+        if !marker.exists() {
+            if let InputCheck::Invalid { message } =
+                validator.check(runner, &test.input, &test.flags.input)?
+            {
+                return Err(Error::InvalidTest {
+                    test: test.input.display().to_string(),
+                    message,
+                });
+            }
+            std::fs::write(&marker, b"").map_err(|e| Error::io("write", &marker, e))?;
         }
-        std::fs::write(&marker, b"").map_err(|e| Error::io("write", &marker, e))?;
+        std::fs::write(&known, b"").map_err(|e| Error::io("write", &known, e))?;
     }
     Ok(())
+}
+
+/// The name of `test`'s memo by what its input file is now (see [`crate::memo::identity`]) rather than what it
+/// holds: the validator build, the flags, and the file's device, inode, size and times.
+fn identity_key(validator: &Validator, test: &Test) -> String {
+    let mut key = CacheKey::default();
+    key.part(b"identity");
+    key.part(validator.identity.as_bytes());
+    key.part(test.flags.input.join("\0").as_bytes());
+    key.part(crate::memo::identity(&test.input).as_bytes());
+    key.finish()
 }
 
 /// The name of `test`'s memo: the validator build, the flags and the input, which is read a piece at a time, since
@@ -182,17 +200,15 @@ fn memo_key(validator: &Validator, test: &Test) -> Result<String> {
 mod tests {
     use super::*;
     use crate::problem::TestFlags;
+    use crate::sandbox::{RunResult, RunSpec};
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
-    #[test]
-    fn the_memo_key_is_the_one_the_whole_input_gave() {
-        let dir = tempfile::tempdir().unwrap();
-        let input = dir.path().join("1.in");
-        let contents: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
-        std::fs::write(&input, &contents).unwrap();
+    /// A validator (of build "build") and a test of `input`, with input flags.
+    fn validator_and_test(input: &Path) -> (Validator, Test) {
         let validator = Validator {
             program: Program {
                 argv: Vec::new(),
-                readable: vec![dir.path().to_owned()],
+                readable: vec![input.parent().unwrap().to_owned()],
                 cap_address_space: true,
             },
             identity: "build".to_owned(),
@@ -201,7 +217,7 @@ mod tests {
         };
         let test = Test {
             name: "1".to_owned(),
-            input: input.clone(),
+            input: input.to_owned(),
             answer: input.with_extension("ans"),
             flags: TestFlags {
                 input: vec!["--n".to_owned(), "5".to_owned()],
@@ -209,6 +225,64 @@ mod tests {
             },
             kind: Default::default(),
         };
+        (validator, test)
+    }
+
+    /// A validator's runs, counted: each accepts its input.
+    #[derive(Default)]
+    struct Accepting(AtomicUsize);
+
+    impl Runner for Accepting {
+        fn run(&self, spec: &RunSpec) -> Result<RunResult> {
+            self.0.fetch_add(1, Ordering::SeqCst);
+            std::fs::write(&spec.stdout, "").unwrap();
+            Ok(RunResult {
+                termination: Termination::Exited(0),
+                cpu: std::time::Duration::ZERO,
+                wall: std::time::Duration::ZERO,
+                peak_memory: crate::units::Bytes(0),
+                stdout_bytes: 0,
+                stderr: Vec::new(),
+                stderr_bytes: 0,
+                killed_for: None,
+            })
+        }
+    }
+
+    #[test]
+    fn an_input_unchanged_since_it_was_found_valid_is_not_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let memo = dir.path().join("memo");
+        let input = dir.path().join("1.in");
+        std::fs::write(&input, "5\n").unwrap();
+        let (validator, test) = validator_and_test(&input);
+        let runner = Accepting::default();
+        validate(&runner, &validator, &memo, &[&test]).unwrap();
+        assert_eq!(runner.0.load(Ordering::SeqCst), 1);
+        // Without the memo by contents, only the file's identity can say the input was found valid: the input is
+        // not hashed, nor validated again.
+        std::fs::remove_file(memo.join(memo_key(&validator, &test).unwrap())).unwrap();
+        validate(&runner, &validator, &memo, &[&test]).unwrap();
+        assert_eq!(runner.0.load(Ordering::SeqCst), 1, "validated again");
+        // The same contents in another file are found by contents, once the memo by contents is back.
+        std::fs::write(memo.join(memo_key(&validator, &test).unwrap()), b"").unwrap();
+        std::fs::remove_file(&input).unwrap();
+        std::fs::write(&input, "5\n").unwrap();
+        validate(&runner, &validator, &memo, &[&test]).unwrap();
+        assert_eq!(runner.0.load(Ordering::SeqCst), 1, "validated again");
+        // Changed contents are validated.
+        std::fs::write(&input, "6\n").unwrap();
+        validate(&runner, &validator, &memo, &[&test]).unwrap();
+        assert_eq!(runner.0.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn the_memo_key_is_the_one_the_whole_input_gave() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("1.in");
+        let contents: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        std::fs::write(&input, &contents).unwrap();
+        let (validator, test) = validator_and_test(&input);
         // Memos written before inputs were streamed stay valid.
         assert_eq!(
             memo_key(&validator, &test).unwrap(),

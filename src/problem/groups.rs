@@ -218,7 +218,7 @@ pub(super) fn check_tests(
     let (tree, ordered) = grouping.tree(&tests).map_err(|why| v.error(first, why))?;
     for group in tree.groups().iter().skip(1) {
         for index in group.tests() {
-            let test: &Test = &ordered[index];
+            let test: &Test = ordered[index];
             if (group.name == SAMPLES) != test.is_sample() {
                 let why = if test.is_sample() {
                     format!(

@@ -582,11 +582,11 @@ mod tests {
     #[test]
     fn a_compile_error_has_a_panel_and_a_wrong_answer_its_texts() {
         let mut report = sample_report();
-        report.solutions[1].tests[0].texts = Some(crate::judge::TestTexts {
+        report.solutions[1].tests[0].texts = Some(Box::new(crate::judge::TestTexts {
             input: b"2\n1 3\n".to_vec(),
             answer: b"4\n".to_vec(),
             output: b"5\n".to_vec(),
-        });
+        }));
         report.solutions[2].compile.message =
             "broken.c: In function 'main':\nbroken.c:1:1: error: expected ';'".into();
         let page = page_of(&report);

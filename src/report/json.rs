@@ -243,7 +243,7 @@ fn test(t: &TestResult) -> JsonTest {
         memory_kib: t.memory.kib(),
         message: t.message.clone(),
         diff: t.diff.clone(),
-        texts: t.texts.as_ref().map(JsonTexts::new),
+        texts: t.texts.as_deref().map(JsonTexts::new),
         dialogue: t.dialogue.clone(),
         at_margin: t.at_margin.map(|v| v.code().to_owned()),
         score: t.score,
@@ -350,7 +350,7 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
                         message: t.message,
                         diff: t.diff,
                         input: PathBuf::new(),
-                        texts: t.texts.map(JsonTexts::texts),
+                        texts: t.texts.map(|t| Box::new(t.texts())),
                         dialogue: t.dialogue,
                         at_margin: t.at_margin.as_deref().map(verdict).transpose()?,
                         validator_score: t.validator_score,
@@ -685,11 +685,11 @@ pub(crate) mod tests {
         report.solutions[1].tests[0].validator_score =
             Some(crate::check::ValidatorScore::Multiplier(0.5));
         // A short test's texts, which the HTML of the saved report shows as the judge's did.
-        report.solutions[1].tests[0].texts = Some(TestTexts {
+        report.solutions[1].tests[0].texts = Some(Box::new(TestTexts {
             input: b"2\n1 3\n".to_vec(),
             answer: b"4\n".to_vec(),
             output: b"5\n".to_vec(),
-        });
+        }));
         report.time_limit_check = Some(LimitCheck {
             slowest: Duration::from_micros(330_017),
             on: "ref on 2".into(),

@@ -489,11 +489,11 @@ mod tests {
     fn failing_report() -> JudgeReport {
         let mut report = crate::report::json::tests::sample_report();
         let wrong = &mut report.solutions[1];
-        wrong.tests[0].texts = Some(TestTexts {
+        wrong.tests[0].texts = Some(Box::new(TestTexts {
             input: "2\n1 3\n".into(),
             answer: "4\n".into(),
             output: "5 \n".into(),
-        });
+        }));
         let mut other = wrong.tests[0].clone();
         for name in ["2", "3", "4", "5", "6", "7"] {
             other.name = name.into();

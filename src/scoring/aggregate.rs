@@ -441,7 +441,7 @@ mod tests {
         requires: &[&str],
         items: Vec<Item>,
     ) -> Item {
-        Item::Group(Group {
+        Item::Group(Box::new(Group {
             name: name.into(),
             rule: Rule::Modern {
                 max,
@@ -450,7 +450,7 @@ mod tests {
                 counted: name != "sample",
             },
             items,
-        })
+        }))
     }
 
     fn tests(range: std::ops::Range<usize>) -> Vec<Item> {
@@ -482,7 +482,10 @@ mod tests {
         ) else {
             unreachable!()
         };
-        Tree { root, scored: true }
+        Tree {
+            root: *root,
+            scored: true,
+        }
     }
 
     fn plain(verdicts: &[Verdict]) -> Vec<Option<TestScore>> {
@@ -907,11 +910,11 @@ mod tests {
     }
 
     fn legacy(name: &str, rule: LegacyRule, items: Vec<Item>) -> Item {
-        Item::Group(Group {
+        Item::Group(Box::new(Group {
             name: name.into(),
             rule: Rule::Legacy(rule),
             items,
-        })
+        }))
     }
 
     #[test]
@@ -942,7 +945,10 @@ mod tests {
         ) else {
             unreachable!()
         };
-        let tree = Tree { root, scored: true };
+        let tree = Tree {
+            root: *root,
+            scored: true,
+        };
         let result = aggregate(&tree, &plain(&[AC, AC, WA, AC, AC]));
         assert_eq!(result.score, Some(1.0 + 30.0 + 20.0));
         assert_eq!(result.verdict, Some(WA));
@@ -969,7 +975,13 @@ mod tests {
             let Item::Group(root) = legacy("", rule(flags), tests(0..verdicts.len())) else {
                 unreachable!()
             };
-            let result = aggregate(&Tree { root, scored: true }, &plain(verdicts));
+            let result = aggregate(
+                &Tree {
+                    root: *root,
+                    scored: true,
+                },
+                &plain(verdicts),
+            );
             (result.verdict.unwrap(), result.score.unwrap())
         };
         let mixed = [WA, AC, TLE, AC];
@@ -1038,7 +1050,10 @@ mod tests {
         };
         // oddecho's partially accepted submission: the sample fails, one subtask passes.
         let result = aggregate(
-            &Tree { root, scored: true },
+            &Tree {
+                root: *root,
+                scored: true,
+            },
             &plain(&[WA, AC, Verdict::RuntimeError]),
         );
         assert_eq!((result.verdict, result.score), (Some(AC), Some(50.0)));

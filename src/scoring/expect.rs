@@ -128,7 +128,7 @@ impl Expectation {
 pub struct Judged<'a> {
     pub tests: &'a [TestResult],
     /// The names of every test it was to run, run or not.
-    pub all_tests: &'a [String],
+    pub all_tests: &'a [&'a str],
     pub groups: &'a [GroupResult],
     pub score: Option<f64>,
     /// Whether it compiled.
@@ -367,7 +367,7 @@ mod tests {
             result("secret/hard/1", WrongAnswer, "expected 3, got 4"),
             result("secret/easy/1", Accepted, ""),
         ];
-        let names: Vec<String> = tests.iter().map(|t| t.name.clone()).collect();
+        let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
         let groups = [GroupResult {
             name: "secret/hard".into(),
             verdict: Some(WrongAnswer),
@@ -453,7 +453,7 @@ mod tests {
     #[test]
     fn a_required_verdict_on_tests_not_run_says_so() {
         let tests = [result("secret/1", Verdict::WrongAnswer, "")];
-        let names = vec!["secret/1".to_owned(), "secret/2".to_owned()];
+        let names = ["secret/1", "secret/2"];
         let judged = Judged {
             tests: &tests,
             all_tests: &names,

@@ -73,7 +73,7 @@ impl Grouping {
 
     /// The tree of `tests` (in the order found), and the tests in the tree's order, which the tree's numbers
     /// refer to; an error naming a test that no group takes, or two groups at once.
-    pub fn tree(&self, tests: &[Test]) -> Result<(Tree, Vec<Test>), String> {
+    pub fn tree<'t>(&self, tests: &'t [Test]) -> Result<(Tree, Vec<&'t Test>), String> {
         let specs = self.specs();
         let mut placed: Vec<Vec<usize>> = vec![Vec::new(); specs.len()];
         for (index, test) in tests.iter().enumerate() {
@@ -85,7 +85,7 @@ impl Grouping {
         let mut order = Vec::new();
         let mut next = 0;
         let root = self.build(&self.root, &specs, &placed, tests, &mut order, &mut next);
-        let ordered: Vec<Test> = order.iter().map(|&i| tests[i].clone()).collect();
+        let ordered: Vec<&Test> = order.iter().map(|&i| &tests[i]).collect();
         Ok((Tree { root, scored: true }, ordered))
     }
 
@@ -141,7 +141,7 @@ impl Grouping {
                     let group = self.build(child, specs, placed, tests, order, next);
                     // A group none of whose tests is judged is left out, as if it were not there.
                     if !group.tests().is_empty() {
-                        items.push(Item::Group(group));
+                        items.push(Item::Group(Box::new(group)));
                     }
                 }
             }
@@ -353,7 +353,8 @@ mod tests {
         );
         let error = grouping.tree(&[test("small-1")]).unwrap_err();
         assert!(error.contains("two groups, small and odd"), "{error}");
-        let (_, ordered) = grouping.tree(&[test("small-2"), test("big-1")]).unwrap();
+        let tests = [test("small-2"), test("big-1")];
+        let (_, ordered) = grouping.tree(&tests).unwrap();
         assert_eq!(ordered[1].name, "big-1");
     }
 }

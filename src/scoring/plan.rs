@@ -237,18 +237,28 @@ mod tests {
                 Sum,
                 &[],
                 vec![
-                    Item::Group(modern("sample", PassFail, &[], tests(0..2))),
-                    Item::Group(modern(
+                    Item::Group(Box::new(modern("sample", PassFail, &[], tests(0..2)))),
+                    Item::Group(Box::new(modern(
                         "secret",
                         Sum,
                         &[],
                         vec![
-                            Item::Group(modern("secret/a", PassFail, &[], tests(2..5))),
-                            Item::Group(modern("secret/b", Sum, &[], tests(5..8))),
-                            Item::Group(modern("secret/c", PassFail, &["secret/a"], tests(8..10))),
-                            Item::Group(modern("secret/d", PassFail, &["sample"], tests(10..11))),
+                            Item::Group(Box::new(modern("secret/a", PassFail, &[], tests(2..5)))),
+                            Item::Group(Box::new(modern("secret/b", Sum, &[], tests(5..8)))),
+                            Item::Group(Box::new(modern(
+                                "secret/c",
+                                PassFail,
+                                &["secret/a"],
+                                tests(8..10),
+                            ))),
+                            Item::Group(Box::new(modern(
+                                "secret/d",
+                                PassFail,
+                                &["sample"],
+                                tests(10..11),
+                            ))),
                         ],
-                    )),
+                    ))),
                 ],
             ),
             scored: true,
@@ -275,8 +285,8 @@ mod tests {
                 PassFail,
                 &[],
                 vec![
-                    Item::Group(modern("a", PassFail, &[], tests(0..2))),
-                    Item::Group(modern("b", PassFail, &[], tests(2..5))),
+                    Item::Group(Box::new(modern("a", PassFail, &[], tests(0..2)))),
+                    Item::Group(Box::new(modern("b", PassFail, &[], tests(2..5)))),
                 ],
             ),
             scored: true,
@@ -295,23 +305,28 @@ mod tests {
                 score: crate::scoring::StaticScore::PassFail,
             }];
             items.extend(tests(first + 1..end));
-            Item::Group(modern(name, aggregation, requires, items))
+            Item::Group(Box::new(modern(name, aggregation, requires, items)))
         };
         let tree = Tree {
             root: modern(
                 "",
                 Sum,
                 &[],
-                vec![Item::Group(modern(
+                vec![Item::Group(Box::new(modern(
                     "secret",
                     Sum,
                     &[],
                     vec![
                         with_static("secret/a", PassFail, &[], 0, 3),
                         with_static("secret/b", Sum, &[], 3, 5),
-                        Item::Group(modern("secret/c", PassFail, &["secret/a"], tests(5..6))),
+                        Item::Group(Box::new(modern(
+                            "secret/c",
+                            PassFail,
+                            &["secret/a"],
+                            tests(5..6),
+                        ))),
                     ],
-                ))],
+                )))],
             ),
             scored: true,
         };
@@ -342,8 +357,8 @@ mod tests {
                 OnReject::Break,
                 false,
                 vec![
-                    Item::Group(legacy("a", OnReject::Continue, any, tests(0..2))),
-                    Item::Group(legacy("b", OnReject::Break, false, tests(2..4))),
+                    Item::Group(Box::new(legacy("a", OnReject::Continue, any, tests(0..2)))),
+                    Item::Group(Box::new(legacy("b", OnReject::Break, false, tests(2..4)))),
                 ],
             ),
             scored: true,

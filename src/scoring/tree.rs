@@ -29,7 +29,8 @@ pub enum Item {
         test: usize,
         score: StaticScore,
     },
-    Group(Group),
+    /// Boxed: a group is many times the size of a test's number, and a tree has an item for every test.
+    Group(Box<Group>),
 }
 
 /// What a group's static validation test case is worth: `static_validation_score`, a non-negative integer (its
