@@ -46,13 +46,12 @@ pub(crate) fn die_with_parent(expected: Option<libc::pid_t>) -> io::Result<()> {
     Ok(())
 }
 
-/// Leaves the program no capabilities at all, even as root (in its user namespace or, without one, on the host), and
-/// whatever capabilities the judge was started with: it can then neither raise its hard limits again nor override
-/// file permissions. Ambient capabilities go first (they would survive exec), then the bounding set (which exec as
-/// root would grant from; dropping needs a capability of its own, so without one there is nothing to drop); then,
-/// with `run_as`, it becomes that user and group with no supplementary group; then the permitted, effective and
-/// inheritable sets go; and exec may not grant any again. Only makes system calls.
-fn drop_capabilities(run_as: Option<libc::uid_t>) -> io::Result<()> {
+/// Empties what exec could grant capabilities from, for the calling process and everything it forks: the ambient
+/// set (which survives exec) and the bounding set (which exec as root grants from; dropping needs a capability of
+/// its own, so without one there is nothing to drop). Both are inherited and never grow again, so a worker drops
+/// them once for all its runs, after it has entered its user namespace (where the bounding set starts full again).
+/// Only makes system calls.
+pub(crate) fn drop_exec_capabilities() {
     // SAFETY: prctl takes plain integers. Old kernels without ambient capabilities refuse; they have none.
     unsafe {
         libc::prctl(
@@ -72,6 +71,14 @@ fn drop_capabilities(run_as: Option<libc::uid_t>) -> io::Result<()> {
             break;
         }
     }
+}
+
+/// Leaves the program no capabilities at all, even as root (in its user namespace or, without one, on the host), and
+/// whatever capabilities the judge was started with: it can then neither raise its hard limits again nor override
+/// file permissions. What exec could grant from is empty already (see [`drop_exec_capabilities`]); with `run_as`, it
+/// becomes that user and group with no supplementary group; then the permitted, effective and inheritable sets go;
+/// and exec may not grant any again. Only makes system calls.
+fn drop_capabilities(run_as: Option<libc::uid_t>) -> io::Result<()> {
     if let Some(id) = run_as {
         // SAFETY: setgroups reads no list when its size is 0; setresgid and setresuid take plain integers.
         unsafe {

@@ -95,6 +95,7 @@ fn start(mut reused: Reused, keeper: libc::pid_t) -> Result<Reused, String> {
     let parent = (!reused.namespaces()).then_some(keeper);
     confine::die_with_parent(parent)
         .map_err(|e| format!("cannot tie the worker to its keeper: {e}"))?;
+    confine::drop_exec_capabilities();
     reused.start_worker()?;
     Ok(reused)
 }
