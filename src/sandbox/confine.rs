@@ -1,10 +1,8 @@
-//! Confining one run: everything is prepared before fork, so that between fork and exec the child only makes
-//! system calls, in this order: take its own session, ask to die with the worker, restrict the file system, set
-//! the rlimits, join the run's cgroup (and, in the worker's namespaces, a cgroup namespace of its own), drop every
-//! capability, install the system-call filter. The namespaces themselves are the worker's (see `namespace`).
-//!
-//! The worker is single-threaded, which is what makes the few allocations of the Landlock crate safe in the
-//! child.
+//! Confining one run: everything is prepared before the program is started, so that the child (which shares the
+//! worker's memory until exec, see `spawn`) only makes system calls, in this order: take its own session, ask to
+//! die with the worker, restrict the file system, set the rlimits, join the run's cgroup (and, in the worker's
+//! namespaces, a cgroup namespace of its own), drop every capability, install the system-call filter. The
+//! namespaces themselves are the worker's (see `namespace`).
 
 use super::cgroup::{self, RunCgroup};
 use super::filesystem::{self, FsRules};
@@ -289,8 +287,14 @@ pub(crate) fn prepare(
             .filter(|r| !hidden.iter().any(|h| h.starts_with(r)))
             .cloned()
             .collect();
-        let around = reused.readable_outside(hidden);
-        Some(FsRules::new(&spec.workdir, around, &readable, stdout)?)
+        let own_shm = reused.namespaces();
+        Some(FsRules::new(
+            &spec.workdir,
+            reused.readable_outside(hidden),
+            &readable,
+            stdout,
+            own_shm,
+        )?)
     } else {
         None
     };
@@ -331,8 +335,8 @@ impl Confinement {
     /// Enters every layer, in a child of the worker `worker`, which it dies with.
     ///
     /// # Safety
-    /// Must be called between fork and exec, in the child of a single-threaded process.
-    pub unsafe fn enter(&mut self, worker: libc::pid_t) -> io::Result<()> {
+    /// Must be called in the child of [`super::spawn`], which shares the memory of the single-threaded worker.
+    pub unsafe fn enter(&self, worker: libc::pid_t) -> io::Result<()> {
         // Its own session, and so its own process group, so the whole run can be signalled at once, and without a
         // controlling terminal, so it can neither read from nor type into the judge's.
         // SAFETY: setsid has no preconditions.
@@ -342,8 +346,8 @@ impl Confinement {
         // Whatever the worker holds, the program starts with its standard streams alone.
         super::process::close_inherited_on_exec();
         die_with_parent(Some(worker))?;
-        if let Some(files) = &mut self.files {
-            files.restrict(self.namespaces)?;
+        if let Some(files) = &self.files {
+            files.restrict()?;
         }
         // After the Landlock rules, whose making opens descriptors: the limit on open files must never be what
         // makes a layer fail.

@@ -7,23 +7,26 @@
 
 use landlock::{
     ABI, Access, AccessFs, AccessNet, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr,
-    RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope, make_bitflags,
+    RulesetCreatedAttr, Scope, make_bitflags,
 };
 use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 
 /// The Landlock features asked for; on an older kernel, whatever it supports of them is used.
 const ABI_WANTED: ABI = ABI::V6;
 
-/// The rules of one run, made before fork; the child only adds /proc and enforces them.
+/// The rules of one run, made in full before the program is started; the child only enforces them.
 pub(crate) struct FsRules {
-    ruleset: Option<RulesetCreated>,
+    ruleset: OwnedFd,
 }
 
 impl FsRules {
     /// Rules for a program working in `workdir` that may read `around` (what [`readable_outside`] found for the
-    /// hidden folders) and `readable`, with its standard output on `stdout`. (Its standard input needs no rule: a
-    /// solution's is a copy in memory, and the problem's own tools may read anything.)
+    /// hidden folders) and `readable`, with its standard output on `stdout`, and its own /dev/shm where the
+    /// namespaces made one (`own_shm`). (Its standard input needs no rule: a solution's is a copy in memory, and the
+    /// problem's own tools may read anything.) Made in the view the program starts in: its folder and /dev/shm
+    /// mounted, and /proc that of its PID namespace.
     ///
     /// `around` is opened once per worker (see [`open_all`]); `readable` is opened only while its rule is added.
     pub fn new(
@@ -31,6 +34,7 @@ impl FsRules {
         around: &[PathFd],
         readable: &[PathBuf],
         stdout: std::os::fd::BorrowedFd<'_>,
+        own_shm: bool,
     ) -> Result<FsRules, String> {
         let fail = |e: landlock::RulesetError| format!("cannot build the Landlock rules: {e}");
         let read = AccessFs::from_read(ABI_WANTED);
@@ -49,11 +53,22 @@ impl FsRules {
                 ruleset = ruleset.add_rule(PathBeneath::new(fd, read)).map_err(fail)?;
             }
         }
-        let workdir =
-            PathFd::new(workdir).map_err(|e| format!("cannot open {}: {e}", workdir.display()))?;
+        let opened = |path: &Path| {
+            PathFd::new(path).map_err(|e| format!("cannot open {}: {e}", path.display()))
+        };
+        let (workdir, proc) = (opened(workdir)?, opened(Path::new("/proc"))?);
         ruleset = ruleset
             .add_rule(PathBeneath::new(workdir, own_folder()))
+            .and_then(|r| r.add_rule(PathBeneath::new(proc, read)))
             .map_err(fail)?;
+        if own_shm {
+            ruleset = ruleset
+                .add_rule(PathBeneath::new(
+                    opened(Path::new("/dev/shm"))?,
+                    own_folder(),
+                ))
+                .map_err(fail)?;
+        }
         // Its own output stays reachable by name (/dev/stdout leads there), though it lies in a hidden folder. The
         // rule is made from the descriptor itself: the file's path may not even be in a root judge's run's view. (A
         // dialogue's output is a pipe, which takes no rule.)
@@ -70,35 +85,26 @@ impl FsRules {
                     .map_err(fail)?;
             }
         }
-        Ok(FsRules {
-            ruleset: Some(ruleset),
-        })
+        // Without a descriptor, the kernel took none of it.
+        let ruleset =
+            Option::<OwnedFd>::from(ruleset).ok_or("Landlock is not enforced by this kernel")?;
+        Ok(FsRules { ruleset })
     }
 
-    /// Enforces the rules on the calling process and everything it starts. Runs between fork and exec in the
-    /// working directory, after the namespaces are entered: the run's own /proc, its scratch space and (with
-    /// `own_shm`, where the namespaces made one) its /dev/shm are new file systems, which rules made before fork
-    /// cannot name.
-    pub fn restrict(&mut self, own_shm: bool) -> io::Result<()> {
-        let ruleset = self
-            .ruleset
-            .take()
-            .ok_or_else(|| io::Error::other("Landlock rules used twice"))?;
-        let proc = PathFd::new("/proc").map_err(io::Error::other)?;
-        let workdir = PathFd::new(".").map_err(io::Error::other)?;
-        let mut ruleset = ruleset
-            .add_rule(PathBeneath::new(proc, AccessFs::from_read(ABI_WANTED)))
-            .and_then(|r| r.add_rule(PathBeneath::new(workdir, own_folder())))
-            .map_err(io::Error::other)?;
-        if own_shm {
-            let shm = PathFd::new("/dev/shm").map_err(io::Error::other)?;
-            ruleset = ruleset
-                .add_rule(PathBeneath::new(shm, own_folder()))
-                .map_err(io::Error::other)?;
-        }
-        let status = ruleset.restrict_self().map_err(io::Error::other)?;
-        if status.ruleset == RulesetStatus::NotEnforced {
-            return Err(io::Error::other("Landlock is not enforced by this kernel"));
+    /// Enforces the rules on the calling process and everything it starts, which may then never gain privileges by
+    /// exec. Only makes system calls: safe in a child that shares the worker's memory.
+    pub fn restrict(&self) -> io::Result<()> {
+        // SAFETY: prctl and landlock_restrict_self take plain integers; the ruleset's descriptor is ours.
+        unsafe {
+            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1
+                || libc::syscall(
+                    libc::SYS_landlock_restrict_self,
+                    self.ruleset.as_raw_fd(),
+                    0u32,
+                ) == -1
+            {
+                return Err(io::Error::last_os_error());
+            }
         }
         Ok(())
     }
@@ -106,7 +112,6 @@ impl FsRules {
 
 /// Whether a descriptor is of a regular file.
 fn is_regular_file(fd: std::os::fd::BorrowedFd<'_>) -> bool {
-    use std::os::fd::AsRawFd;
     // SAFETY: a zeroed stat is valid, and fstat writes only to it.
     let mut stat: libc::stat = unsafe { std::mem::zeroed() };
     // SAFETY: as above, on a descriptor we borrow.
@@ -222,8 +227,8 @@ pub(crate) fn probe() -> Result<String, String> {
     let dir = std::env::temp_dir();
     let around = open_all(&readable_outside(&[]));
     let null = std::fs::File::open("/dev/null").map_err(|e| e.to_string())?;
-    let mut rules = FsRules::new(&dir, &around, &[], std::os::fd::AsFd::as_fd(&null))?;
-    super::namespace::in_child(|| rules.restrict(false))
+    let rules = FsRules::new(&dir, &around, &[], std::os::fd::AsFd::as_fd(&null), false)?;
+    super::namespace::in_child(|| rules.restrict())
         .map_err(|e| format!("cannot enforce Landlock rules: {e}"))?;
     let mut detail = format!(
         "ABI {abi}: no reads of tests, answers, builds or other runs; writes only in the run's folder"

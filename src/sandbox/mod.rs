@@ -18,6 +18,7 @@ mod namespace;
 mod process;
 mod reach;
 mod runner;
+mod spawn;
 mod spec;
 mod supervisor;
 mod syscalls;
