@@ -5,7 +5,7 @@
 //! namespaces themselves are the worker's (see `namespace`).
 
 use super::cgroup::{self, RunCgroup};
-use super::filesystem::{self, FsRules};
+use super::filesystem::{self, Fixed, FsRules};
 use super::isolation::{Layer, Layers};
 use super::limits::RlimitSet;
 use super::namespace::{self, MountWatch, Pids};
@@ -134,6 +134,8 @@ pub(crate) struct Reused {
     syscalls: Option<SyscallFilter>,
     /// The hidden folders, and the folders readable around them, opened (each rule is made from its descriptor).
     readable: Option<(Vec<PathBuf>, Vec<landlock::PathFd>)>,
+    /// What every run's Landlock rules name besides its own folder and output.
+    fixed: Option<Fixed>,
     /// For a judge run as root: the user its solutions and compilers run as, in the namespaces, and what they can
     /// reach by name.
     run_user: Option<libc::uid_t>,
@@ -164,6 +166,7 @@ impl Reused {
             pids: None,
             syscalls: None,
             readable: None,
+            fixed: None,
             run_user,
             view: View::default(),
         })
@@ -221,7 +224,8 @@ impl Reused {
     }
 
     /// In the worker, before its first run: in the namespaces, makes it their init and starts watching its mounts;
-    /// then, once it has made every mount it keeps, installs its part of the system-call filter.
+    /// then, once it has made every mount it keeps, opens what every run's Landlock rules name and installs its part
+    /// of the system-call filter.
     pub fn start_worker(&mut self) -> Result<(), String> {
         if self.namespaces() {
             let pids = namespace::become_init()
@@ -230,6 +234,9 @@ impl Reused {
             let watch =
                 MountWatch::new().map_err(|e| format!("cannot watch the worker's mounts: {e}"))?;
             self.mounts = Some(watch);
+        }
+        if self.layers.contains(Layer::Landlock) {
+            self.fixed = Some(Fixed::open(self.namespaces())?);
         }
         if self.layers.contains(Layer::Seccomp) {
             let filter = SyscallFilter::new()?;
@@ -241,16 +248,16 @@ impl Reused {
         Ok(())
     }
 
-    fn readable_outside(&mut self, hidden: &[PathBuf]) -> &[landlock::PathFd] {
-        if self
-            .readable
-            .as_ref()
-            .is_none_or(|(known, _)| known != hidden)
-        {
+    /// What solutions may read around `hidden`, opened again only where `hidden` changed since `readable` was.
+    fn readable_outside<'a>(
+        readable: &'a mut Option<(Vec<PathBuf>, Vec<landlock::PathFd>)>,
+        hidden: &[PathBuf],
+    ) -> &'a [landlock::PathFd] {
+        if readable.as_ref().is_none_or(|(known, _)| known != hidden) {
             let around = filesystem::open_all(&filesystem::readable_outside(hidden));
-            self.readable = Some((hidden.to_vec(), around));
+            *readable = Some((hidden.to_vec(), around));
         }
-        &self.readable.as_ref().expect("found above").1
+        &readable.as_ref().expect("found above").1
     }
 }
 
@@ -287,13 +294,17 @@ pub(crate) fn prepare(
             .filter(|r| !hidden.iter().any(|h| h.starts_with(r)))
             .cloned()
             .collect();
-        let own_shm = reused.namespaces();
+        let fixed = reused
+            .fixed
+            .as_ref()
+            .ok_or("the worker has no Landlock rules")?;
+        let around = Reused::readable_outside(&mut reused.readable, hidden);
         Some(FsRules::new(
             &spec.workdir,
-            reused.readable_outside(hidden),
+            around,
+            fixed,
             &readable,
             stdout,
-            own_shm,
         )?)
     } else {
         None

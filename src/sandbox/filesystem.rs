@@ -23,18 +23,18 @@ pub(crate) struct FsRules {
 
 impl FsRules {
     /// Rules for a program working in `workdir` that may read `around` (what [`readable_outside`] found for the
-    /// hidden folders) and `readable`, with its standard output on `stdout`, and its own /dev/shm where the
-    /// namespaces made one (`own_shm`). (Its standard input needs no rule: a solution's is a copy in memory, and the
-    /// problem's own tools may read anything.) Made in the view the program starts in: its folder and /dev/shm
-    /// mounted, and /proc that of its PID namespace.
+    /// hidden folders) and `readable`, with its standard output on `stdout`, and what every run may reach
+    /// (`fixed`). (Its standard input needs no rule: a solution's is a copy in memory, and the problem's own tools
+    /// may read anything.) Made in the view the program starts in, its folder mounted.
     ///
-    /// `around` is opened once per worker (see [`open_all`]); `readable` is opened only while its rule is added.
+    /// `around` and `fixed` are opened once per worker (see [`open_all`]); `readable` is opened only while its rule
+    /// is added.
     pub fn new(
         workdir: &Path,
         around: &[PathFd],
+        fixed: &Fixed,
         readable: &[PathBuf],
         stdout: std::os::fd::BorrowedFd<'_>,
-        own_shm: bool,
     ) -> Result<FsRules, String> {
         let fail = |e: landlock::RulesetError| format!("cannot build the Landlock rules: {e}");
         let read = AccessFs::from_read(ABI_WANTED);
@@ -53,20 +53,15 @@ impl FsRules {
                 ruleset = ruleset.add_rule(PathBeneath::new(fd, read)).map_err(fail)?;
             }
         }
-        let opened = |path: &Path| {
-            PathFd::new(path).map_err(|e| format!("cannot open {}: {e}", path.display()))
-        };
-        let (workdir, proc) = (opened(workdir)?, opened(Path::new("/proc"))?);
+        let workdir =
+            PathFd::new(workdir).map_err(|e| format!("cannot open {}: {e}", workdir.display()))?;
         ruleset = ruleset
             .add_rule(PathBeneath::new(workdir, own_folder()))
-            .and_then(|r| r.add_rule(PathBeneath::new(proc, read)))
+            .and_then(|r| r.add_rule(PathBeneath::new(&fixed.proc, read)))
             .map_err(fail)?;
-        if own_shm {
+        if let Some(shm) = &fixed.shm {
             ruleset = ruleset
-                .add_rule(PathBeneath::new(
-                    opened(Path::new("/dev/shm"))?,
-                    own_folder(),
-                ))
+                .add_rule(PathBeneath::new(shm, own_folder()))
                 .map_err(fail)?;
         }
         // Its own output stays reachable by name (/dev/stdout leads there), though it lies in a hidden folder. The
@@ -78,12 +73,10 @@ impl FsRules {
                 .add_rule(PathBeneath::new(stdout, access))
                 .map_err(fail)?;
         }
-        for (device, access) in DEVICES {
-            if let Ok(fd) = PathFd::new(device) {
-                ruleset = ruleset
-                    .add_rule(PathBeneath::new(fd, *access))
-                    .map_err(fail)?;
-            }
+        for (fd, access) in &fixed.devices {
+            ruleset = ruleset
+                .add_rule(PathBeneath::new(fd, *access))
+                .map_err(fail)?;
         }
         // Without a descriptor, the kernel took none of it.
         let ruleset =
@@ -107,6 +100,30 @@ impl FsRules {
             }
         }
         Ok(())
+    }
+}
+
+/// What the rules of every run of a worker name besides the run's own folder and output, opened once: /proc (that of
+/// the worker's PID namespace), /dev/shm where the namespaces made one for the runs, and the devices a run may open.
+pub(crate) struct Fixed {
+    proc: PathFd,
+    shm: Option<PathFd>,
+    devices: Vec<(PathFd, BitFlags<AccessFs>)>,
+}
+
+impl Fixed {
+    /// Opens them in the view the runs start in; `own_shm` where the namespaces made a /dev/shm of the runs' own.
+    pub fn open(own_shm: bool) -> Result<Fixed, String> {
+        let opened = |path: &str| PathFd::new(path).map_err(|e| format!("cannot open {path}: {e}"));
+        Ok(Fixed {
+            proc: opened("/proc")?,
+            shm: own_shm.then(|| opened("/dev/shm")).transpose()?,
+            // A device this machine lacks is simply not reachable.
+            devices: DEVICES
+                .iter()
+                .filter_map(|(device, access)| Some((PathFd::new(device).ok()?, *access)))
+                .collect(),
+        })
     }
 }
 
@@ -227,7 +244,8 @@ pub(crate) fn probe() -> Result<String, String> {
     let dir = std::env::temp_dir();
     let around = open_all(&readable_outside(&[]));
     let null = std::fs::File::open("/dev/null").map_err(|e| e.to_string())?;
-    let rules = FsRules::new(&dir, &around, &[], std::os::fd::AsFd::as_fd(&null), false)?;
+    let fixed = Fixed::open(false)?;
+    let rules = FsRules::new(&dir, &around, &fixed, &[], std::os::fd::AsFd::as_fd(&null))?;
     super::namespace::in_child(|| rules.restrict())
         .map_err(|e| format!("cannot enforce Landlock rules: {e}"))?;
     let mut detail = format!(
