@@ -288,12 +288,14 @@ pub(crate) fn prepare(
         // one too: it is left out. What the run reaches through the view (its toolchain under a closed home, say)
         // is readable by a rule of its own: the view's skeleton folders above it are not the real ones that the
         // rules for the rest of the file system name, and Landlock looks only along the path taken.
-        let readable: Vec<PathBuf> = readable
+        // Each once: the same folder may be named more than once, and each rule is opened and added at every run.
+        let readable: std::collections::BTreeSet<PathBuf> = readable
             .iter()
             .chain(&request.reach.kept)
             .filter(|r| !hidden.iter().any(|h| h.starts_with(r)))
             .cloned()
             .collect();
+        let readable: Vec<PathBuf> = readable.into_iter().collect();
         let fixed = reused
             .fixed
             .as_ref()
