@@ -3,7 +3,7 @@
 //!
 //! A worker makes its cgroup below its own (so limits set above it still hold) when it starts, and removes it when
 //! it ends. It reaches the cgroup's files through descriptors of its folders opened then: in its namespaces, the
-//! file system it sees is read-only. Each run's program joins it between fork and exec. Between runs the cgroup must be
+//! file system it sees is read-only. Each run's program joins it before exec. Between runs the cgroup must be
 //! empty, with no memory still charged to it (shared memory a run left behind would be): a worker whose cgroup is
 //! not is retired. The counters that cannot be reset (CPU time on v2, the OOM kills) are read at the start of each
 //! run and counted from there.
@@ -397,7 +397,7 @@ impl RunCgroup {
         Some(text)
     }
 
-    /// The descriptors the child writes "0" to, between fork and exec, to join the run's cgroup.
+    /// The descriptors the child writes "0" to, before exec, to join the run's cgroup.
     pub fn join_fds(&self) -> Vec<RawFd> {
         self.procs.iter().map(|f| f.as_raw_fd()).collect()
     }
@@ -613,7 +613,7 @@ fn kill_members(dir: &OwnedFd) {
 }
 
 /// Writes "0" to each descriptor: moves the calling process into the run's cgroup. Only makes system calls, so it
-/// is safe between fork and exec.
+/// is safe in the child before exec.
 pub(crate) fn join(fds: &[RawFd]) -> io::Result<()> {
     for &fd in fds {
         // SAFETY: writes one byte from a static buffer to a descriptor we own.

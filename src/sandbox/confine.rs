@@ -1,13 +1,11 @@
-//! Confining one run: everything is prepared before fork, so that between fork and exec the child only makes
-//! system calls, in this order: take its own session, ask to die with the worker, restrict the file system, set
-//! the rlimits, join the run's cgroup (and, in the worker's namespaces, a cgroup namespace of its own), drop every
-//! capability, install the system-call filter. The namespaces themselves are the worker's (see `namespace`).
-//!
-//! The worker is single-threaded, which is what makes the few allocations of the Landlock crate safe in the
-//! child.
+//! Confining one run: everything is prepared before the program is started, so that the child (which shares the
+//! worker's memory until exec, see `spawn`) only makes system calls, in this order: take its own session, ask to
+//! die with the worker, restrict the file system, set the rlimits, join the run's cgroup (and, in the worker's
+//! namespaces, a cgroup namespace of its own), drop every capability, install the system-call filter. The
+//! namespaces themselves are the worker's (see `namespace`).
 
 use super::cgroup::{self, RunCgroup};
-use super::filesystem::{self, FsRules};
+use super::filesystem::{self, Fixed, FsRules};
 use super::isolation::{Layer, Layers};
 use super::limits::RlimitSet;
 use super::namespace::{self, MountWatch, Pids};
@@ -46,13 +44,12 @@ pub(crate) fn die_with_parent(expected: Option<libc::pid_t>) -> io::Result<()> {
     Ok(())
 }
 
-/// Leaves the program no capabilities at all, even as root (in its user namespace or, without one, on the host), and
-/// whatever capabilities the judge was started with: it can then neither raise its hard limits again nor override
-/// file permissions. Ambient capabilities go first (they would survive exec), then the bounding set (which exec as
-/// root would grant from; dropping needs a capability of its own, so without one there is nothing to drop); then,
-/// with `run_as`, it becomes that user and group with no supplementary group; then the permitted, effective and
-/// inheritable sets go; and exec may not grant any again. Only makes system calls.
-fn drop_capabilities(run_as: Option<libc::uid_t>) -> io::Result<()> {
+/// Empties what exec could grant capabilities from, for the calling process and everything it forks: the ambient
+/// set (which survives exec) and the bounding set (which exec as root grants from; dropping needs a capability of
+/// its own, so without one there is nothing to drop). Both are inherited and never grow again, so a worker drops
+/// them once for all its runs, after it has entered its user namespace (where the bounding set starts full again).
+/// Only makes system calls.
+pub(crate) fn drop_exec_capabilities() {
     // SAFETY: prctl takes plain integers. Old kernels without ambient capabilities refuse; they have none.
     unsafe {
         libc::prctl(
@@ -72,6 +69,14 @@ fn drop_capabilities(run_as: Option<libc::uid_t>) -> io::Result<()> {
             break;
         }
     }
+}
+
+/// Leaves the program no capabilities at all, even as root (in its user namespace or, without one, on the host), and
+/// whatever capabilities the judge was started with: it can then neither raise its hard limits again nor override
+/// file permissions. What exec could grant from is empty already (see [`drop_exec_capabilities`]); with `run_as`, it
+/// becomes that user and group with no supplementary group; then the permitted, effective and inheritable sets go;
+/// and exec may not grant any again. Only makes system calls.
+fn drop_capabilities(run_as: Option<libc::uid_t>) -> io::Result<()> {
     if let Some(id) = run_as {
         // SAFETY: setgroups reads no list when its size is 0; setresgid and setresuid take plain integers.
         unsafe {
@@ -129,6 +134,8 @@ pub(crate) struct Reused {
     syscalls: Option<SyscallFilter>,
     /// The hidden folders, and the folders readable around them, opened (each rule is made from its descriptor).
     readable: Option<(Vec<PathBuf>, Vec<landlock::PathFd>)>,
+    /// What every run's Landlock rules name besides its own folder and output.
+    fixed: Option<Fixed>,
     /// For a judge run as root: the user its solutions and compilers run as, in the namespaces, and what they can
     /// reach by name.
     run_user: Option<libc::uid_t>,
@@ -159,6 +166,7 @@ impl Reused {
             pids: None,
             syscalls: None,
             readable: None,
+            fixed: None,
             run_user,
             view: View::default(),
         })
@@ -216,7 +224,8 @@ impl Reused {
     }
 
     /// In the worker, before its first run: in the namespaces, makes it their init and starts watching its mounts;
-    /// then, once it has made every mount it keeps, installs its part of the system-call filter.
+    /// then, once it has made every mount it keeps, opens what every run's Landlock rules name and installs its part
+    /// of the system-call filter.
     pub fn start_worker(&mut self) -> Result<(), String> {
         if self.namespaces() {
             let pids = namespace::become_init()
@@ -225,6 +234,9 @@ impl Reused {
             let watch =
                 MountWatch::new().map_err(|e| format!("cannot watch the worker's mounts: {e}"))?;
             self.mounts = Some(watch);
+        }
+        if self.layers.contains(Layer::Landlock) {
+            self.fixed = Some(Fixed::open(self.namespaces())?);
         }
         if self.layers.contains(Layer::Seccomp) {
             let filter = SyscallFilter::new()?;
@@ -236,16 +248,16 @@ impl Reused {
         Ok(())
     }
 
-    fn readable_outside(&mut self, hidden: &[PathBuf]) -> &[landlock::PathFd] {
-        if self
-            .readable
-            .as_ref()
-            .is_none_or(|(known, _)| known != hidden)
-        {
+    /// What solutions may read around `hidden`, opened again only where `hidden` changed since `readable` was.
+    fn readable_outside<'a>(
+        readable: &'a mut Option<(Vec<PathBuf>, Vec<landlock::PathFd>)>,
+        hidden: &[PathBuf],
+    ) -> &'a [landlock::PathFd] {
+        if readable.as_ref().is_none_or(|(known, _)| known != hidden) {
             let around = filesystem::open_all(&filesystem::readable_outside(hidden));
-            self.readable = Some((hidden.to_vec(), around));
+            *readable = Some((hidden.to_vec(), around));
         }
-        &self.readable.as_ref().expect("found above").1
+        &readable.as_ref().expect("found above").1
     }
 }
 
@@ -276,14 +288,26 @@ pub(crate) fn prepare(
         // one too: it is left out. What the run reaches through the view (its toolchain under a closed home, say)
         // is readable by a rule of its own: the view's skeleton folders above it are not the real ones that the
         // rules for the rest of the file system name, and Landlock looks only along the path taken.
-        let readable: Vec<PathBuf> = readable
+        // Each once: the same folder may be named more than once, and each rule is opened and added at every run.
+        let readable: std::collections::BTreeSet<PathBuf> = readable
             .iter()
             .chain(&request.reach.kept)
             .filter(|r| !hidden.iter().any(|h| h.starts_with(r)))
             .cloned()
             .collect();
-        let around = reused.readable_outside(hidden);
-        Some(FsRules::new(&spec.workdir, around, &readable, stdout)?)
+        let readable: Vec<PathBuf> = readable.into_iter().collect();
+        let fixed = reused
+            .fixed
+            .as_ref()
+            .ok_or("the worker has no Landlock rules")?;
+        let around = Reused::readable_outside(&mut reused.readable, hidden);
+        Some(FsRules::new(
+            &spec.workdir,
+            around,
+            fixed,
+            &readable,
+            stdout,
+        )?)
     } else {
         None
     };
@@ -324,8 +348,8 @@ impl Confinement {
     /// Enters every layer, in a child of the worker `worker`, which it dies with.
     ///
     /// # Safety
-    /// Must be called between fork and exec, in the child of a single-threaded process.
-    pub unsafe fn enter(&mut self, worker: libc::pid_t) -> io::Result<()> {
+    /// Must be called in the child of [`super::spawn`], which shares the memory of the single-threaded worker.
+    pub unsafe fn enter(&self, worker: libc::pid_t) -> io::Result<()> {
         // Its own session, and so its own process group, so the whole run can be signalled at once, and without a
         // controlling terminal, so it can neither read from nor type into the judge's.
         // SAFETY: setsid has no preconditions.
@@ -335,8 +359,8 @@ impl Confinement {
         // Whatever the worker holds, the program starts with its standard streams alone.
         super::process::close_inherited_on_exec();
         die_with_parent(Some(worker))?;
-        if let Some(files) = &mut self.files {
-            files.restrict(self.namespaces)?;
+        if let Some(files) = &self.files {
+            files.restrict()?;
         }
         // After the Landlock rules, whose making opens descriptors: the limit on open files must never be what
         // makes a layer fail.

@@ -7,28 +7,32 @@
 
 use landlock::{
     ABI, Access, AccessFs, AccessNet, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr,
-    RulesetCreated, RulesetCreatedAttr, RulesetStatus, Scope, make_bitflags,
+    RulesetCreatedAttr, Scope, make_bitflags,
 };
 use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 
 /// The Landlock features asked for; on an older kernel, whatever it supports of them is used.
 const ABI_WANTED: ABI = ABI::V6;
 
-/// The rules of one run, made before fork; the child only adds /proc and enforces them.
+/// The rules of one run, made in full before the program is started; the child only enforces them.
 pub(crate) struct FsRules {
-    ruleset: Option<RulesetCreated>,
+    ruleset: OwnedFd,
 }
 
 impl FsRules {
     /// Rules for a program working in `workdir` that may read `around` (what [`readable_outside`] found for the
-    /// hidden folders) and `readable`, with its standard output on `stdout`. (Its standard input needs no rule: a
-    /// solution's is a copy in memory, and the problem's own tools may read anything.)
+    /// hidden folders) and `readable`, with its standard output on `stdout`, and what every run may reach
+    /// (`fixed`). (Its standard input needs no rule: a solution's is a copy in memory, and the problem's own tools
+    /// may read anything.) Made in the view the program starts in, its folder mounted.
     ///
-    /// `around` is opened once per worker (see [`open_all`]); `readable` is opened only while its rule is added.
+    /// `around` and `fixed` are opened once per worker (see [`open_all`]); `readable` is opened only while its rule
+    /// is added.
     pub fn new(
         workdir: &Path,
         around: &[PathFd],
+        fixed: &Fixed,
         readable: &[PathBuf],
         stdout: std::os::fd::BorrowedFd<'_>,
     ) -> Result<FsRules, String> {
@@ -53,7 +57,13 @@ impl FsRules {
             PathFd::new(workdir).map_err(|e| format!("cannot open {}: {e}", workdir.display()))?;
         ruleset = ruleset
             .add_rule(PathBeneath::new(workdir, own_folder()))
+            .and_then(|r| r.add_rule(PathBeneath::new(&fixed.proc, read)))
             .map_err(fail)?;
+        if let Some(shm) = &fixed.shm {
+            ruleset = ruleset
+                .add_rule(PathBeneath::new(shm, own_folder()))
+                .map_err(fail)?;
+        }
         // Its own output stays reachable by name (/dev/stdout leads there), though it lies in a hidden folder. The
         // rule is made from the descriptor itself: the file's path may not even be in a root judge's run's view. (A
         // dialogue's output is a pipe, which takes no rule.)
@@ -63,50 +73,62 @@ impl FsRules {
                 .add_rule(PathBeneath::new(stdout, access))
                 .map_err(fail)?;
         }
-        for (device, access) in DEVICES {
-            if let Ok(fd) = PathFd::new(device) {
-                ruleset = ruleset
-                    .add_rule(PathBeneath::new(fd, *access))
-                    .map_err(fail)?;
-            }
+        for (fd, access) in &fixed.devices {
+            ruleset = ruleset
+                .add_rule(PathBeneath::new(fd, *access))
+                .map_err(fail)?;
         }
-        Ok(FsRules {
-            ruleset: Some(ruleset),
-        })
+        // Without a descriptor, the kernel took none of it.
+        let ruleset =
+            Option::<OwnedFd>::from(ruleset).ok_or("Landlock is not enforced by this kernel")?;
+        Ok(FsRules { ruleset })
     }
 
-    /// Enforces the rules on the calling process and everything it starts. Runs between fork and exec in the
-    /// working directory, after the namespaces are entered: the run's own /proc, its scratch space and (with
-    /// `own_shm`, where the namespaces made one) its /dev/shm are new file systems, which rules made before fork
-    /// cannot name.
-    pub fn restrict(&mut self, own_shm: bool) -> io::Result<()> {
-        let ruleset = self
-            .ruleset
-            .take()
-            .ok_or_else(|| io::Error::other("Landlock rules used twice"))?;
-        let proc = PathFd::new("/proc").map_err(io::Error::other)?;
-        let workdir = PathFd::new(".").map_err(io::Error::other)?;
-        let mut ruleset = ruleset
-            .add_rule(PathBeneath::new(proc, AccessFs::from_read(ABI_WANTED)))
-            .and_then(|r| r.add_rule(PathBeneath::new(workdir, own_folder())))
-            .map_err(io::Error::other)?;
-        if own_shm {
-            let shm = PathFd::new("/dev/shm").map_err(io::Error::other)?;
-            ruleset = ruleset
-                .add_rule(PathBeneath::new(shm, own_folder()))
-                .map_err(io::Error::other)?;
-        }
-        let status = ruleset.restrict_self().map_err(io::Error::other)?;
-        if status.ruleset == RulesetStatus::NotEnforced {
-            return Err(io::Error::other("Landlock is not enforced by this kernel"));
+    /// Enforces the rules on the calling process and everything it starts, which may then never gain privileges by
+    /// exec. Only makes system calls: safe in a child that shares the worker's memory.
+    pub fn restrict(&self) -> io::Result<()> {
+        // SAFETY: prctl and landlock_restrict_self take plain integers; the ruleset's descriptor is ours.
+        unsafe {
+            if libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == -1
+                || libc::syscall(
+                    libc::SYS_landlock_restrict_self,
+                    self.ruleset.as_raw_fd(),
+                    0u32,
+                ) == -1
+            {
+                return Err(io::Error::last_os_error());
+            }
         }
         Ok(())
     }
 }
 
+/// What the rules of every run of a worker name besides the run's own folder and output, opened once: /proc (that of
+/// the worker's PID namespace), /dev/shm where the namespaces made one for the runs, and the devices a run may open.
+pub(crate) struct Fixed {
+    proc: PathFd,
+    shm: Option<PathFd>,
+    devices: Vec<(PathFd, BitFlags<AccessFs>)>,
+}
+
+impl Fixed {
+    /// Opens them in the view the runs start in; `own_shm` where the namespaces made a /dev/shm of the runs' own.
+    pub fn open(own_shm: bool) -> Result<Fixed, String> {
+        let opened = |path: &str| PathFd::new(path).map_err(|e| format!("cannot open {path}: {e}"));
+        Ok(Fixed {
+            proc: opened("/proc")?,
+            shm: own_shm.then(|| opened("/dev/shm")).transpose()?,
+            // A device this machine lacks is simply not reachable.
+            devices: DEVICES
+                .iter()
+                .filter_map(|(device, access)| Some((PathFd::new(device).ok()?, *access)))
+                .collect(),
+        })
+    }
+}
+
 /// Whether a descriptor is of a regular file.
 fn is_regular_file(fd: std::os::fd::BorrowedFd<'_>) -> bool {
-    use std::os::fd::AsRawFd;
     // SAFETY: a zeroed stat is valid, and fstat writes only to it.
     let mut stat: libc::stat = unsafe { std::mem::zeroed() };
     // SAFETY: as above, on a descriptor we borrow.
@@ -222,8 +244,9 @@ pub(crate) fn probe() -> Result<String, String> {
     let dir = std::env::temp_dir();
     let around = open_all(&readable_outside(&[]));
     let null = std::fs::File::open("/dev/null").map_err(|e| e.to_string())?;
-    let mut rules = FsRules::new(&dir, &around, &[], std::os::fd::AsFd::as_fd(&null))?;
-    super::namespace::in_child(|| rules.restrict(false))
+    let fixed = Fixed::open(false)?;
+    let rules = FsRules::new(&dir, &around, &fixed, &[], std::os::fd::AsFd::as_fd(&null))?;
+    super::namespace::in_child(|| rules.restrict())
         .map_err(|e| format!("cannot enforce Landlock rules: {e}"))?;
     let mut detail = format!(
         "ABI {abi}: no reads of tests, answers, builds or other runs; writes only in the run's folder"

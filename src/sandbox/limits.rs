@@ -1,4 +1,4 @@
-//! The kernel's resource limits for a run, set in the child between fork and exec.
+//! The kernel's resource limits for a run, set in the child before exec.
 
 use super::Limits;
 use std::io;
@@ -6,7 +6,7 @@ use std::io;
 /// Open files a program may hold: plenty for any solution or runtime, few enough to stop a descriptor leak.
 const OPEN_FILES: u64 = 256;
 
-/// The rlimits of one run, computed before fork so that the child only makes system calls.
+/// The rlimits of one run, computed before the program starts, so that the child only makes system calls.
 pub(crate) struct RlimitSet(Vec<(libc::__rlimit_resource_t, u64)>);
 
 impl RlimitSet {
@@ -34,7 +34,7 @@ impl RlimitSet {
     }
 
     /// Applies every limit with hard = soft, so the program cannot raise them again.
-    /// Only makes system calls: safe to call between fork and exec.
+    /// Only makes system calls: safe in the child before exec.
     pub fn apply(&self) -> io::Result<()> {
         for &(resource, value) in &self.0 {
             let limit = libc::rlimit {

@@ -19,6 +19,7 @@ mod namespace;
 mod process;
 mod reach;
 mod runner;
+mod spawn;
 mod spec;
 mod supervisor;
 mod syscalls;

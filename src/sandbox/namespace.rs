@@ -9,7 +9,7 @@
 //! system of its own. Every program it starts is its child in these namespaces, and every one is PID 2 ([`Pids`]).
 //!
 //! For each run, PID 1 makes the run's working directory writable ([`Workdir`]: for a solution, a fresh in-memory
-//! file system as large as its memory limit), and forks the program, which joins the run's cgroup, takes a cgroup
+//! file system as large as its memory limit), and starts the program, which joins the run's cgroup, takes a cgroup
 //! namespace of its own rooted there, and drops every capability before exec. After the run, PID 1 kills every
 //! other process of the namespace ([`kill_all`]), and looks for anything the run could have left for the next
 //! one ([`leftovers`]): a file in /dev/shm, a message queue, a System V object, or a mount. If it finds one, the

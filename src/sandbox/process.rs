@@ -22,7 +22,7 @@ pub(crate) fn become_subreaper() -> io::Result<()> {
 
 /// Marks every descriptor above standard error close-on-exec: those this process inherited from whoever started it
 /// (a `make` jobserver's pipe, a file its caller opened for writing) then reach no program it starts. Only makes
-/// system calls: safe between fork and exec.
+/// system calls: safe in the child before exec.
 pub(crate) fn close_inherited_on_exec() {
     // SAFETY: close_range takes plain integers; it only changes this process's descriptor flags.
     let ret = unsafe {

@@ -7,15 +7,13 @@ use super::confine::Confinement;
 use super::excerpt::Excerpt;
 use super::namespace;
 use super::process::{self, ProcStat};
+use super::spawn;
 use super::spec::{LimitKind, Limits, RunResult, RunSpec, Termination};
 use crate::units::Bytes;
 use std::fs::File;
 use std::io::{self, Read};
 use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::process::CommandExt;
-use std::process::ChildStderr;
-use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// How often the worker looks at a running program's CPU time and memory. The kernel does the accounting; this
@@ -44,10 +42,10 @@ pub(super) struct Place<'a> {
 pub(super) fn run(
     spec: &RunSpec,
     streams: Streams,
-    mut confinement: Confinement,
+    confinement: Confinement,
     place: Place<'_>,
 ) -> Result<Option<RunResult>, String> {
-    let (program, args) = spec.argv.split_first().ok_or("empty command line")?;
+    let program = spec.argv.first().ok_or("empty command line")?;
     let Streams { stdin, stdout } = streams;
     // The run owns its output file: it may change its mode (to lock the judge out, or to make it setuid). It is
     // set back through this descriptor once the run is over. An output that is a pipe (one side of an interactive
@@ -71,29 +69,16 @@ pub(super) fn run(
     let worker = std::process::id() as libc::pid_t;
     let cgroup = place.cgroup;
 
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .env_clear()
-        .envs(spec.env.iter().map(|(k, v)| (k, v)))
-        .current_dir(&spec.workdir)
-        .stdin(stdin)
-        .stdout(stdout)
-        .stderr(Stdio::piped());
-    // SAFETY: the worker is single-threaded, and the closure only enters the confinement prepared before.
-    unsafe {
-        command.pre_exec(move || confinement.enter(worker));
-    }
-
+    let mut program = spawn::Program::new(&spec.argv, &spec.env, &spec.workdir)
+        .map_err(|e| format!("failed to start {}: {e}", program.to_string_lossy()))?;
     let children_before = process::children_usage().0;
     let start = Instant::now();
-    let mut child = command
-        .spawn()
-        .map_err(|e| format!("failed to start {}: {e}", program.to_string_lossy()))?;
-    // The command holds the run's streams too: closed here, so that only the program holds its output.
-    drop(command);
-    let leader = child.id() as libc::pid_t;
-    let mut stderr = Stderr::new(child.stderr.take());
+    let (leader, stderr) = program
+        .start(&stdin, &stdout, &confinement, worker)
+        .map_err(|e| format!("failed to start {}: {e}", program.name()))?;
+    // Closed here, so that only the program holds its output.
+    drop((stdin, stdout, confinement));
+    let mut stderr = Stderr::new(Some(stderr));
 
     // In the namespaces, a solution's folder is a file system in memory, and so is /dev/shm: what it keeps there is
     // memory it holds.
@@ -139,7 +124,7 @@ pub(super) fn run(
         return Ok(None);
     }
     // The cgroup counts the program alone, from just before exec; what the worker reaped in this run (the
-    // kernel's count for its children) also holds everything between fork and exec.
+    // kernel's count for its children) also holds its start, up to exec.
     let reaped_cpu = process::children_usage().0.saturating_sub(children_before);
     let cpu = match cgroup {
         Some(_) => meter.cpu_total(),
@@ -393,12 +378,12 @@ const DRAIN_GRACE: Duration = Duration::from_millis(100);
 /// The program's standard error, read as it comes, so the program never blocks on a full pipe, keeping its
 /// beginning and its end.
 struct Stderr {
-    pipe: Option<ChildStderr>,
+    pipe: Option<File>,
     kept: Excerpt,
 }
 
 impl Stderr {
-    fn new(pipe: Option<ChildStderr>) -> Stderr {
+    fn new(pipe: Option<File>) -> Stderr {
         if let Some(pipe) = &pipe {
             // SAFETY: fcntl takes plain integers on a descriptor we own.
             unsafe {

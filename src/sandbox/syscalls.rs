@@ -4,7 +4,7 @@
 //!
 //! Attaching a filter costs the kernel a compilation and a pass over every system call number, in proportion to
 //! the filter's length: far more than a bare process start for the whole list. So the list is cut in two. A
-//! worker installs on itself, once, everything it does not need itself, and every program it forks inherits that;
+//! worker installs on itself, once, everything it does not need itself, and every program it starts inherits that;
 //! each program then adds, just before exec, a filter of the few calls the worker needs for its runs (mounting
 //! the run's folder, giving the program a cgroup namespace). Filters add up: each program has the whole list.
 
@@ -238,7 +238,7 @@ const WORKER_NEEDS: &[libc::c_long] = &[
     libc::SYS_move_mount,
 ];
 
-/// The denylist, compiled for this machine's architecture before fork: the part a worker installs on itself, and
+/// The denylist, compiled for this machine's architecture once per worker: the part a worker installs on itself, and
 /// the part each program adds.
 pub(crate) struct SyscallFilter {
     worker: Vec<BpfProgram>,
@@ -317,7 +317,7 @@ impl SyscallFilter {
 pub(crate) struct RunFilter(BpfProgram);
 
 impl RunFilter {
-    /// Installs it on the calling process. Only makes system calls: safe between fork and exec.
+    /// Installs it on the calling process. Only makes system calls: safe in the child before exec.
     pub fn apply(&self) -> io::Result<()> {
         seccompiler::apply_filter(&self.0).map_err(io::Error::other)
     }

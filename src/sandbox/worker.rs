@@ -5,8 +5,9 @@
 //! socket that is the worker's standard input, with the run's standard input and output attached as descriptors
 //! (in its namespaces, the worker sees the file system read-only, and opens nothing for a run itself). The worker
 //! answers each with a [`Reply`] line on its standard output. What does not change from run to run it makes once:
-//! its cgroup and its namespaces when it starts, the system-call filter and the folders a solution may read at its
-//! first run. For each run it forks the program, watches it, kills and reaps everything it started, and hands back
+//! its cgroup and its namespaces when it starts, with nothing left that exec could grant capabilities from, the
+//! system-call filter and the folders a solution may read at its first run. For each run it starts the program (see
+//! `spawn`), watches it, kills and reaps everything it started, and hands back
 //! what it measured: it is the subreaper of every process of its runs (in its namespaces, their init), and its own
 //! set-up is never charged to a program.
 //!
@@ -95,6 +96,7 @@ fn start(mut reused: Reused, keeper: libc::pid_t) -> Result<Reused, String> {
     let parent = (!reused.namespaces()).then_some(keeper);
     confine::die_with_parent(parent)
         .map_err(|e| format!("cannot tie the worker to its keeper: {e}"))?;
+    confine::drop_exec_capabilities();
     reused.start_worker()?;
     Ok(reused)
 }

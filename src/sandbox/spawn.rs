@@ -1,0 +1,283 @@
+//! Starting a run's program without copying the worker: `clone(CLONE_VM | CLONE_VFORK)`, a child that shares the
+//! worker's memory, on a stack of its own, until it calls exec. The worker is suspended meanwhile, so its address
+//! space is neither copied at the start nor torn down again at exec (a cost the run's cgroup would be charged), and
+//! the child only makes system calls on what was made beforehand: the places the program may be found at, its
+//! arguments and environment, its streams and its confinement.
+//!
+//! The worker handles no signal itself (only the faults of its own stack overflowing, which the child's code does
+//! not reach), so no handler of its can run in the child and touch the memory they share.
+
+use super::confine::Confinement;
+use std::ffi::{CString, OsStr};
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+use std::sync::OnceLock;
+
+/// The size of the child's stack: far more than entering the confinement takes.
+const STACK_SIZE: usize = 256 * 1024;
+
+/// A program ready to be started: everything the child needs, made beforehand.
+pub(super) struct Program {
+    /// Where exec looks for it, in turn: the path itself if it has a slash, else each folder of the run's own PATH,
+    /// as the C library's execvp looks.
+    places: Vec<CString>,
+    /// The arguments and the environment (which the lists point into), and their lists as exec takes them (ending
+    /// in a null pointer).
+    argv: Vec<CString>,
+    argv_list: Vec<*const libc::c_char>,
+    _envp: Vec<CString>,
+    envp_list: Vec<*const libc::c_char>,
+    /// The arguments for `/bin/sh` where a place holds a script without a `#!` line, as execvp runs one: the
+    /// second is set to the place in the child.
+    script_list: Vec<*const libc::c_char>,
+    workdir: CString,
+}
+
+impl Program {
+    /// The program of a run of `argv` with the environment `env` (which alone gives the PATH it is looked for in),
+    /// working in `workdir`.
+    pub fn new(
+        argv: &[std::ffi::OsString],
+        env: &[(std::ffi::OsString, std::ffi::OsString)],
+        workdir: &std::path::Path,
+    ) -> io::Result<Program> {
+        let c =
+            |s: &[u8]| CString::new(s).map_err(|_| io::Error::other("a NUL byte in the command"));
+        let name = argv
+            .first()
+            .ok_or_else(|| io::Error::other("empty command line"))?;
+        let name = name.as_bytes();
+        let places = if name.contains(&b'/') {
+            vec![c(name)?]
+        } else {
+            let path = env
+                .iter()
+                .find(|(key, _)| key == "PATH")
+                .map_or(OsStr::new("/bin:/usr/bin"), |(_, value)| value.as_os_str());
+            path.as_bytes()
+                .split(|&b| b == b':')
+                .map(|dir| match dir {
+                    // An empty entry is the working directory.
+                    b"" => c(name),
+                    dir => c(&[dir, b"/", name].concat()),
+                })
+                .collect::<io::Result<_>>()?
+        };
+        let argv: Vec<CString> = argv
+            .iter()
+            .map(|a| c(a.as_bytes()))
+            .collect::<io::Result<_>>()?;
+        let envp: Vec<CString> = env
+            .iter()
+            .map(|(k, v)| c(&[k.as_bytes(), b"=", v.as_bytes()].concat()))
+            .collect::<io::Result<_>>()?;
+        let list = |strings: &[CString]| {
+            strings
+                .iter()
+                .map(|s| s.as_ptr())
+                .chain([std::ptr::null()])
+                .collect::<Vec<_>>()
+        };
+        let script_list = [c"/bin/sh".as_ptr(), std::ptr::null()]
+            .into_iter()
+            .chain(list(&argv).into_iter().skip(1))
+            .collect();
+        Ok(Program {
+            places,
+            argv_list: list(&argv),
+            envp_list: list(&envp),
+            argv,
+            _envp: envp,
+            script_list,
+            workdir: c(workdir.as_os_str().as_bytes())?,
+        })
+    }
+
+    /// The program's name as it was asked for.
+    pub fn name(&self) -> std::borrow::Cow<'_, str> {
+        self.argv[0].to_string_lossy()
+    }
+
+    /// Starts the program with its standard input and output on `stdin` and `stdout`, in `confinement`, as a child
+    /// of the worker `worker`. Returns its PID, once it has called exec, and the read end of a pipe that is its
+    /// standard error; or why it could not be started (it is then reaped).
+    pub fn start(
+        &mut self,
+        stdin: &File,
+        stdout: &File,
+        confinement: &Confinement,
+        worker: libc::pid_t,
+    ) -> io::Result<(libc::pid_t, File)> {
+        let mut ends = [0; 2];
+        // SAFETY: pipe2 writes two descriptors to `ends`.
+        if unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC) } == -1 {
+            return Err(io::Error::last_os_error());
+        }
+        // SAFETY: two new descriptors that nothing else owns.
+        let (read, write) = unsafe { (File::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
+        let stack = stack()?;
+        let mut launch = Launch {
+            program: self,
+            streams: [stdin.as_raw_fd(), stdout.as_raw_fd(), write.as_raw_fd()],
+            confinement,
+            worker,
+            failed: None,
+        };
+        // SAFETY: the child runs on a stack of its own, only makes system calls on `launch` (which outlives it: the
+        // worker is suspended until it has called exec or exited), and never returns.
+        let pid = unsafe {
+            libc::clone(
+                child,
+                stack,
+                libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+                (&raw mut launch).cast(),
+            )
+        };
+        if pid == -1 {
+            return Err(io::Error::last_os_error());
+        }
+        if let Some(e) = launch.failed.take() {
+            let mut status = 0;
+            // SAFETY: waitpid writes only to `status`; the child is ours and has exited.
+            while unsafe { libc::waitpid(pid, &mut status, libc::__WALL) } == -1
+                && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
+            {}
+            return Err(e);
+        }
+        Ok((pid, read))
+    }
+}
+
+/// What the child is given, in the worker's memory: it writes there why it could not call exec.
+struct Launch<'a> {
+    program: &'a mut Program,
+    /// Its standard input, output and error, as the worker holds them.
+    streams: [RawFd; 3],
+    confinement: &'a Confinement,
+    worker: libc::pid_t,
+    failed: Option<io::Error>,
+}
+
+/// The child: takes its streams and working directory, enters its confinement, and calls exec; or says why not,
+/// and exits.
+extern "C" fn child(launch: *mut libc::c_void) -> libc::c_int {
+    // SAFETY: the worker passes its Launch, and stays suspended until this child has called exec or exited.
+    let launch = unsafe { &mut *launch.cast::<Launch<'_>>() };
+    // SAFETY: this is the child of a single-threaded worker that shares its memory, as `enter` asks.
+    let e = unsafe { launch.go() };
+    launch.failed = Some(e);
+    // SAFETY: _exit ends the child at once, running nothing of the worker's.
+    unsafe { libc::_exit(127) }
+}
+
+impl Launch<'_> {
+    /// Returns only if exec was not reached.
+    ///
+    /// # Safety
+    /// In the child of [`Program::start`].
+    unsafe fn go(&mut self) -> io::Error {
+        for (target, &fd) in self.streams.iter().enumerate() {
+            let target = target as RawFd;
+            // SAFETY: plain system calls on descriptors the worker holds open.
+            let done = unsafe {
+                match fd == target {
+                    // Already in place: only kept across exec.
+                    true => libc::fcntl(fd, libc::F_SETFD, 0),
+                    false => libc::dup2(fd, target),
+                }
+            };
+            if done == -1 {
+                return io::Error::last_os_error();
+            }
+        }
+        // As a program started by the C library expects: SIGPIPE at its default (the worker ignores it), and no
+        // signal blocked.
+        // SAFETY: plain system calls; a zeroed sigset_t is a valid empty set.
+        unsafe {
+            let none: libc::sigset_t = std::mem::zeroed();
+            if libc::chdir(self.program.workdir.as_ptr()) == -1
+                || libc::signal(libc::SIGPIPE, libc::SIG_DFL) == libc::SIG_ERR
+                || libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut()) == -1
+            {
+                return io::Error::last_os_error();
+            }
+        }
+        // SAFETY: as asked of this function.
+        if let Err(e) = unsafe { self.confinement.enter(self.worker) } {
+            return e;
+        }
+        self.exec()
+    }
+
+    /// Calls exec on each place in turn, as execvp does: past those where nothing is found, to the first other
+    /// failure; a script without a `#!` line is run by `/bin/sh`.
+    fn exec(&mut self) -> io::Error {
+        let program = &mut *self.program;
+        let mut denied = false;
+        let mut last = io::Error::from_raw_os_error(libc::ENOENT);
+        for place in &program.places {
+            // SAFETY: a C string and two lists of C strings ending in a null pointer, all alive.
+            unsafe {
+                libc::execve(
+                    place.as_ptr(),
+                    program.argv_list.as_ptr(),
+                    program.envp_list.as_ptr(),
+                )
+            };
+            let mut e = io::Error::last_os_error();
+            if e.raw_os_error() == Some(libc::ENOEXEC) {
+                program.script_list[1] = place.as_ptr();
+                // SAFETY: as above.
+                unsafe {
+                    libc::execve(
+                        c"/bin/sh".as_ptr(),
+                        program.script_list.as_ptr(),
+                        program.envp_list.as_ptr(),
+                    )
+                };
+                e = io::Error::last_os_error();
+            }
+            match e.raw_os_error() {
+                Some(libc::EACCES) => denied = true,
+                Some(
+                    libc::ENOENT | libc::ENOTDIR | libc::ESTALE | libc::ENODEV | libc::ETIMEDOUT,
+                ) => {}
+                _ => return e,
+            }
+            last = e;
+        }
+        match denied {
+            true => io::Error::from_raw_os_error(libc::EACCES),
+            false => last,
+        }
+    }
+}
+
+/// The child's stack, mapped once per worker (one run at a time uses it), with a page below it that no access
+/// may reach: its top.
+fn stack() -> io::Result<*mut libc::c_void> {
+    static STACK: OnceLock<Option<usize>> = OnceLock::new();
+    let top = STACK.get_or_init(|| {
+        // SAFETY: sysconf has no preconditions; then a new private mapping, and a change of protection of its
+        // lowest page.
+        unsafe {
+            let page = libc::sysconf(libc::_SC_PAGESIZE).max(4096) as usize;
+            let base = libc::mmap(
+                std::ptr::null_mut(),
+                STACK_SIZE + page,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_STACK,
+                -1,
+                0,
+            );
+            if base == libc::MAP_FAILED || libc::mprotect(base, page, libc::PROT_NONE) == -1 {
+                return None;
+            }
+            Some(base as usize + page + STACK_SIZE)
+        }
+    });
+    top.map(|top| top as *mut libc::c_void)
+        .ok_or_else(|| io::Error::other("cannot map a stack for the program's start"))
+}
