@@ -86,7 +86,10 @@ def main():
     say("Written by `benches/run`; every figure is measured in the same run, medians with the spread (fastest to")
     say("slowest run) in brackets.\n")
     say(f"- Machine: {machine()}")
-    say(f"- Date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
+    # When the measuring ended (the last file the run wrote), not when this page was written: it may be rewritten
+    # later from the same figures.
+    measured = os.path.getmtime(os.path.join(WORK, "doctor.json"))
+    say(f"- Date: {datetime.datetime.fromtimestamp(measured, datetime.timezone.utc):%Y-%m-%d %H:%M} UTC")
     say(f"- Isolation layers active: {on}" + (f"; off: {off}" if off else ""))
     say(f"- Control groups: {'v2' if cgroup_v2() else 'v1'}")
     runs = {count: len(load(f"overhead-{count}.json")["results"][0]["times"]) for count in OVERHEAD_TESTS}
