@@ -141,12 +141,17 @@ fn absolute(path: &Path) -> Result<PathBuf> {
     std::path::absolute(path).map_err(|e| Error::io("resolve", path, e))
 }
 
-/// The build cache outside a project: the user's cache folder, as the XDG convention places it.
+/// The build cache outside a project: the user's cache folder, or one in the temporary folder where the user has
+/// no home.
 fn user_cache() -> PathBuf {
-    let base = std::env::var_os("XDG_CACHE_HOME")
+    user_cache_folder().unwrap_or_else(|| std::env::temp_dir().join("cpjudge"))
+}
+
+/// cpjudge's folder in the user's cache folder, as the XDG convention places it; none without a home.
+pub(crate) fn user_cache_folder() -> Option<PathBuf> {
+    std::env::var_os("XDG_CACHE_HOME")
         .filter(|d| !d.is_empty())
         .map(PathBuf::from)
         .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
-        .unwrap_or_else(std::env::temp_dir);
-    base.join("cpjudge")
+        .map(|base| base.join("cpjudge"))
 }

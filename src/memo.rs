@@ -84,13 +84,9 @@ impl Memo {
     }
 }
 
-/// The folder of memos: `memo` in the user's cache folder, as the XDG convention places it.
+/// The folder of memos: `memo` in the user's cache folder.
 fn memo_dir() -> Option<PathBuf> {
-    std::env::var_os("XDG_CACHE_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
-        .map(|base| base.join("cpjudge").join("memo"))
+    crate::user_cache_folder().map(|folder| folder.join("memo"))
 }
 
 /// What `path` is now, for a key: its device, inode, size and modification and change times (a file replaced or
