@@ -31,6 +31,7 @@ mod toolchain;
 pub mod units;
 mod untrusted;
 pub mod verdict;
+mod watch;
 
 use cache::Cache;
 use cli::{Cli, Command};
