@@ -443,6 +443,12 @@ pub struct RunArgs {
     #[arg(long)]
     pub strict: bool,
 
+    /// Judge, then judge again each time a file the verdicts depend on changes (the solutions or the files given,
+    /// the tests, the checker, validators, interactor and problem.toml), until Ctrl-C. Not with --json, which promises
+    /// one report per command.
+    #[arg(long, conflicts_with = "json")]
+    pub watch: bool,
+
     /// Judge only share K of N of the (solution, test) runs, the same share on every machine; join the reports
     /// of all N shares with `cpjudge merge`.
     #[arg(long, value_name = "K/N")]

@@ -5,7 +5,7 @@ use super::target::Target;
 use crate::Outcome;
 use crate::cache::Cache;
 use crate::cli::JudgeArgs;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::problem::{Catalog, Problem, Solution, commands, submissions};
 use crate::report::ColorChoice;
 use crate::sandbox::Layers;
@@ -21,17 +21,40 @@ pub fn judge(
     color: ColorChoice,
     args: &JudgeArgs,
 ) -> Result<Outcome> {
+    if args.run.watch {
+        // The project is found again for each judge, as it was for the first.
+        let root = catalog.ok().map(|c| c.root().to_owned());
+        let project = || {
+            root.as_deref()
+                .map(Catalog::new)
+                .ok_or_else(|| Error::NoProject {
+                    cwd: cwd.to_owned(),
+                })
+        };
+        let prepare = || session_of(project(), cwd, args);
+        return super::watch::watch(prepare, cache, layers, color, &args.run);
+    }
+    session::run(
+        session_of(catalog, cwd, args)?,
+        cache,
+        layers,
+        color,
+        &args.run,
+    )
+}
+
+/// The judge to make of the arguments, with the problem as its files say now.
+fn session_of(catalog: Result<Catalog>, cwd: &Path, args: &JudgeArgs) -> Result<Session> {
     let target = Target::find(catalog, cwd, &args.problem)?;
     let solutions = chosen_solutions(&target.problem, args)?;
-    let session = Session {
+    Ok(Session {
         contestant: false,
         tests_dir: args.tests.clone().unwrap_or(target.tests_dir),
         problem: target.problem,
         solutions,
         private_dirs: target.private_dirs,
         own_solutions: args.submissions.is_empty() && args.commands.is_empty(),
-    };
-    session::run(session, cache, layers, color, &args.run)
+    })
 }
 
 /// The problem's own solutions, or the submissions given on the command line.

@@ -16,6 +16,7 @@ mod target;
 mod test;
 mod timelimit;
 mod validate;
+mod watch;
 
 pub use add::add;
 pub use cache::cache;

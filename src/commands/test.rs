@@ -26,6 +26,17 @@ pub fn test(
     color: ColorChoice,
     args: &TestArgs,
 ) -> Result<Outcome> {
+    // A contestant wants to see every sample, not only up to the first failure.
+    let mut run = args.run.clone();
+    run.all = true;
+    if run.watch {
+        return super::watch::watch(|| session_of(root, args), cache, layers, color, &run);
+    }
+    session::run(session_of(root, args)?, cache, layers, color, &run)
+}
+
+/// The judge to make of the arguments, with the file and its samples as they are now.
+fn session_of(root: Option<&Path>, args: &TestArgs) -> Result<Session> {
     // A command is named by its text, and its tests are looked for in the current folder.
     let (file, solutions) = match (&args.file, &args.command) {
         (_, Some(command)) => (
@@ -65,10 +76,7 @@ pub fn test(
     };
     let mut problem = Problem::standalone(file);
     problem.comparison = comparison(args, &tests_dir)?;
-    // A contestant wants to see every sample, not only up to the first failure.
-    let mut run = args.run.clone();
-    run.all = true;
-    let session = Session {
+    Ok(Session {
         problem,
         solutions,
         tests_dir,
@@ -78,8 +86,7 @@ pub fn test(
         private_dirs: root
             .map(|r| Catalog::new(r).private_dirs())
             .unwrap_or_default(),
-    };
-    session::run(session, cache, layers, color, &run)
+    })
 }
 
 /// How the outputs are judged: shown when the samples have no answers at all; else by the checker given, within

@@ -28,6 +28,7 @@ mod style;
 mod table;
 mod timelimit;
 mod validation;
+mod watch;
 
 pub use added::{write_added, write_refusal};
 pub use cache::{write_cache, write_cache_json, write_cleared, write_cleared_json};
@@ -53,6 +54,7 @@ pub use style::{ColorChoice, Detail, Style};
 pub use table::{write_list, write_table};
 pub use timelimit::{write_timelimit, write_timelimit_json};
 pub use validation::write_validation;
+pub use watch::{write_changed, write_waiting, write_watch_error};
 
 /// What `timelimit` suggested, and from what, where and when: the same words in the table and on the page.
 fn suggestion_text(suggested: &crate::judge::SuggestedLimit) -> String {
