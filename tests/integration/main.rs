@@ -40,4 +40,5 @@ mod toolchain;
 mod tour_checker;
 mod unprivileged;
 mod validation_data;
+mod watch;
 mod workers;
