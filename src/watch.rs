@@ -119,14 +119,20 @@ impl Watch {
             // A folder deleted since is no longer watched anyway.
             let _ = self.watcher.unwatch(path);
         }
-        for (path, mode) in &wanted {
-            if !self.watched.contains(&(path.clone(), *mode)) {
+        let mut watched = Vec::with_capacity(wanted.len());
+        for (path, mode) in wanted {
+            if !self.watched.contains(&(path.clone(), mode)) {
+                // A folder missing now (deleted to be made anew) is watched from the first judge after it is back.
+                if !path.is_dir() {
+                    continue;
+                }
                 self.watcher
-                    .watch(path, *mode)
-                    .map_err(|e| watch_error("watch", path, e))?;
+                    .watch(&path, mode)
+                    .map_err(|e| watch_error("watch", &path, e))?;
             }
+            watched.push((path, mode));
         }
-        self.watched = wanted;
+        self.watched = watched;
         self.places = places;
         Ok(())
     }
@@ -142,6 +148,10 @@ impl Watch {
             let wait = if batch.seen.is_empty() { POLL } else { QUIET };
             match self.events.recv_timeout(wait) {
                 Ok(Ok(event)) => {
+                    if matches!(event.kind, EventKind::Remove(_)) {
+                        // Its watch went with it: made anew, it must be watched again.
+                        self.watched.retain(|(path, _)| !event.paths.contains(path));
+                    }
                     if is_change(&event.kind) {
                         for path in event.paths {
                             if self.places.holds(&path) && !self.is_own(&path) {
