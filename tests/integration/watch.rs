@@ -167,8 +167,8 @@ fn gather(mut from: impl Read + Send + 'static) -> Arc<Mutex<String>> {
     text
 }
 
-/// An answer edited in place, a solution renamed into place, a solution written several times in a row: one new
-/// report each, which says what changed and judges it; Ctrl-C then ends the watch with 130 and leaves nothing.
+/// An answer edited in place, a solution renamed into place, a solution written several times in a row, an answer
+/// deleted and written anew: one new report each, which says what changed and judges it; Ctrl-C then ends the watch with 130 and leaves nothing.
 /// The HTML report, rewritten after each judge inside a folder watched, is no change.
 #[test]
 fn each_save_is_judged_once() {
@@ -218,8 +218,22 @@ fn each_save_is_judged_once() {
     let page = std::fs::read_to_string(watching.path("problems/sum/report.html")).unwrap();
     assert!(page.contains("WA"), "the page is of the last judge");
 
+    // Deleted and written anew, beside an editor's swap and backup files, which are no change.
+    let answer = watching.path("testdata/sum/1.ans");
+    std::fs::write(watching.path("testdata/sum/.1.ans.swp"), "swap").unwrap();
+    std::fs::write(watching.path("testdata/sum/1.ans~"), "7\n").unwrap();
+    std::fs::remove_file(&answer).unwrap();
+    std::fs::write(&answer, "6\n").unwrap();
+    let fifth = watching.report(5);
+    let changed = fifth.lines().next().unwrap_or_default();
+    assert!(
+        changed.ends_with(": testdata/sum/1.ans changed ---"),
+        "{fifth}"
+    );
+    assert!(!fifth.contains("not as expected"), "{fifth}");
+
     assert_eq!(watching.interrupt(), 130, "{}", watching.said());
-    assert_eq!(watching.reports().len(), 4, "{}", watching.said());
+    assert_eq!(watching.reports().len(), 5, "{}", watching.said());
     watching.assert_nothing_left();
 }
 
