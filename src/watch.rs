@@ -242,6 +242,9 @@ fn is_litter(name: &str) -> bool {
 fn watch_error(action: &'static str, path: &Path, e: notify::Error) -> Error {
     let io = match e.kind {
         notify::ErrorKind::Io(io) => io,
+        notify::ErrorKind::MaxFilesWatch => std::io::Error::other(
+            "the system's limit on watched folders is reached: raise fs.inotify.max_user_watches",
+        ),
         _ => std::io::Error::other(e.to_string()),
     };
     Error::io(action, path, io)
