@@ -152,6 +152,12 @@ impl Watch {
                         // Its watch went with it: made anew, it must be watched again.
                         self.watched.retain(|(path, _)| !event.paths.contains(path));
                     }
+                    if event.need_rescan() {
+                        // Events were lost (the kernel's queue overflowed): anything may have changed.
+                        for folder in &self.places.folders {
+                            batch.add(folder.clone(), false);
+                        }
+                    }
                     if is_change(&event.kind) {
                         for path in event.paths {
                             if self.places.holds(&path) && !self.is_own(&path) {
