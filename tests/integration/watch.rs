@@ -122,9 +122,11 @@ impl Watching {
         self.output.lock().unwrap().clone()
     }
 
-    /// Nothing of the judge is left: no process, no temporary folder, no half-written file in the project.
+    /// Nothing of the judge is left: no process (a program run from the cache, or one that inherited the judge's
+    /// own `TMPDIR`: a worker, a compiler), no temporary folder, no half-written file in the project.
     fn assert_nothing_left(&self) {
         assert_eq!(processes_under(self.cache.path()), Vec::<String>::new());
+        assert_eq!(self.processes_of_the_judge(), Vec::<String>::new());
         let leftover: Vec<_> = std::fs::read_dir(self.tmp.path())
             .unwrap()
             .flatten()
@@ -138,6 +140,23 @@ impl Watching {
             .map(|e| e.path().to_owned())
             .collect();
         assert_eq!(half_written, Vec::<PathBuf>::new());
+    }
+}
+
+impl Watching {
+    /// The processes whose environment is the judge's: its `TMPDIR`, which no other process has.
+    fn processes_of_the_judge(&self) -> Vec<String> {
+        let marker = format!("TMPDIR={}\0", self.tmp.path().display());
+        let mut found = Vec::new();
+        for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+            let Ok(environ) = std::fs::read(entry.path().join("environ")) else {
+                continue;
+            };
+            if String::from_utf8_lossy(&environ).contains(&marker) {
+                found.push(entry.file_name().to_string_lossy().into_owned());
+            }
+        }
+        found
     }
 }
 
@@ -232,6 +251,8 @@ fn each_save_is_judged_once() {
     );
     assert!(!fifth.contains("not as expected"), "{fifth}");
 
+    // The judge is found by its environment, as what it leaves would be.
+    assert!(!watching.processes_of_the_judge().is_empty());
     assert_eq!(watching.interrupt(), 130, "{}", watching.said());
     assert_eq!(watching.reports().len(), 5, "{}", watching.said());
     watching.assert_nothing_left();
