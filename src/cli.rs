@@ -257,6 +257,7 @@ Examples:
   cpjudge judge knight-pawns --submission mine.cpp --expect WA
   cpjudge judge knight-pawns --time-limit 3s --json
   cpjudge judge knight-pawns --submission ./a.out --command 'python3 mine.py' --expect WA
+  cpjudge judge knight-pawns --watch                  (again on each save, until Ctrl-C)
 
 A --submission of no known language that is an executable (an a.out you built) is run as it is, as a --command is.
 ",
@@ -277,6 +278,7 @@ Examples:
   cpjudge test a.py --tests inputs/      (inputs alone: the outputs are shown)
   cpjudge test a.out                     (an executable you built, run as it is)
   cpjudge test --command 'python3 a.py'  (tests from tests/ or test/ in the current folder)
+  cpjudge test a.cpp --watch             (again on each save of a.cpp or a sample)
 
 ",
     command_rule!(),
