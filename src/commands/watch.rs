@@ -56,8 +56,14 @@ pub(super) fn watch(
         match judged {
             Ok(Outcome::Interrupted) => return Ok(Outcome::Interrupted),
             Ok(_) => {}
-            Err(e) if e.is_broken_pipe() || crate::interrupt::requested() => return Err(e),
-            Err(e) => report::write_watch_error(&e),
+            Err(e) if e.is_broken_pipe() || matches!(e, Error::Interrupted) => return Err(e),
+            Err(e) => {
+                report::write_watch_error(&e);
+                // Stopped while it failed: the user's request ends the watch, as it would have ended the judge.
+                if crate::interrupt::requested() {
+                    return Ok(Outcome::Interrupted);
+                }
+            }
         }
     }
 }
