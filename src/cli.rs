@@ -452,8 +452,13 @@ pub struct RunArgs {
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("submitted").multiple(true).args(["submissions", "commands"])))]
 pub struct JudgeArgs {
-    /// The problem: its name (a folder under problems/), or the path of its folder (`.` inside it).
-    pub problem: PathBuf,
+    /// The problem: its name (a folder under problems/), or the path of its folder (`.` inside it). Unless given,
+    /// every problem of the project, with a summary of all.
+    pub problem: Option<PathBuf>,
+
+    /// Judge the problems of the project whose names match this glob ("knight-*"), with a summary of all.
+    #[arg(long, value_name = "GLOB", conflicts_with = "problem")]
+    pub problems: Option<String>,
 
     /// Judge this file instead of the problem's solutions, expecting AC unless --expect says otherwise.
     /// Repeatable.
@@ -555,8 +560,13 @@ pub struct AddArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
-    /// The problem: its name, or the path of its folder.
-    pub problem: PathBuf,
+    /// The problem: its name, or the path of its folder. Unless given, every problem of the project, with a
+    /// summary of all.
+    pub problem: Option<PathBuf>,
+
+    /// Validate the problems of the project whose names match this glob ("knight-*"), with a summary of all.
+    #[arg(long, value_name = "GLOB", conflicts_with = "problem")]
+    pub problems: Option<String>,
 
     /// Validate the NAME.in files under DIR (answers or not) instead of testdata/<problem>.
     #[arg(long, value_name = "DIR")]
@@ -632,8 +642,14 @@ fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
 
 #[derive(Debug, clap::Args)]
 pub struct RegenArgs {
-    /// The problem: its name, or the path of its folder.
-    pub problem: PathBuf,
+    /// The problem: its name, or the path of its folder. Unless given, every problem of the project, with a
+    /// summary of all.
+    pub problem: Option<PathBuf>,
+
+    /// Rebuild the tests of the problems of the project whose names match this glob ("knight-*"), with a summary
+    /// of all.
+    #[arg(long, value_name = "GLOB", conflicts_with = "problem")]
+    pub problems: Option<String>,
 
     /// Write the rebuilt tests over the kept ones where they differ.
     #[arg(long)]

@@ -21,7 +21,10 @@ pub fn judge(
     color: ColorChoice,
     args: &JudgeArgs,
 ) -> Result<Outcome> {
-    let target = Target::find(catalog, cwd, &args.problem)?;
+    let Some(given) = &args.problem else {
+        return super::contest::judge(catalog, cache, layers, color, args);
+    };
+    let target = Target::find(catalog, cwd, given)?;
     let solutions = chosen_solutions(&target.problem, args)?;
     let session = Session {
         contestant: false,

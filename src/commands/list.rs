@@ -26,25 +26,11 @@ pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<bool> {
             Err(e) => ProblemSummary::broken(name, e.to_string()),
         })
         .collect();
-    // A folder no problem can be named by is broken, not absent.
-    let folder_name = |folder: &std::path::Path| {
-        folder
-            .file_name()
-            .map(crate::text::file_name)
-            .unwrap_or_default()
-    };
-    summaries.extend(catalog.misnamed().iter().map(|folder| {
-        ProblemSummary::broken(folder_name(folder), crate::problem::misnamed(folder))
-    }));
-    summaries.extend(catalog.without_config().iter().map(|folder| {
-        ProblemSummary::broken(
-            folder_name(folder),
-            format!(
-                "{} has no problem.toml: write one there (`cpjudge new` starts a problem with one), or remove the folder",
-                crate::text::relative(folder).display()
-            ),
-        )
-    }));
+    summaries.extend(
+        broken_folders(catalog)
+            .into_iter()
+            .map(|(name, why)| ProblemSummary::broken(name, why)),
+    );
     let mut out = std::io::stdout().lock();
     if args.json {
         report::write_list_json(&summaries, &mut out)
@@ -53,4 +39,29 @@ pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<bool> {
     }
     .map_err(|e| Error::io("write", "standard output", e))?;
     Ok(summaries.iter().all(|s| s.error.is_none()))
+}
+
+/// The folders under `problems/` no problem can be loaded from, each with its name and why: broken, not absent.
+pub(super) fn broken_folders(catalog: &Catalog) -> Vec<(String, String)> {
+    let folder_name = |folder: &std::path::Path| {
+        folder
+            .file_name()
+            .map(crate::text::file_name)
+            .unwrap_or_default()
+    };
+    let mut broken: Vec<(String, String)> = catalog
+        .misnamed()
+        .iter()
+        .map(|folder| (folder_name(folder), crate::problem::misnamed(folder)))
+        .collect();
+    broken.extend(catalog.without_config().iter().map(|folder| {
+        (
+            folder_name(folder),
+            format!(
+                "{} has no problem.toml: write one there (`cpjudge new` starts a problem with one), or remove the folder",
+                crate::text::relative(folder).display()
+            ),
+        )
+    }));
+    broken
 }
