@@ -230,11 +230,9 @@ fn chosen(
     pattern: Option<&str>,
 ) -> Result<(Catalog, Vec<(String, Option<String>)>)> {
     let catalog = match project {
-        Err(Error::NoProject { cwd }) => {
+        Err(outside @ Error::NoProject { .. }) => {
             return Err(Error::Usage(format!(
-                "{command}: name a problem, or run it in a project (a folder holding problems/) to {command} every \
-                 problem; {} is in none",
-                cwd.display()
+                "{command} names no problem, so it works on every problem of the project, but {outside}"
             )));
         }
         project => project?,

@@ -2,9 +2,10 @@
 
 use crate::cli::ListArgs;
 use crate::error::{Error, Result};
-use crate::problem::{Catalog, find_tests};
+use crate::problem::{Catalog, Comparison, Problem, find_tests};
 use crate::report::{self, ProblemSummary};
 use crate::units::millis;
+use crate::verdict::Verdict;
 
 /// Lists the problems; returns whether every problem's configuration is sound.
 pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<bool> {
@@ -17,6 +18,7 @@ pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<bool> {
                     .ok()
                     .map(|t| t.len()),
                 name,
+                lacks: lacks(&problem),
                 title: Some(problem.title),
                 time_limit_ms: Some(millis(problem.limits.time)),
                 memory_limit_kib: Some(problem.limits.memory.kib()),
@@ -39,6 +41,29 @@ pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<bool> {
     }
     .map_err(|e| Error::io("write", "standard output", e))?;
     Ok(summaries.iter().all(|s| s.error.is_none()))
+}
+
+/// What a problem still lacks to be ready: an input validator, and solutions expected to fail as a test set must
+/// catch them (a wrong answer, and too slow), where the problem can tell them.
+fn lacks(problem: &Problem) -> Vec<String> {
+    let mut lacks = Vec::new();
+    if problem.validator.is_none() {
+        lacks.push("an input validator".to_owned());
+    }
+    let expecting = |verdict: Verdict| {
+        problem
+            .solutions
+            .iter()
+            .any(|s| s.expected.contains(&verdict))
+    };
+    // Outputs shown rather than judged are never wrong.
+    if problem.comparison != Comparison::Shown && !expecting(Verdict::WrongAnswer) {
+        lacks.push("a solution expected WA".to_owned());
+    }
+    if !expecting(Verdict::TimeLimit) {
+        lacks.push("a solution expected TLE".to_owned());
+    }
+    lacks
 }
 
 /// The folders under `problems/` no problem can be loaded from, each with its name and why: broken, not absent.

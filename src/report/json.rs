@@ -458,6 +458,8 @@ pub struct ProblemSummary {
     pub memory_limit_kib: Option<u64>,
     pub tests: Option<usize>,
     pub solutions: Option<usize>,
+    /// What the problem still lacks to be ready: "an input validator", "a solution expected TLE", ...
+    pub lacks: Vec<String>,
     pub error: Option<String>,
 }
 
@@ -471,6 +473,7 @@ impl ProblemSummary {
             memory_limit_kib: None,
             tests: None,
             solutions: None,
+            lacks: Vec::new(),
             error: Some(error),
         }
     }
