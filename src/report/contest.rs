@@ -305,3 +305,64 @@ pub fn write_index(
         .map_err(io::Error::other)?;
     out.write_all(html.as_bytes())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::{ColorChoice, Detail};
+
+    #[test]
+    fn a_judged_row_counts_solutions_and_times_the_slowest_reference() {
+        let report = crate::report::json::tests::sample_report();
+        let row = judged_row(&report, ProblemStatus::NotAsExpected);
+        let good = report.solutions.iter().filter(|s| s.ok).count();
+        assert_eq!(
+            row.cells,
+            [
+                format!("{good}/{}", report.solutions.len()),
+                "2".to_owned(),
+                "7ms / 1s".to_owned()
+            ]
+        );
+    }
+
+    #[test]
+    fn the_last_line_names_the_problems_not_as_expected_and_broken() {
+        let rows = [
+            ProblemRow {
+                problem: "sum".into(),
+                cells: vec!["3/3".into()],
+                status: ProblemStatus::AsExpected,
+            },
+            ProblemRow {
+                problem: "pair".into(),
+                cells: vec!["1/2".into()],
+                status: ProblemStatus::NotAsExpected,
+            },
+            ProblemRow::broken("draft".into(), "no problem.toml".into(), 1),
+        ];
+        let mut out = Vec::new();
+        let style = Style::for_stdout(ColorChoice::Never, Detail::Normal);
+        write_summary(&["solutions"], &rows, style, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "problem  solutions  status");
+        assert_eq!(lines[1], "sum            3/3  as expected");
+        assert_eq!(lines[3], "draft            -  error: no problem.toml");
+        assert_eq!(
+            lines[4],
+            "3 problems: 1 as expected; 1 not: pair; 1 broken: draft"
+        );
+        let everything = [ProblemRow {
+            status: ProblemStatus::AsExpected,
+            ..rows[0].clone()
+        }];
+        let mut out = Vec::new();
+        write_summary(&["solutions"], &everything, style, &mut out).unwrap();
+        assert!(
+            String::from_utf8(out)
+                .unwrap()
+                .ends_with("1 problem, all as expected\n")
+        );
+    }
+}
