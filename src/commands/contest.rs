@@ -222,13 +222,16 @@ pub(super) fn regen(
     Ok(over_all(rows.iter()))
 }
 
+/// The problems a command over several works on, by name, each with why it is broken where it cannot be loaded.
+type Chosen = Vec<(String, Option<String>)>;
+
 /// The project's problems, with why each that cannot be loaded is broken; only those whose names match `pattern`
 /// where it is given. Outside a project, a usage error: the command needs a problem there.
 fn chosen(
     project: Result<Catalog>,
     command: &str,
     pattern: Option<&str>,
-) -> Result<(Catalog, Vec<(String, Option<String>)>)> {
+) -> Result<(Catalog, Chosen)> {
     let catalog = match project {
         Err(outside @ Error::NoProject { .. }) => {
             return Err(Error::Usage(format!(
