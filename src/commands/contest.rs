@@ -14,7 +14,7 @@ use crate::report::{
 };
 use crate::sandbox::{Layers, own_peak_memory};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Judges every chosen problem with its own solutions, and reports them all.
 pub(super) fn judge(
@@ -40,6 +40,16 @@ pub(super) fn judge(
     let (catalog, chosen) = chosen(project, "judge", args.problems.as_deref())?;
     if let Some(index) = &args.run.html {
         session::check_folder_of(index, "--html")?;
+        // Found now, not after a long judge.
+        if let Some((name, _)) = chosen
+            .iter()
+            .find(|(name, _)| page_of(index, name) == *index)
+        {
+            return Err(Error::Usage(format!(
+                "--html {}: the page of problem {name} would be written over the index; name the index otherwise",
+                index.display()
+            )));
+        }
     }
     let detail = match (args.run.quiet, args.run.verbose) {
         (true, _) => Detail::Quiet,
@@ -111,29 +121,33 @@ fn judge_one(
     session::judge(session, cache, layers, args)
 }
 
-/// Writes the index page at `index`, and beside it each judged problem's own page, named after the problem.
+/// Writes the index page at `index`, and beside it each judged problem's own page (see [`page_of`]).
 fn write_html(problems: &[JudgedProblem], index: &Path) -> Result<()> {
-    let folder = index.parent().unwrap_or(Path::new(""));
-    let page = |problem: &str| format!("{problem}.html");
     for problem in problems {
         let Some((report, origin)) = &problem.judged else {
             continue;
         };
-        let path = folder.join(page(&problem.row.problem));
-        if path == index {
-            return Err(Error::Usage(format!(
-                "--html {}: the page of problem {} would be written over the index; name the index otherwise",
-                index.display(),
-                problem.row.problem
-            )));
-        }
+        let path = page_of(index, &problem.row.problem);
         let mut html = Vec::new();
         report::write_html(report, origin, &mut html).map_err(|e| Error::io("write", &path, e))?;
         crate::atomic::write(&path, &html)?;
     }
     let mut html = Vec::new();
-    report::write_index(problems, &page, &mut html).map_err(|e| Error::io("write", index, e))?;
+    report::write_index(problems, &page_name, &mut html)
+        .map_err(|e| Error::io("write", index, e))?;
     crate::atomic::write(index, &html)
+}
+
+/// A problem's page in a contest's HTML report: `<problem>.html`, in the index's folder.
+fn page_of(index: &Path, problem: &str) -> PathBuf {
+    index
+        .parent()
+        .unwrap_or(Path::new(""))
+        .join(page_name(problem))
+}
+
+fn page_name(problem: &str) -> String {
+    format!("{problem}.html")
 }
 
 /// Validates every chosen problem's tests, and sums them up.

@@ -280,3 +280,19 @@ fn list_says_what_each_problem_lacks() {
         .json();
     assert_eq!(bundled[0]["lacks"], serde_json::json!([]));
 }
+
+#[test]
+fn a_page_may_not_be_written_over_the_index() {
+    let run = Judge::bundled(&["young-chess"])
+        .args(&["judge", "--html", "young-chess.html"])
+        .run()
+        .expect_code(2);
+    assert!(
+        run.stderr()
+            .contains("the page of problem young-chess would be written over the index"),
+        "{}",
+        run.stderr()
+    );
+    // Refused before judging: no page is written.
+    assert!(!run.stdout().contains("young-chess"), "{}", run.stdout());
+}
