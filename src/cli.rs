@@ -252,6 +252,8 @@ const JUDGE_HELP: &str = concat!(
     "\
 Examples:
   cpjudge judge knight-pawns
+  cpjudge judge                                       (every problem of the project, with a summary of all)
+  cpjudge judge --problems 'knight-*' --html reports/index.html
   cpjudge judge problems/knight-pawns --samples
   cpjudge judge . --test 'cluster-*' --all            (from inside the problem's folder)
   cpjudge judge knight-pawns --submission mine.cpp --expect WA
@@ -264,8 +266,12 @@ A --submission of no known language that is an executable (an a.out you built) i
     command_rule!(),
     "
 
-Exit codes: 0 every solution got its expected verdict, 1 some did not, 2 usage or configuration error,
-3 a run could not be carried out (the sandbox failed), 130 interrupted (Ctrl-C)."
+Naming no problem, every problem of the project is judged in turn: a problem that cannot be loaded is said in
+its row of the summary, and the others are judged all the same.
+
+Exit codes: 0 every solution got its expected verdict (of every problem, naming none), 1 some did not (or some
+problem is broken), 2 usage or configuration error, 3 a run could not be carried out (the sandbox failed),
+130 interrupted (Ctrl-C)."
 );
 
 const TEST_HELP: &str = concat!(
@@ -316,6 +322,7 @@ deterministic; every test's answer is made again by the main reference. Hand-mad
 Examples:
   cpjudge regen knight-pawns
   cpjudge regen knight-pawns --write        (after changing the generator or the main reference)
+  cpjudge regen                             (every problem of the project, with a summary of all)
 
 Exit codes: 0 every test is as its recipe makes it (or was rewritten so with --write), 1 some test is not, or
 cannot be rebuilt, 2 usage or configuration error, 130 interrupted (Ctrl-C).";
@@ -328,6 +335,7 @@ Examples:
   cpjudge validate knight-pawns
   cpjudge validate knight-pawns --tests my-tests/
   cpjudge validate knight-pawns --constraints       (which bounds the tests reach)
+  cpjudge validate                                  (every problem of the project, with a summary of all)
 
 Exit codes: 0 every test is valid and every kept invalid input rejected as expected, 1 not, 2 usage or
 configuration error (no validator), 130 interrupted (Ctrl-C).";
@@ -436,7 +444,8 @@ pub struct RunArgs {
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
 
-    /// Also write the HTML report to FILE: one page with every run, to open in a browser.
+    /// Also write the HTML report to FILE: one page with every run, to open in a browser. Judging every problem,
+    /// FILE is an index linking each problem's page, written beside it as <problem>.html.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
 
@@ -460,8 +469,13 @@ pub struct RunArgs {
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("submitted").multiple(true).args(["submissions", "commands"])))]
 pub struct JudgeArgs {
-    /// The problem: its name (a folder under problems/), or the path of its folder (`.` inside it).
-    pub problem: PathBuf,
+    /// The problem: its name (a folder under problems/), or the path of its folder (`.` inside it). Unless given,
+    /// every problem of the project, with a summary of all.
+    pub problem: Option<PathBuf>,
+
+    /// Judge the problems of the project whose names match this glob ("knight-*"), with a summary of all.
+    #[arg(long, value_name = "GLOB", conflicts_with = "problem")]
+    pub problems: Option<String>,
 
     /// Judge this file instead of the problem's solutions, expecting AC unless --expect says otherwise.
     /// Repeatable.
@@ -563,8 +577,13 @@ pub struct AddArgs {
 
 #[derive(Debug, clap::Args)]
 pub struct ValidateArgs {
-    /// The problem: its name, or the path of its folder.
-    pub problem: PathBuf,
+    /// The problem: its name, or the path of its folder. Unless given, every problem of the project, with a
+    /// summary of all.
+    pub problem: Option<PathBuf>,
+
+    /// Validate the problems of the project whose names match this glob ("knight-*"), with a summary of all.
+    #[arg(long, value_name = "GLOB", conflicts_with = "problem")]
+    pub problems: Option<String>,
 
     /// Validate the NAME.in files under DIR (answers or not) instead of testdata/<problem>.
     #[arg(long, value_name = "DIR")]
@@ -640,8 +659,14 @@ fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
 
 #[derive(Debug, clap::Args)]
 pub struct RegenArgs {
-    /// The problem: its name, or the path of its folder.
-    pub problem: PathBuf,
+    /// The problem: its name, or the path of its folder. Unless given, every problem of the project, with a
+    /// summary of all.
+    pub problem: Option<PathBuf>,
+
+    /// Rebuild the tests of the problems of the project whose names match this glob ("knight-*"), with a summary
+    /// of all.
+    #[arg(long, value_name = "GLOB", conflicts_with = "problem")]
+    pub problems: Option<String>,
 
     /// Write the rebuilt tests over the kept ones where they differ.
     #[arg(long)]

@@ -21,6 +21,14 @@ pub fn judge(
     color: ColorChoice,
     args: &JudgeArgs,
 ) -> Result<Outcome> {
+    let Some(given) = &args.problem else {
+        if args.run.watch {
+            return Err(Error::Usage(
+                "--watch watches one problem: name it (`cpjudge judge PROBLEM --watch`)".into(),
+            ));
+        }
+        return super::contest::judge(catalog, cache, layers, color, args);
+    };
     if args.run.watch {
         // The project is found again for each judge, as it was for the first.
         let root = catalog.ok().map(|c| c.root().to_owned());
@@ -31,11 +39,11 @@ pub fn judge(
                     cwd: cwd.to_owned(),
                 })
         };
-        let prepare = || session_of(project(), cwd, args);
+        let prepare = || session_of(project(), cwd, given, args);
         return super::watch::watch(prepare, cache, layers, color, &args.run);
     }
     session::run(
-        session_of(catalog, cwd, args)?,
+        session_of(catalog, cwd, given, args)?,
         cache,
         layers,
         color,
@@ -43,9 +51,14 @@ pub fn judge(
     )
 }
 
-/// The judge to make of the arguments, with the problem as its files say now.
-fn session_of(catalog: Result<Catalog>, cwd: &Path, args: &JudgeArgs) -> Result<Session> {
-    let target = Target::find(catalog, cwd, &args.problem)?;
+/// The judge to make of the arguments, with the problem `given` as its files say now.
+fn session_of(
+    catalog: Result<Catalog>,
+    cwd: &Path,
+    given: &Path,
+    args: &JudgeArgs,
+) -> Result<Session> {
+    let target = Target::find(catalog, cwd, given)?;
     let solutions = chosen_solutions(&target.problem, args)?;
     Ok(Session {
         contestant: false,

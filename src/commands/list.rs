@@ -2,9 +2,10 @@
 
 use crate::cli::ListArgs;
 use crate::error::{Error, Result};
-use crate::problem::{Catalog, find_tests};
+use crate::problem::{Catalog, Comparison, Problem, find_tests};
 use crate::report::{self, ProblemSummary};
 use crate::units::millis;
+use crate::verdict::Verdict;
 
 /// Lists the problems; returns whether every problem's configuration is sound.
 pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<bool> {
@@ -17,6 +18,7 @@ pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<bool> {
                     .ok()
                     .map(|t| t.len()),
                 name,
+                lacks: lacks(&problem),
                 title: Some(problem.title),
                 time_limit_ms: Some(millis(problem.limits.time)),
                 memory_limit_kib: Some(problem.limits.memory.kib()),
@@ -26,25 +28,11 @@ pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<bool> {
             Err(e) => ProblemSummary::broken(name, e.to_string()),
         })
         .collect();
-    // A folder no problem can be named by is broken, not absent.
-    let folder_name = |folder: &std::path::Path| {
-        folder
-            .file_name()
-            .map(crate::text::file_name)
-            .unwrap_or_default()
-    };
-    summaries.extend(catalog.misnamed().iter().map(|folder| {
-        ProblemSummary::broken(folder_name(folder), crate::problem::misnamed(folder))
-    }));
-    summaries.extend(catalog.without_config().iter().map(|folder| {
-        ProblemSummary::broken(
-            folder_name(folder),
-            format!(
-                "{} has no problem.toml: write one there (`cpjudge new` starts a problem with one), or remove the folder",
-                crate::text::relative(folder).display()
-            ),
-        )
-    }));
+    summaries.extend(
+        broken_folders(catalog)
+            .into_iter()
+            .map(|(name, why)| ProblemSummary::broken(name, why)),
+    );
     let mut out = std::io::stdout().lock();
     if args.json {
         report::write_list_json(&summaries, &mut out)
@@ -53,4 +41,52 @@ pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<bool> {
     }
     .map_err(|e| Error::io("write", "standard output", e))?;
     Ok(summaries.iter().all(|s| s.error.is_none()))
+}
+
+/// What a problem still lacks to be ready: an input validator, and solutions expected to fail as a test set must
+/// catch them (a wrong answer, and too slow), where the problem can tell them.
+fn lacks(problem: &Problem) -> Vec<String> {
+    let mut lacks = Vec::new();
+    if problem.validator.is_none() {
+        lacks.push("an input validator".to_owned());
+    }
+    let expecting = |verdict: Verdict| {
+        problem
+            .solutions
+            .iter()
+            .any(|s| s.expected.contains(&verdict))
+    };
+    // Outputs shown rather than judged are never wrong.
+    if problem.comparison != Comparison::Shown && !expecting(Verdict::WrongAnswer) {
+        lacks.push("a solution expected WA".to_owned());
+    }
+    if !expecting(Verdict::TimeLimit) {
+        lacks.push("a solution expected TLE".to_owned());
+    }
+    lacks
+}
+
+/// The folders under `problems/` no problem can be loaded from, each with its name and why: broken, not absent.
+pub(super) fn broken_folders(catalog: &Catalog) -> Vec<(String, String)> {
+    let folder_name = |folder: &std::path::Path| {
+        folder
+            .file_name()
+            .map(crate::text::file_name)
+            .unwrap_or_default()
+    };
+    let mut broken: Vec<(String, String)> = catalog
+        .misnamed()
+        .iter()
+        .map(|folder| (folder_name(folder), crate::problem::misnamed(folder)))
+        .collect();
+    broken.extend(catalog.without_config().iter().map(|folder| {
+        (
+            folder_name(folder),
+            format!(
+                "{} has no problem.toml: write one there (`cpjudge new` starts a problem with one), or remove the folder",
+                crate::text::relative(folder).display()
+            ),
+        )
+    }));
+    broken
 }

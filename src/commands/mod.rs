@@ -2,6 +2,7 @@
 
 mod add;
 mod cache;
+mod contest;
 mod doctor;
 mod export;
 mod import;

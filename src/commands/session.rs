@@ -31,7 +31,7 @@ pub(super) struct Session {
 
 /// Judges and reports; returns whether every solution got its expected verdict, or whether the user stopped it.
 pub(super) fn run(
-    mut session: Session,
+    session: Session,
     cache: Cache,
     layers: &Layers,
     color: ColorChoice,
@@ -53,6 +53,25 @@ pub(super) fn run(
     };
     // Mistakes in where reports go are found now, not after a long judge.
     outputs.check()?;
+    let judged = judge(session, &cache, layers, args)?;
+    write_reports(&judged.report, &Origin::here(judged.isolation), &outputs)?;
+    Ok(judged.outcome)
+}
+
+/// A problem judged: the report, the isolation it was judged under, and what it means for the exit code.
+pub(super) struct Judged {
+    pub report: JudgeReport,
+    pub isolation: Isolation,
+    pub outcome: Outcome,
+}
+
+/// Judges, showing progress (unless `args` asks for JSON or quiet) but no report.
+pub(super) fn judge(
+    mut session: Session,
+    cache: &Cache,
+    layers: &Layers,
+    args: &RunArgs,
+) -> Result<Judged> {
     let mut found = super::target::judged_in(&session.problem, &session.tests_dir)?;
     // Checkers and interactors get the tests by path, and run in folders of their own.
     let absolute =
@@ -129,16 +148,20 @@ pub(super) fn run(
     // report does not hint at another.
     report.suggested_time_limit = session
         .own_solutions
-        .then(|| kept::place(&cache, &session.problem, &tests).ok())
+        .then(|| kept::place(cache, &session.problem, &tests).ok())
         .flatten()
         .and_then(|place| kept::find(&place));
 
-    write_reports(&report, &Origin::here(isolation), &outputs)?;
-    Ok(if report.interrupted.is_some() {
+    let outcome = if report.interrupted.is_some() {
         Outcome::Interrupted
     } else {
         // Under --strict, a solution not judged is not as expected.
         Outcome::from(report.all_as_expected() && (report.skipped.is_empty() || !args.strict))
+    };
+    Ok(Judged {
+        report,
+        isolation,
+        outcome,
     })
 }
 

@@ -35,14 +35,23 @@ impl Target {
         }
         let catalog = project?;
         let problem = catalog.load_given(given, cwd)?;
+        Ok(Target::in_project(&catalog, problem))
+    }
+
+    /// The problem of the project named `name`, as a command over every problem takes each.
+    pub fn of(catalog: &Catalog, name: &str) -> Result<Target> {
+        Ok(Target::in_project(catalog, catalog.load(name)?))
+    }
+
+    fn in_project(catalog: &Catalog, problem: Problem) -> Target {
         let tests_dir = catalog.testdata_dir(&problem.name);
-        Ok(Target {
+        Target {
             new_tests_dir: tests_dir.clone(),
             tests_dir,
             private_dirs: catalog.private_dirs(),
             project_root: Some(catalog.root().to_owned()),
             problem,
-        })
+        }
     }
 
     /// Says on standard error what a package holds that is read otherwise than its format says, for the commands

@@ -2,7 +2,7 @@
 
 use super::target::Target;
 use crate::Outcome;
-use crate::authoring::{self, Workshop};
+use crate::authoring::{self, ValidationReport, Workshop};
 use crate::cache::Cache;
 use crate::cli::ValidateArgs;
 use crate::error::{Error, Result};
@@ -19,19 +19,32 @@ pub fn validate(
     color: ColorChoice,
     args: &ValidateArgs,
 ) -> Result<Outcome> {
-    let target = Target::find(project, cwd, &args.problem)?;
+    let Some(given) = &args.problem else {
+        return super::contest::validate(project, &cache, layers, color, args);
+    };
+    let target = Target::find(project, cwd, given)?;
     target.warn_package();
+    let report = validate_target(&target, &cache, layers, args)?;
+    let style = Style::for_stdout(color, Detail::Normal);
+    report::write_validation(&report, style, &mut std::io::stdout().lock())
+        .map_err(|e| Error::io("write", "standard output", e))?;
+    Ok(Outcome::from(report.is_fine()))
+}
+
+/// Validates the problem's tests (or those of `--tests`), showing progress but no report.
+pub(super) fn validate_target(
+    target: &Target,
+    cache: &Cache,
+    layers: &Layers,
+    args: &ValidateArgs,
+) -> Result<ValidationReport> {
     let tests = target.inputs(args.tests.as_deref())?;
     let (sandbox, _) = target.sandbox(layers, false, &cache.dir)?;
-    let workshop = Workshop::new(&sandbox, &cache, &target.problem)?;
+    let workshop = Workshop::new(&sandbox, cache, &target.problem)?;
     let steps = Steps::new("validating", 0);
     let outcome = authoring::validate(&workshop, tests, args.constraints, &mut |done, total| {
         steps.set(done, total)
     });
     steps.finish();
-    let report = outcome?;
-    let style = Style::for_stdout(color, Detail::Normal);
-    report::write_validation(&report, style, &mut std::io::stdout().lock())
-        .map_err(|e| Error::io("write", "standard output", e))?;
-    Ok(Outcome::from(report.is_fine()))
+    outcome
 }

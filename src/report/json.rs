@@ -253,7 +253,17 @@ fn test(t: &TestResult) -> JsonTest {
 
 /// Writes the report as one JSON object and a newline.
 pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write) -> io::Result<()> {
-    let json = JsonReport {
+    serde_json::to_writer_pretty(&mut *out, &json_report(report, about))?;
+    writeln!(out)
+}
+
+/// The object [`write_json`] writes, for a report that holds it among others.
+pub(super) fn report_value(report: &JudgeReport, about: &AboutJudge) -> serde_json::Value {
+    serde_json::to_value(json_report(report, about)).expect("a report is plain data")
+}
+
+fn json_report(report: &JudgeReport, about: &AboutJudge) -> JsonReport {
+    JsonReport {
         problem: report.problem.clone(),
         time_limit_ms: millis(report.time_limit),
         memory_limit_kib: report.memory_limit.kib(),
@@ -308,9 +318,7 @@ pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write)
         },
         host: about.origin.host.clone(),
         date: about.origin.date.clone(),
-    };
-    serde_json::to_writer_pretty(&mut *out, &json)?;
-    writeln!(out)
+    }
 }
 
 /// A report read back from `judge --json`, with the isolation it was judged under.
@@ -450,6 +458,8 @@ pub struct ProblemSummary {
     pub memory_limit_kib: Option<u64>,
     pub tests: Option<usize>,
     pub solutions: Option<usize>,
+    /// What the problem still lacks to be ready: "an input validator", "a solution expected TLE", ...
+    pub lacks: Vec<String>,
     pub error: Option<String>,
 }
 
@@ -463,6 +473,7 @@ impl ProblemSummary {
             memory_limit_kib: None,
             tests: None,
             solutions: None,
+            lacks: Vec::new(),
             error: Some(error),
         }
     }

@@ -4,6 +4,7 @@ mod added;
 mod cache;
 mod calibration_progress;
 mod constraints;
+mod contest;
 mod contestant;
 mod doctor;
 mod exported;
@@ -34,6 +35,10 @@ pub use added::{write_added, write_refusal};
 pub use cache::{write_cache, write_cache_json, write_cleared, write_cleared_json};
 pub use calibration_progress::CalibrationProgress;
 pub use constraints::write_constraints;
+pub use contest::{
+    JUDGE_COLUMNS, JudgedProblem, ProblemRow, ProblemStatus, judged_row, write_contest_json,
+    write_index, write_summary,
+};
 pub use contestant::write_contestant;
 pub use doctor::{
     DoctorReport, ToolchainStatus, warn_unavailable, write_doctor, write_doctor_json,

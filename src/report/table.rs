@@ -475,6 +475,9 @@ pub fn write_list(problems: &[ProblemSummary], out: &mut dyn Write) -> io::Resul
                 p.title.as_deref().unwrap_or("")
             )?,
         }
+        if !p.lacks.is_empty() {
+            writeln!(out, "{:<name_width$}  lacks {}", "", p.lacks.join(", "))?;
+        }
     }
     Ok(())
 }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// Debian's Chromium, or another on PATH; None (after saying why) where there is none and none is required.
-fn chromium() -> Option<PathBuf> {
+pub fn chromium() -> Option<PathBuf> {
     for name in ["chromium", "chromium-browser", "google-chrome"] {
         if let Ok(path) = which::which(name) {
             return Some(path);
@@ -25,7 +25,7 @@ fn chromium() -> Option<PathBuf> {
 }
 
 /// Chromium, headless, on `page` at `fragment` (`#...`, or empty), with `args`: what it printed.
-fn headless(chromium: &Path, page: &Path, args: &[&str], fragment: &str) -> String {
+pub fn headless(chromium: &Path, page: &Path, args: &[&str], fragment: &str) -> String {
     let profile = tempfile::tempdir().unwrap();
     let output = Command::new(chromium)
         .args([
@@ -64,105 +64,123 @@ fn the_html_report_renders_every_run_and_the_plots() {
     let Some(chromium) = chromium() else {
         return;
     };
-    let artifacts = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-artifacts");
-    std::fs::create_dir_all(&artifacts).unwrap();
     for problem in BUNDLED {
         let mut project = Judge::bundled(&[problem]);
         let page = project.root().join("report.html");
         let run = project
             .then(&["judge", problem, "--json", "--html", "report.html"], b"")
             .expect_code(0);
-        let report = run.json();
-        let dom = headless(&chromium, &page, &["--dump-dom"], "");
-
-        // The cells, row by row (a test per row, a solution per column), as the DOM has them after rendering.
-        let cells = attributes(&dom, "data-verdict");
-        let tests = report["tests"].as_array().unwrap();
-        let solutions = report["solutions"].as_array().unwrap();
-        assert_eq!(cells.len(), tests.len() * solutions.len(), "{problem}");
-        for (row, test) in tests.iter().enumerate() {
-            for (column, solution) in solutions.iter().enumerate() {
-                let ran = solution["tests"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .find(|t| t["name"] == *test)
-                    .map_or("", |t| t["verdict"].as_str().unwrap());
-                assert_eq!(
-                    cells[row * solutions.len() + column],
-                    ran,
-                    "{problem}: {} on {test}",
-                    solution["name"]
-                );
-            }
-        }
-        // Two plots per solution, with a point per run: each a dot in a path of the plot's runs.
-        let plots = dom.matches("<svg").count();
-        assert_eq!(plots, 2 * solutions.len(), "{problem}");
-        let runs: usize = solutions
-            .iter()
-            .map(|s| s["tests"].as_array().unwrap().len())
-            .sum();
-        let dots: usize = dom
-            .match_indices("<path class=\"runs ")
-            .map(|(at, _)| {
-                let path = &dom[at..];
-                let d = attributes(&path[..path.find(">").unwrap()], "d")[0];
-                d.matches('M').count()
-            })
-            .sum();
-        assert_eq!(dots, 2 * runs, "{problem}");
-        assert!(dom.contains("time limit"), "{problem}");
-
-        // A run's address selects it, and shows its detail: the last run of the last solution, a failure if any.
-        let solution = solutions.last().unwrap();
-        let run = solution["tests"].as_array().unwrap().last().unwrap();
-        let address = format!(
-            "#run={}/{}",
-            solution["name"].as_str().unwrap(),
-            run["name"].as_str().unwrap()
-        );
-        let selected = headless(&chromium, &page, &["--dump-dom"], &address);
-        let detail = &selected[selected.find("<div id=\"detail\"").unwrap()..];
-        let detail = &detail[..detail.find("</div>").unwrap()];
-        let first_line = format!(
-            "{} on {}: {}",
-            solution["name"].as_str().unwrap(),
-            run["name"].as_str().unwrap(),
-            run["verdict"].as_str().unwrap()
-        );
-        assert!(detail.contains(&first_line), "{problem}: {detail}");
-        let message = run["message"]
-            .as_str()
-            .unwrap()
-            .lines()
-            .next()
-            .unwrap_or("");
-        assert!(
-            detail.contains(
-                &message
-                    .replace('&', "&amp;")
-                    .replace('<', "&lt;")
-                    .replace('>', "&gt;")
-            ),
-            "{problem}: {detail} lacks {message}"
-        );
-
-        let shot = artifacts.join(format!("report-{problem}.png"));
-        let _ = std::fs::remove_file(&shot);
-        headless(
+        check_page(
             &chromium,
             &page,
-            &[
-                &format!("--screenshot={}", shot.display()),
-                "--window-size=1400,1800",
-                "--hide-scrollbars",
-            ],
-            &address,
+            &run.json(),
+            problem,
+            &format!("report-{problem}.png"),
         );
-        let png = std::fs::read(&shot).unwrap();
-        assert!(png.starts_with(b"\x89PNG"), "{problem}: no screenshot");
     }
+}
+
+/// Checks the page of `problem`'s judge at `page` against its JSON report in the browser: a cell per run with its
+/// verdict, two plots per solution with a point per run, and a run's detail shown from its address. A screenshot
+/// is kept under target/test-artifacts/ as `shot`.
+pub fn check_page(
+    chromium: &Path,
+    page: &Path,
+    report: &serde_json::Value,
+    problem: &str,
+    shot: &str,
+) {
+    let artifacts = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-artifacts");
+    std::fs::create_dir_all(&artifacts).unwrap();
+    let dom = headless(chromium, page, &["--dump-dom"], "");
+
+    // The cells, row by row (a test per row, a solution per column), as the DOM has them after rendering.
+    let cells = attributes(&dom, "data-verdict");
+    let tests = report["tests"].as_array().unwrap();
+    let solutions = report["solutions"].as_array().unwrap();
+    assert_eq!(cells.len(), tests.len() * solutions.len(), "{problem}");
+    for (row, test) in tests.iter().enumerate() {
+        for (column, solution) in solutions.iter().enumerate() {
+            let ran = solution["tests"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|t| t["name"] == *test)
+                .map_or("", |t| t["verdict"].as_str().unwrap());
+            assert_eq!(
+                cells[row * solutions.len() + column],
+                ran,
+                "{problem}: {} on {test}",
+                solution["name"]
+            );
+        }
+    }
+    // Two plots per solution, with a point per run: each a dot in a path of the plot's runs.
+    let plots = dom.matches("<svg").count();
+    assert_eq!(plots, 2 * solutions.len(), "{problem}");
+    let runs: usize = solutions
+        .iter()
+        .map(|s| s["tests"].as_array().unwrap().len())
+        .sum();
+    let dots: usize = dom
+        .match_indices("<path class=\"runs ")
+        .map(|(at, _)| {
+            let path = &dom[at..];
+            let d = attributes(&path[..path.find(">").unwrap()], "d")[0];
+            d.matches('M').count()
+        })
+        .sum();
+    assert_eq!(dots, 2 * runs, "{problem}");
+    assert!(dom.contains("time limit"), "{problem}");
+
+    // A run's address selects it, and shows its detail: the last run of the last solution, a failure if any.
+    let solution = solutions.last().unwrap();
+    let run = solution["tests"].as_array().unwrap().last().unwrap();
+    let address = format!(
+        "#run={}/{}",
+        solution["name"].as_str().unwrap(),
+        run["name"].as_str().unwrap()
+    );
+    let selected = headless(chromium, page, &["--dump-dom"], &address);
+    let detail = &selected[selected.find("<div id=\"detail\"").unwrap()..];
+    let detail = &detail[..detail.find("</div>").unwrap()];
+    let first_line = format!(
+        "{} on {}: {}",
+        solution["name"].as_str().unwrap(),
+        run["name"].as_str().unwrap(),
+        run["verdict"].as_str().unwrap()
+    );
+    assert!(detail.contains(&first_line), "{problem}: {detail}");
+    let message = run["message"]
+        .as_str()
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap_or("");
+    assert!(
+        detail.contains(
+            &message
+                .replace('&', "&amp;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;")
+        ),
+        "{problem}: {detail} lacks {message}"
+    );
+
+    let shot = artifacts.join(shot);
+    let _ = std::fs::remove_file(&shot);
+    headless(
+        chromium,
+        page,
+        &[
+            &format!("--screenshot={}", shot.display()),
+            "--window-size=1400,1800",
+            "--hide-scrollbars",
+        ],
+        &address,
+    );
+    let png = std::fs::read(&shot).unwrap();
+    assert!(png.starts_with(b"\x89PNG"), "{problem}: no screenshot");
 }
 
 #[test]
