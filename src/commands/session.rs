@@ -6,7 +6,7 @@ use crate::cache::Cache;
 use crate::calibrate::kept;
 use crate::cli::RunArgs;
 use crate::error::{Error, Result};
-use crate::judge::{Judge, JudgeOptions, JudgeReport};
+use crate::judge::{Judge, JudgeOptions, JudgeReport, Provenance};
 use crate::problem::{Problem, Skipped, Solution, TestSelection};
 use crate::report::{self, ColorChoice, Detail, Origin, Progress, Style};
 use crate::sandbox::{Isolation, Layers, Sandbox, own_peak_memory};
@@ -113,8 +113,16 @@ pub(super) fn run(
             .map_err(|why| Error::Usage(format!("--lang-flags {key}=...: {why}")))?;
     }
     let flags = session.problem.flags.over(&flags);
-    let judge =
-        Judge::with_toolchain(&sandbox, cache.clone(), options, toolchain).with_flags(flags);
+    let origin = Origin::here(isolation);
+    let provenance = Provenance {
+        build: origin.cpjudge.clone(),
+        fingerprint: origin.fingerprint.clone(),
+        layers: origin.isolation.active().to_string(),
+        fresh: args.fresh,
+    };
+    let judge = Judge::with_toolchain(&sandbox, cache.clone(), options, toolchain)
+        .with_flags(flags)
+        .with_provenance(provenance);
     let mut progress = Progress::new(args.json || args.quiet, !args.json);
     let outcome = judge.judge(&session.problem, &session.solutions, &tests, &mut |event| {
         progress.on_event(&event)
@@ -133,7 +141,7 @@ pub(super) fn run(
         .flatten()
         .and_then(|place| kept::find(&place));
 
-    write_reports(&report, &Origin::here(isolation), &outputs)?;
+    write_reports(&report, &origin, &outputs)?;
     Ok(if report.interrupted.is_some() {
         Outcome::Interrupted
     } else {

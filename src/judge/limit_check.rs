@@ -124,6 +124,7 @@ mod tests {
                     validator_score: None,
                     score: None,
                     passes: 1,
+                    trace: None,
                 })
                 .collect(),
         }

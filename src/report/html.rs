@@ -500,6 +500,8 @@ mod tests {
             isolation: Isolation::off(),
             host: "judge-1".into(),
             date: "2026-11-23T14:00:00Z".into(),
+            fingerprint: Default::default(),
+            cpjudge: String::new(),
         };
         let mut out = Vec::new();
         write_html(report, &origin, &mut out).unwrap();
