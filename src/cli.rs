@@ -734,6 +734,11 @@ pub struct MergeArgs {
     #[arg(long, value_name = "PROBLEM")]
     pub problem: Option<PathBuf>,
 
+    /// Merge shares judged on machines that differ (CPU model, kernel, cgroup mode), by different builds of
+    /// cpjudge, or with different compiler versions, which are refused otherwise: their times may not compare.
+    #[arg(long)]
+    pub accept_differences: bool,
+
     #[command(flatten)]
     pub forms: ReportForms,
 }

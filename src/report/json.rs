@@ -351,7 +351,7 @@ pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write)
 }
 
 /// A report read back from `judge --json`, with the isolation it was judged under.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct SavedReport {
     pub report: JudgeReport,
     pub origin: Origin,
