@@ -208,7 +208,9 @@ impl<'a> Judge<'a> {
                 problem.dir.display(),
                 problem.comparison,
                 report.checker,
-                checker.as_ref().map(|c| (c.protocol, c.interactive, c.passes))
+                checker
+                    .as_ref()
+                    .map(|c| (c.protocol, c.interactive, c.passes))
             ),
         });
         let judged = self.judge_kept(
@@ -565,8 +567,7 @@ impl<'a> Judge<'a> {
                 build: &build,
                 kept: self.kept(keeping, &build, runner, book.as_ref())?,
             };
-            let results =
-                self.run_tests(runner, &built, solution, plan.as_ref(), &tests, on_event);
+            let results = self.run_tests(runner, &built, solution, plan.as_ref(), &tests, on_event);
             // What was run is kept even when the judge stops: the runs made need not be made again.
             book.map(RunBook::save);
             results?

@@ -21,8 +21,8 @@ pub use engine::{Judge, JudgeOptions};
 pub use limit_check::LimitCheck;
 pub use merge::{Rules, Share, merge};
 pub use outcome::{
-    BuildTrace, Event, Interruption, JudgeReport, RunTrace, SolutionReport, SuggestedLimit, TestResult,
-    TestTexts,
+    BuildTrace, Event, Interruption, JudgeReport, RunTrace, SolutionReport, SuggestedLimit,
+    TestResult, TestTexts,
 };
 pub use partition::Partition;
 pub(crate) use records::RUNS_FILE;

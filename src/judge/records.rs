@@ -221,7 +221,11 @@ pub(crate) fn executable_digest(dir: &Path) -> std::io::Result<String> {
         if entry.file_type().is_file() {
             key.part_file(entry.path())?;
         } else if entry.file_type().is_symlink() {
-            key.part(std::fs::read_link(entry.path())?.as_os_str().as_encoded_bytes());
+            key.part(
+                std::fs::read_link(entry.path())?
+                    .as_os_str()
+                    .as_encoded_bytes(),
+            );
         }
     }
     Ok(key.finish())
@@ -337,7 +341,11 @@ mod tests {
         keys.push(same.of(&flagged, "i", "a"));
         let distinct: std::collections::HashSet<_> = keys.iter().collect();
         assert_eq!(distinct.len(), keys.len(), "{keys:?}");
-        assert_eq!(same.of(&test, "i", "a"), base, "the same parts, the same key");
+        assert_eq!(
+            same.of(&test, "i", "a"),
+            base,
+            "the same parts, the same key"
+        );
     }
 
     #[test]

@@ -5,9 +5,8 @@ use super::Origin;
 use crate::compile::CompileOutcome;
 use crate::fingerprint::Fingerprint;
 use crate::judge::{
-    BuildTrace, RunTrace,
-    Interruption, JudgeReport, LimitCheck, Partition, SolutionReport, SuggestedLimit, TestResult,
-    TestTexts,
+    BuildTrace, Interruption, JudgeReport, LimitCheck, Partition, RunTrace, SolutionReport,
+    SuggestedLimit, TestResult, TestTexts,
 };
 use crate::language::Language;
 use crate::problem::{PackageWarning, Skipped, WarningKind};
