@@ -470,7 +470,9 @@ impl<'a> Judge<'a> {
                     slowest = Some((result.cpu, format!("{} on {}", solution.name, test.name)));
                 }
             }
-            book.map(RunBook::save);
+            if let Some(book) = book {
+                book.save();
+            }
         }
         let (cpu, on) =
             slowest.unwrap_or_else(|| (Duration::ZERO, "no accepted submission".into()));
@@ -569,7 +571,9 @@ impl<'a> Judge<'a> {
             };
             let results = self.run_tests(runner, &built, solution, plan.as_ref(), &tests, on_event);
             // What was run is kept even when the judge stops: the runs made need not be made again.
-            book.map(RunBook::save);
+            if let Some(book) = book {
+                book.save();
+            }
             results?
         } else {
             vec![None; tests.len()]

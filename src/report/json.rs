@@ -549,6 +549,7 @@ pub(crate) mod tests {
         };
         JudgeReport {
             main_reference: None,
+            checker: None,
             problem: "sum".into(),
             time_limit: Duration::from_secs(1),
             memory_limit: Bytes::mib(256),
@@ -570,6 +571,7 @@ pub(crate) mod tests {
                     max_score: None,
                     groups: Vec::new(),
                     broken: Vec::new(),
+                    build: None,
                     name: "ref".into(),
                     path: "problems/sum/solutions/ref.rs".into(),
                     language: Language::shipped("rust"),
@@ -587,6 +589,7 @@ pub(crate) mod tests {
                     max_score: None,
                     groups: Vec::new(),
                     broken: Vec::new(),
+                    build: None,
                     name: "off_by_one".into(),
                     path: "problems/sum/solutions/off_by_one.cpp".into(),
                     language: Language::shipped("cpp"),
@@ -606,6 +609,7 @@ pub(crate) mod tests {
                     max_score: None,
                     groups: Vec::new(),
                     broken: Vec::new(),
+                    build: None,
                     name: "broken".into(),
                     path: "problems/sum/solutions/broken.c".into(),
                     language: Language::shipped("c"),
