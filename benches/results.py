@@ -303,13 +303,27 @@ def main():
     say("| problem | runs | solutions' CPU time | + runs x floor | whole judge | ratio |")
     say("| --- | --- | --- | --- | --- | --- |")
     floor_per_test = floors[OVERHEAD_TESTS[-1]] / OVERHEAD_TESTS[-1]
+    kept = {name.removesuffix(" kept"): times for name, times in t.items() if name.endswith(" kept")}
     for problem, times in t.items():
+        if problem.endswith(" kept"):
+            continue
         cpu, count = cpu_of_runs(load(f"rejudge-{problem}.json"))
         bound = cpu + count * floor_per_test
         ratio = times[0] / bound
         say(f"| {problem} | {count} | {ms(cpu)} | {ms(bound)} | {spread(times)} | {ratio:.2f} |")
         targets.append((f"re-judge {problem}: at most 1.2 x (CPU + runs x floor)", f"{ratio:.2f} x", ratio <= 1.2))
     say("")
+    if kept:
+        say("The same re-judges taking every run's outcome from the judge before (nothing changed since), against "
+            "making every run again (`--fresh`):\n")
+        say("| problem | every run made | every run kept | share |")
+        say("| --- | --- | --- | --- |")
+        for problem, times in kept.items():
+            share = times[0] / t[problem][0]
+            say(f"| {problem} | {spread(t[problem])} | {spread(times)} | {share * 100:.1f} % |")
+            targets.append((f"re-judge {problem}, nothing changed: under 5 % of a fresh one", f"{share * 100:.1f} %",
+                            share < 0.05))
+        say("")
 
     # 7. References.
     t = timings("references.json")

@@ -464,6 +464,12 @@ pub struct RunArgs {
     /// of all N shares with `cpjudge merge`.
     #[arg(long, value_name = "K/N")]
     pub partition: Option<crate::judge::Partition>,
+
+    /// Run every test again, instead of taking the outcome of a run from an earlier judge where nothing it depends
+    /// on has changed (the program, the test, the checker, the limits, the machine, cpjudge itself) and its CPU
+    /// time is not within 10 % of the time limit. The runs made are kept for the next judge.
+    #[arg(long, env = "CPJUDGE_FRESH")]
+    pub fresh: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -760,6 +766,11 @@ pub struct MergeArgs {
     /// name, found from here.
     #[arg(long, value_name = "PROBLEM")]
     pub problem: Option<PathBuf>,
+
+    /// Merge shares judged on machines that differ (CPU model, kernel, cgroup mode), by different builds of
+    /// cpjudge, or with different compiler versions, which are refused otherwise: their times may not compare.
+    #[arg(long)]
+    pub accept_differences: bool,
 
     #[command(flatten)]
     pub forms: ReportForms,

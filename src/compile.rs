@@ -415,6 +415,11 @@ impl<'a> Compiler<'a> {
         Ok((self.program(&build, memory)?, build.key()))
     }
 
+    /// The version of `language`'s compiler or interpreter, as it says it; empty where it has none or cannot say.
+    pub fn version(&self, language: Language) -> String {
+        self.toolchain.version(language).unwrap_or_default()
+    }
+
     /// How to run a compiled program under the given memory limit.
     pub fn program(&self, compiled: &Compiled, memory: Bytes) -> Result<Program> {
         let spec = compiled.language.spec();

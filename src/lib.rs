@@ -11,6 +11,7 @@ mod commands;
 pub mod compile;
 pub mod error;
 pub mod export;
+pub mod fingerprint;
 mod headers;
 pub mod import;
 pub mod interrupt;

@@ -48,8 +48,11 @@ pub(super) fn entries(builds: &Path) -> io::Result<Vec<Entry>> {
         let path = item.path();
         let (size, used) = entry::recorded(&path);
         let used = used.or_else(|| item.metadata().and_then(|m| m.modified()).ok());
+        // The runs kept with the build (see `judge::records`) grow after it was made: they count as they are now.
+        let runs =
+            || std::fs::symlink_metadata(path.join(crate::judge::RUNS_FILE)).map_or(0, |m| m.len());
         found.push(Entry {
-            size: size.unwrap_or_else(|| measure(&path)),
+            size: size.map_or_else(|| measure(&path), |size| size + runs()),
             used: used.unwrap_or(SystemTime::UNIX_EPOCH),
             name,
         });

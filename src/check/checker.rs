@@ -30,6 +30,8 @@ pub struct Checker {
     pub limits: Limits,
     /// For a multi-pass problem, the most passes it may ask for (see `judge::passes`); None: it judges one run.
     pub passes: Option<u32>,
+    /// Its build's key: a name that changes whenever its sources, language or compiler do.
+    pub identity: String,
 }
 
 impl Checker {
@@ -40,13 +42,14 @@ impl Checker {
         };
         let limits = runs::tool_limits(CHECKER_LIMITS, &problem.limits);
         let source = problem.own_source(source);
-        let (program, _) = compiler.tool_source(what, &source, limits.memory)?;
+        let (program, identity) = compiler.tool_source(what, &source, limits.memory)?;
         Ok(Some(Checker {
             program,
             protocol,
             interactive,
             limits,
             passes: problem.package.as_ref().and_then(|p| p.passes),
+            identity,
         }))
     }
 

@@ -9,9 +9,7 @@ use crate::cache::Cache;
 use crate::cli::{JudgeArgs, RegenArgs, RunArgs, ValidateArgs};
 use crate::error::{Error, Result};
 use crate::problem::Catalog;
-use crate::report::{
-    self, ColorChoice, Detail, JudgedProblem, Origin, ProblemRow, ProblemStatus, Style,
-};
+use crate::report::{self, ColorChoice, Detail, JudgedProblem, ProblemRow, ProblemStatus, Style};
 use crate::sandbox::{Layers, own_peak_memory};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -81,7 +79,7 @@ pub(super) fn judge(
                 }
                 JudgedProblem {
                     row: report::judged_row(&judged.report, status),
-                    judged: Some((judged.report, Origin::here(judged.isolation))),
+                    judged: Some((judged.report, judged.origin)),
                 }
             }
             Err(e) => JudgedProblem {

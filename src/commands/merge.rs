@@ -20,8 +20,24 @@ pub fn merge(
     let outputs = outputs(&args.forms, color)?;
     let mut shares = Vec::with_capacity(args.reports.len());
     let mut origins = Vec::with_capacity(args.reports.len());
+    let mut first: Option<(&Path, SavedReport)> = None;
     for path in &args.reports {
         let saved = read(path)?;
+        match &first {
+            None => first = Some((path, saved.clone())),
+            Some((first_path, first)) => {
+                let differences = differences(first, &saved);
+                if !differences.is_empty() && !args.accept_differences {
+                    return Err(Error::Usage(format!(
+                        "{} and {} were not judged alike: {}; their times and verdicts may not be comparable \
+                         (--accept-differences merges them all the same)",
+                        first_path.display(),
+                        path.display(),
+                        differences.join("; ")
+                    )));
+                }
+            }
+        }
         origins.push((saved.report.partition, saved.origin));
         shares.push(Share {
             origin: path.display().to_string(),
@@ -128,4 +144,43 @@ fn read(path: &Path) -> Result<SavedReport> {
             path.display()
         ))
     })
+}
+
+/// How two shares' judges differ in what can change a verdict or a time: the machine, the cpjudge, and each
+/// solution's compiler or interpreter.
+fn differences(a: &SavedReport, b: &SavedReport) -> Vec<String> {
+    let mut found: Vec<String> = a
+        .origin
+        .fingerprint
+        .differences(&b.origin.fingerprint)
+        .into_iter()
+        .map(|d| format!("machine: {d}"))
+        .collect();
+    if a.origin.cpjudge != b.origin.cpjudge {
+        found.push(format!(
+            "cpjudge {:?} against {:?}",
+            a.origin.cpjudge, b.origin.cpjudge
+        ));
+    }
+    let toolchain = |report: &SavedReport, name: &str| {
+        report
+            .report
+            .solutions
+            .iter()
+            .find(|s| s.name == name)
+            .and_then(|s| s.build.as_ref())
+            .map(|b| b.toolchain.clone())
+    };
+    for solution in &a.report.solutions {
+        let (ours, theirs) = (toolchain(a, &solution.name), toolchain(b, &solution.name));
+        if let (Some(ours), Some(theirs)) = (ours, theirs)
+            && ours != theirs
+        {
+            found.push(format!(
+                "{}'s toolchain {ours:?} against {theirs:?}",
+                solution.name
+            ));
+        }
+    }
+    found
 }

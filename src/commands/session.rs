@@ -6,7 +6,7 @@ use crate::cache::Cache;
 use crate::calibrate::kept;
 use crate::cli::RunArgs;
 use crate::error::{Error, Result};
-use crate::judge::{Judge, JudgeOptions, JudgeReport};
+use crate::judge::{Judge, JudgeOptions, JudgeReport, Provenance};
 use crate::problem::{Problem, Skipped, Solution, TestSelection};
 use crate::report::{self, ColorChoice, Detail, Origin, Progress, Style};
 use crate::sandbox::{Isolation, Layers, Sandbox, own_peak_memory};
@@ -54,14 +54,15 @@ pub(super) fn run(
     // Mistakes in where reports go are found now, not after a long judge.
     outputs.check()?;
     let judged = judge(session, &cache, layers, args)?;
-    write_reports(&judged.report, &Origin::here(judged.isolation), &outputs)?;
+    write_reports(&judged.report, &judged.origin, &outputs)?;
     Ok(judged.outcome)
 }
 
-/// A problem judged: the report, the isolation it was judged under, and what it means for the exit code.
+/// A problem judged: the report, where and how it was judged, and what it means for the exit code.
 pub(super) struct Judged {
     pub report: JudgeReport,
-    pub isolation: Isolation,
+    /// Where, when, how isolated and by which cpjudge it was judged.
+    pub origin: Origin,
     pub outcome: Outcome,
 }
 
@@ -132,8 +133,16 @@ pub(super) fn judge(
             .map_err(|why| Error::Usage(format!("--lang-flags {key}=...: {why}")))?;
     }
     let flags = session.problem.flags.over(&flags);
-    let judge =
-        Judge::with_toolchain(&sandbox, cache.clone(), options, toolchain).with_flags(flags);
+    let origin = Origin::here(isolation);
+    let provenance = Provenance {
+        build: origin.cpjudge.clone(),
+        fingerprint: origin.fingerprint.clone(),
+        layers: origin.isolation.active().to_string(),
+        fresh: args.fresh,
+    };
+    let judge = Judge::with_toolchain(&sandbox, cache.clone(), options, toolchain)
+        .with_flags(flags)
+        .with_provenance(provenance);
     let mut progress = Progress::new(args.json || args.quiet, !args.json);
     let outcome = judge.judge(&session.problem, &session.solutions, &tests, &mut |event| {
         progress.on_event(&event)
@@ -160,7 +169,7 @@ pub(super) fn judge(
     };
     Ok(Judged {
         report,
-        isolation,
+        origin,
         outcome,
     })
 }

@@ -4,6 +4,7 @@
 use super::limit_check::LimitCheck;
 use super::outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult};
 use super::partition::Partition;
+use super::records::{Digests, Provenance, RunBook, RunKey};
 use super::run_test::TestRunner;
 use super::validate::{CHECKTESTDATA_INSTALL, Validator, checktestdata_tool, validate};
 use crate::cache::Cache;
@@ -63,6 +64,16 @@ pub struct Judge<'a> {
     compiler: Compiler<'a>,
     cache: Cache,
     options: JudgeOptions,
+    /// Where set, runs are kept for the next judge, and taken from earlier ones (see `judge::records`).
+    provenance: Option<Provenance>,
+}
+
+/// What a judge that keeps its runs shares across solutions: see [`Judge::with_provenance`].
+struct Keeping<'a> {
+    provenance: &'a Provenance,
+    digests: Digests,
+    /// How outputs are judged: the comparison, and the checker's build.
+    judging: String,
 }
 
 impl<'a> Judge<'a> {
@@ -83,6 +94,16 @@ impl<'a> Judge<'a> {
             compiler: Compiler::with_toolchain(&cache, runner, toolchain),
             cache,
             options,
+            provenance: None,
+        }
+    }
+
+    /// This judge, keeping every run's outcome under a key of what decides it, and taking an outcome from an
+    /// earlier judge whose key is the same (unless `provenance.fresh`).
+    pub fn with_provenance(self, provenance: Provenance) -> Self {
+        Judge {
+            provenance: Some(provenance),
+            ..self
         }
     }
 
@@ -130,6 +151,7 @@ impl<'a> Judge<'a> {
                 .iter()
                 .find(|s| s.main && problem.package.is_none())
                 .map(|s| s.name.clone()),
+            checker: None,
         };
         for warning in problem.package.iter().flat_map(|p| &p.warnings) {
             warn(&mut report, warning.clone(), on_event);
@@ -176,6 +198,50 @@ impl<'a> Judge<'a> {
             on_event(Event::Compiling { what });
         }
         let checker = Checker::build(&self.compiler, problem)?;
+        report.checker = checker.as_ref().map(|c| c.identity.clone());
+        let keeping = self.provenance.as_ref().map(|provenance| Keeping {
+            provenance,
+            digests: Digests::kept_in(&self.cache.dir.join("digests"), &problem.dir),
+            // The problem's folder too: a copy of the problem elsewhere is another problem, whose runs are its own.
+            judging: format!(
+                "{} {:?} {:?} {:?}",
+                problem.dir.display(),
+                problem.comparison,
+                report.checker,
+                checker
+                    .as_ref()
+                    .map(|c| (c.protocol, c.interactive, c.passes))
+            ),
+        });
+        let judged = self.judge_kept(
+            problem,
+            solutions,
+            tests,
+            checker.as_ref(),
+            keeping.as_ref(),
+            report,
+            during,
+            on_event,
+        );
+        if let Some(keeping) = &keeping {
+            keeping.digests.save();
+        }
+        judged
+    }
+
+    /// Judges into `report` as [`Judge::judge_into`] does, with `checker` built, keeping runs as `keeping` says.
+    #[allow(clippy::too_many_arguments)]
+    fn judge_kept(
+        &self,
+        problem: &Problem,
+        solutions: &[Solution],
+        tests: &[Test],
+        checker: Option<&Checker>,
+        keeping: Option<&Keeping>,
+        report: &mut JudgeReport,
+        during: &mut String,
+        on_event: &mut dyn FnMut(Event),
+    ) -> Result<()> {
         // The input validators check, and the time limit is found on, the tests with an input alone: a static
         // validation test case has none, and runs no submission.
         let inputs: Vec<&Test> = tests.iter().filter(|t| t.has_files()).collect();
@@ -232,7 +298,7 @@ impl<'a> Judge<'a> {
             runner: self.runner,
             limits: problem.limits,
             comparison: &problem.comparison,
-            checker: checker.as_ref(),
+            checker,
             static_validator: static_validator.as_ref(),
             margin: None,
         };
@@ -240,7 +306,8 @@ impl<'a> Judge<'a> {
         if let Some(package) = &problem.package {
             let rule = &package.time_rule;
             *during = "finding the time limit".to_owned();
-            let (limit, found) = self.package_limit(problem, rule, &runner, tests, on_event)?;
+            let (limit, found) =
+                self.package_limit(problem, rule, &runner, tests, keeping, on_event)?;
             let how = format!(
                 "{found}; TLE submissions run on to {}",
                 format_time(rule.tle_limit(limit))
@@ -262,7 +329,7 @@ impl<'a> Judge<'a> {
             let margin = tle_limit.filter(|_| solution.expected == [Verdict::TimeLimit]);
             let runner = TestRunner { margin, ..runner };
             let solution_report =
-                self.judge_solution(problem, &runner, solution, build, tests, on_event)?;
+                self.judge_solution(problem, &runner, solution, build, tests, keeping, on_event)?;
             on_event(Event::SolutionFinished {
                 report: &solution_report,
             });
@@ -303,7 +370,7 @@ impl<'a> Judge<'a> {
             margin: None,
             static_validator: None,
         };
-        self.package_limit(problem, &package.time_rule, &runner, tests, on_event)
+        self.package_limit(problem, &package.time_rule, &runner, tests, None, on_event)
             .map(Some)
     }
 
@@ -315,6 +382,7 @@ impl<'a> Judge<'a> {
         rule: &TimeRule,
         runner: &TestRunner,
         tests: &[Test],
+        keeping: Option<&Keeping>,
         on_event: &mut dyn FnMut(Event),
     ) -> Result<(Duration, String)> {
         let (limit, found) = match rule.fixed {
@@ -323,7 +391,7 @@ impl<'a> Judge<'a> {
                 // A static validation test case runs no submission.
                 let inputs: Vec<&Test> = tests.iter().filter(|t| t.has_files()).collect();
                 let (limit, slowest) =
-                    self.find_time_limit(problem, rule, runner, &inputs, on_event)?;
+                    self.find_time_limit(problem, rule, runner, &inputs, keeping, on_event)?;
                 (limit, format!("; {slowest}"))
             }
         };
@@ -341,6 +409,7 @@ impl<'a> Judge<'a> {
         rule: &TimeRule,
         runner: &TestRunner,
         tests: &[&Test],
+        keeping: Option<&Keeping>,
         on_event: &mut dyn FnMut(Event),
     ) -> Result<(Duration, String)> {
         let roomy = ProblemLimits {
@@ -377,6 +446,12 @@ impl<'a> Judge<'a> {
                 continue;
             }
             let program = self.compiler.program(&build, roomy.memory)?;
+            let book = keeping.and_then(|_| RunBook::of_build(&build.dir));
+            let built = Built {
+                program: &program,
+                build: &build,
+                kept: self.kept(keeping, &build, &runner, book.as_ref())?,
+            };
             for test in tests
                 .iter()
                 .filter(|t| accepted || scopes.iter().any(|s| s.holds(&t.name)))
@@ -384,7 +459,7 @@ impl<'a> Judge<'a> {
                 if crate::interrupt::requested() {
                     return Err(Error::Interrupted);
                 }
-                let result = runner.run(&program, test)?;
+                let result = built.judge(&runner, test)?;
                 if accepted && !result.verdict.is_accepted() {
                     break;
                 }
@@ -394,6 +469,9 @@ impl<'a> Judge<'a> {
                 if slowest.as_ref().is_none_or(|(cpu, _)| result.cpu > *cpu) {
                     slowest = Some((result.cpu, format!("{} on {}", solution.name, test.name)));
                 }
+            }
+            if let Some(book) = book {
+                book.save();
             }
         }
         let (cpu, on) =
@@ -413,6 +491,49 @@ impl<'a> Judge<'a> {
         }
     }
 
+    /// How `build`'s runs are kept, under `book`, where runs are kept at all: the key of its runs, and where the
+    /// tests' digests come from.
+    fn kept<'k>(
+        &self,
+        keeping: Option<&'k Keeping>,
+        build: &Compiled,
+        runner: &TestRunner,
+        book: Option<&'k RunBook>,
+    ) -> Result<Option<Kept<'k>>> {
+        let (Some(keeping), Some(book)) = (keeping, book) else {
+            return Ok(None);
+        };
+        let executable = super::records::executable_digest(&build.dir)
+            .map_err(|e| Error::io("read", &build.dir, e))?;
+        let judging = format!(
+            "{} memory {:?} output {:?} margin {:?}",
+            keeping.judging, runner.limits.memory, runner.limits.output, runner.margin
+        );
+        Ok(Some(Kept {
+            book,
+            key: RunKey::new(keeping.provenance, &[&build.key(), &executable], &judging),
+            digests: &keeping.digests,
+            fresh: keeping.provenance.fresh,
+        }))
+    }
+
+    /// What `solution`, built as `build`, was built from and into, where runs are kept.
+    fn build_trace(
+        &self,
+        keeping: Option<&Keeping>,
+        solution: &Solution,
+        build: &Compiled,
+    ) -> Option<super::outcome::BuildTrace> {
+        let keeping = keeping.filter(|_| !build.is_prebuilt())?;
+        Some(super::outcome::BuildTrace {
+            source: keeping.digests.of(&solution.path).unwrap_or_default(),
+            key: build.key(),
+            executable: super::records::executable_digest(&build.dir).unwrap_or_default(),
+            toolchain: self.compiler.version(solution.language),
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
     fn judge_solution(
         &self,
         problem: &Problem,
@@ -420,6 +541,7 @@ impl<'a> Judge<'a> {
         solution: &Solution,
         build: Compiled,
         tests: &[Test],
+        keeping: Option<&Keeping>,
         on_event: &mut dyn FnMut(Event),
     ) -> Result<SolutionReport> {
         let share: Vec<Test>;
@@ -435,14 +557,24 @@ impl<'a> Judge<'a> {
             None => tests,
         };
         let (tree, tests) = tree_of(problem, tests)?;
+        let trace = self.build_trace(keeping, solution, &build);
         let mut results = if build.outcome.ok {
             let program = self.compiler.program(&build, runner.limits.memory)?;
             let plan = Plan::for_rules(&tree, &solution.expectations, self.options.all_tests);
+            let book = keeping
+                .filter(|_| !build.is_prebuilt())
+                .and_then(|_| RunBook::of_build(&build.dir));
             let built = Built {
                 program: &program,
                 build: &build,
+                kept: self.kept(keeping, &build, runner, book.as_ref())?,
             };
-            self.run_tests(runner, &built, solution, plan.as_ref(), &tests, on_event)?
+            let results = self.run_tests(runner, &built, solution, plan.as_ref(), &tests, on_event);
+            // What was run is kept even when the judge stops: the runs made need not be made again.
+            if let Some(book) = book {
+                book.save();
+            }
+            results?
         } else {
             vec![None; tests.len()]
         };
@@ -491,6 +623,7 @@ impl<'a> Judge<'a> {
             ok,
             compile: build.outcome,
             tests: results,
+            build: trace,
         })
     }
 
@@ -589,15 +722,57 @@ impl<'a> Judge<'a> {
     }
 }
 
-/// A solution as it is judged: how it runs, and its build, whose files a static validation test case judges.
+/// A solution as it is judged: how it runs, its build, whose files a static validation test case judges, and
+/// where its runs are kept.
 struct Built<'a> {
     program: &'a Program,
     build: &'a Compiled,
+    kept: Option<Kept<'a>>,
+}
+
+/// Where a build's runs are kept, and under what key.
+struct Kept<'a> {
+    book: &'a RunBook,
+    key: RunKey,
+    digests: &'a Digests,
+    /// Whether outcomes kept are ignored: runs are made, and kept.
+    fresh: bool,
 }
 
 impl Built<'_> {
+    /// The outcome of the program on `test`: kept from an earlier judge if one is still decided, else judged now
+    /// (and kept).
     fn judge(&self, runner: &TestRunner, test: &Test) -> Result<TestResult> {
-        runner.judge(self.program, self.build, test)
+        let Some(kept) = self.kept.as_ref().filter(|_| test.has_files()) else {
+            return runner.judge(self.program, self.build, test);
+        };
+        let digest = |path: &std::path::Path| match path.exists() {
+            true => kept
+                .digests
+                .of(path)
+                .map_err(|e| Error::io("read", path, e)),
+            false => Ok(String::new()),
+        };
+        let (input, answer) = (digest(&test.input)?, digest(&test.answer)?);
+        let key = kept.key.of(test, &input, &answer);
+        let limit = runner.limits.time;
+        let mut trace = super::outcome::RunTrace {
+            key,
+            input,
+            answer,
+            reused: false,
+        };
+        if let Some(mut result) = kept.book.find(&trace.key, limit).filter(|_| !kept.fresh) {
+            result.name = test.name.clone();
+            result.input = test.input.clone();
+            trace.reused = true;
+            result.trace = Some(Box::new(trace));
+            return Ok(result);
+        }
+        let mut result = runner.judge(self.program, self.build, test)?;
+        kept.book.keep(trace.key.clone(), limit, &result);
+        result.trace = Some(Box::new(trace));
+        Ok(result)
     }
 }
 

@@ -94,6 +94,7 @@ mod tests {
             max_score: None,
             groups: Vec::new(),
             broken: Vec::new(),
+            build: None,
             name: name.into(),
             path: name.into(),
             language: Language::shipped("c"),
@@ -124,6 +125,7 @@ mod tests {
                     validator_score: None,
                     score: None,
                     passes: 1,
+                    trace: None,
                 })
                 .collect(),
         }

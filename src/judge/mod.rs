@@ -10,6 +10,7 @@ mod merge;
 mod outcome;
 mod partition;
 mod passes;
+mod records;
 mod relay;
 mod run_test;
 mod samples;
@@ -20,8 +21,11 @@ pub use engine::{Judge, JudgeOptions};
 pub use limit_check::LimitCheck;
 pub use merge::{Rules, Share, merge};
 pub use outcome::{
-    Event, Interruption, JudgeReport, SolutionReport, SuggestedLimit, TestResult, TestTexts,
+    BuildTrace, Event, Interruption, JudgeReport, RunTrace, SolutionReport, SuggestedLimit,
+    TestResult, TestTexts,
 };
 pub use partition::Partition;
+pub(crate) use records::RUNS_FILE;
+pub use records::{MARGIN_PERCENT, Provenance};
 pub(crate) use run_test::{OUTPUT, TestRunner};
 pub use validate::{InputCheck, Validator};

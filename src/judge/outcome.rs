@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// One solution on one test.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct TestResult {
     pub name: String,
     pub verdict: Verdict,
@@ -39,6 +39,20 @@ pub struct TestResult {
     pub score: Option<f64>,
     /// The times the solution ran on the test: more than once only in a multi-pass problem.
     pub passes: u32,
+    /// Where the run's outcome is kept for the next judge, and whether it was taken from there (see
+    /// `judge::records`). Boxed: most judges keep a result of every test.
+    #[serde(skip)]
+    pub trace: Option<Box<RunTrace>>,
+}
+
+/// What decided a run's outcome, as digests: the key it is kept under, the test's input and answer.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RunTrace {
+    pub key: String,
+    pub input: String,
+    pub answer: String,
+    /// Whether the outcome was taken from an earlier judge instead of running the program.
+    pub reused: bool,
 }
 
 impl TestResult {
@@ -71,12 +85,13 @@ impl TestResult {
             validator_score: None,
             score: None,
             passes: 0,
+            trace: None,
         }
     }
 }
 
 /// A short test's files and a program's output on it, to show side by side.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct TestTexts {
     pub input: Vec<u8>,
     pub answer: Vec<u8>,
@@ -127,6 +142,21 @@ pub struct SolutionReport {
     pub groups: Vec<crate::scoring::GroupResult>,
     /// The rules beyond its verdict that it broke (see [`Solution::expectations`]), each naming itself.
     pub broken: Vec<String>,
+    /// What it was built from and into, as digests, where runs are kept (see `judge::records`).
+    pub build: Option<BuildTrace>,
+}
+
+/// What a solution's runs ran, as digests and versions: enough to tell whether two judges ran the same program.
+#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+pub struct BuildTrace {
+    /// Its source file's digest.
+    pub source: String,
+    /// Its build's key: a digest of its sources, language, compile command and compiler version.
+    pub key: String,
+    /// A digest of the files its build made.
+    pub executable: String,
+    /// Its language's compiler or interpreter version, as the tool says it.
+    pub toolchain: String,
 }
 
 impl SolutionReport {
@@ -201,6 +231,8 @@ pub struct JudgeReport {
     /// The main reference of a problem of the project, when judged: every `.ans` is its output, so its wrong
     /// answer may be a stale answer rather than a bug. Not kept in JSON.
     pub main_reference: Option<String>,
+    /// The build key of the checker or interactor, where there is one.
+    pub checker: Option<String>,
 }
 
 /// A time limit `timelimit` suggested, and where and when it timed the references.
@@ -233,6 +265,18 @@ pub struct Interruption {
 }
 
 impl JudgeReport {
+    /// The runs reported, and how many of them were taken from earlier judges instead of made (see
+    /// `judge::records`).
+    pub fn runs_reused(&self) -> (usize, usize) {
+        let runs = self.solutions.iter().flat_map(|s| &s.tests);
+        let (mut all, mut reused) = (0, 0);
+        for test in runs.filter(|t| t.passes > 0) {
+            all += 1;
+            reused += usize::from(test.trace.as_ref().is_some_and(|t| t.reused));
+        }
+        (all, reused)
+    }
+
     /// Each test's place in test order, by name.
     pub fn positions(&self) -> std::collections::HashMap<&str, usize> {
         self.tests

@@ -87,6 +87,7 @@ mod tests {
             max_score: None,
             groups: Vec::new(),
             broken: Vec::new(),
+            build: None,
             name: name.into(),
             path: name.into(),
             language: Language::named("python3").unwrap(),

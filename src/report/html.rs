@@ -36,6 +36,14 @@ struct Page {
     isolation: Vec<Layer>,
     host: String,
     date: String,
+    /// The machine's CPU, kernel and cgroup mode; the cpjudge that judged; the checker's build.
+    fingerprint: String,
+    cpjudge: String,
+    checker: Option<String>,
+    /// How many runs were taken from earlier judges, where any was.
+    reused: Option<String>,
+    /// What each solution was built from and into: "name: toolchain; source S, build B, executable E".
+    builds: Vec<String>,
     solutions: Vec<Column>,
     /// The solutions not judged here, each as "name (language): why".
     skipped: Vec<String>,
@@ -231,6 +239,30 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
         isolation,
         host: origin.host.clone(),
         date: origin.date.clone(),
+        // A report of an older version, read back, has none.
+        fingerprint: match origin.fingerprint == Default::default() {
+            true => String::new(),
+            false => origin.fingerprint.to_string(),
+        },
+        cpjudge: origin.cpjudge.clone(),
+        checker: report.checker.clone(),
+        reused: match report.runs_reused() {
+            (_, 0) => None,
+            (runs, reused) => Some(format!(
+                "{reused} of {runs}, nothing they depend on changed since"
+            )),
+        },
+        builds: report
+            .solutions
+            .iter()
+            .filter_map(|s| {
+                let b = s.build.as_ref()?;
+                Some(format!(
+                    "{}: {}; source {}, build {}, executable {}",
+                    s.name, b.toolchain, b.source, b.key, b.executable
+                ))
+            })
+            .collect(),
         solutions: report
             .solutions
             .iter()
@@ -341,6 +373,20 @@ fn detail(test: &TestResult) -> RunDetail {
         .join("\n\n"),
         Some(Evidence::Lines(lines)) => lines,
         None => String::new(),
+    };
+    let numbers = match test.trace.as_deref() {
+        Some(trace) => format!(
+            "{numbers}; {} record {} (input {}, answer {})",
+            if trace.reused {
+                "taken from an earlier judge:"
+            } else {
+                "kept as"
+            },
+            trace.key,
+            trace.input,
+            trace.answer
+        ),
+        None => numbers,
     };
     RunDetail(numbers, crate::text::bound(&test.message, 4096), more)
 }
@@ -500,6 +546,8 @@ mod tests {
             isolation: Isolation::off(),
             host: "judge-1".into(),
             date: "2026-11-23T14:00:00Z".into(),
+            fingerprint: Default::default(),
+            cpjudge: String::new(),
         };
         let mut out = Vec::new();
         write_html(report, &origin, &mut out).unwrap();

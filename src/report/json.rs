@@ -3,9 +3,10 @@
 
 use super::Origin;
 use crate::compile::CompileOutcome;
+use crate::fingerprint::Fingerprint;
 use crate::judge::{
-    Interruption, JudgeReport, LimitCheck, Partition, SolutionReport, SuggestedLimit, TestResult,
-    TestTexts,
+    BuildTrace, Interruption, JudgeReport, LimitCheck, Partition, RunTrace, SolutionReport,
+    SuggestedLimit, TestResult, TestTexts,
 };
 use crate::language::Language;
 use crate::problem::{PackageWarning, Skipped, WarningKind};
@@ -68,6 +69,24 @@ struct JsonReport {
     host: String,
     #[serde(default)]
     date: String,
+    /// The machine's CPU model, kernel and cgroup mode; empty in reports of older versions.
+    #[serde(default)]
+    fingerprint: Fingerprint,
+    /// The cpjudge that judged: its version and a digest of its executable; empty in reports of older versions.
+    #[serde(default)]
+    cpjudge: String,
+    /// The build key of the checker or interactor, where there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    checker: Option<String>,
+    /// The runs reported, and how many of them were taken from earlier judges rather than made.
+    #[serde(default)]
+    runs: JsonRuns,
+}
+
+#[derive(Serialize, Deserialize, Default)]
+struct JsonRuns {
+    total: usize,
+    reused: usize,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -142,6 +161,10 @@ struct JsonSolution {
     /// The rules beyond its verdict that it broke, each naming itself.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     broken: Vec<String>,
+    /// What it was built from and into: digests of its source, its build key, a digest of the files built, and its
+    /// compiler's version. Absent for a program run as it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    build: Option<BuildTrace>,
     tests: Vec<JsonTest>,
 }
 
@@ -182,6 +205,10 @@ struct JsonTest {
     /// What the output or static validator wrote in `score.txt` or `score_multiplier.txt`, read back by `merge`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     validator_score: Option<crate::check::ValidatorScore>,
+    /// The key the run's outcome is kept under, the digests of the test's input and answer, and whether the
+    /// outcome was taken from an earlier judge.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    record: Option<RunTrace>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -229,6 +256,7 @@ fn solution(report: &JudgeReport, s: &SolutionReport) -> JsonSolution {
         max_score: s.max_score,
         groups: s.groups.clone(),
         broken: s.broken.clone(),
+        build: s.build.clone(),
         tests: s.tests.iter().map(test).collect(),
     }
 }
@@ -248,6 +276,7 @@ fn test(t: &TestResult) -> JsonTest {
         at_margin: t.at_margin.map(|v| v.code().to_owned()),
         score: t.score,
         validator_score: t.validator_score,
+        record: t.trace.as_deref().cloned(),
     }
 }
 
@@ -318,11 +347,18 @@ fn json_report(report: &JudgeReport, about: &AboutJudge) -> JsonReport {
         },
         host: about.origin.host.clone(),
         date: about.origin.date.clone(),
+        fingerprint: about.origin.fingerprint.clone(),
+        cpjudge: about.origin.cpjudge.clone(),
+        checker: report.checker.clone(),
+        runs: {
+            let (total, reused) = report.runs_reused();
+            JsonRuns { total, reused }
+        },
     }
 }
 
 /// A report read back from `judge --json`, with the isolation it was judged under.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct SavedReport {
     pub report: JudgeReport,
     pub origin: Origin,
@@ -365,6 +401,7 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
                         score: t.score,
                         // Not in the report: only judging looks at it.
                         passes: 1,
+                        trace: t.record.map(Box::new),
                         name: t.name,
                     })
                 })
@@ -390,6 +427,7 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
                 max_score: s.max_score,
                 groups: s.groups,
                 broken: s.broken,
+                build: s.build,
                 path: s.path.into(),
                 name: s.name,
             })
@@ -440,11 +478,14 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
                 not_judged: i.not_judged,
             }),
             warnings,
+            checker: json.checker,
         },
         origin: Origin {
             isolation: json.isolation,
             host: json.host,
             date: json.date,
+            fingerprint: json.fingerprint,
+            cpjudge: json.cpjudge,
         },
     })
 }
@@ -509,6 +550,7 @@ pub(crate) mod tests {
             validator_score: None,
             score: None,
             passes: 1,
+            trace: None,
         };
         let compile = |ok, message: &str| CompileOutcome {
             ok,
@@ -518,6 +560,7 @@ pub(crate) mod tests {
         };
         JudgeReport {
             main_reference: None,
+            checker: None,
             problem: "sum".into(),
             time_limit: Duration::from_secs(1),
             memory_limit: Bytes::mib(256),
@@ -539,6 +582,7 @@ pub(crate) mod tests {
                     max_score: None,
                     groups: Vec::new(),
                     broken: Vec::new(),
+                    build: None,
                     name: "ref".into(),
                     path: "problems/sum/solutions/ref.rs".into(),
                     language: Language::shipped("rust"),
@@ -556,6 +600,7 @@ pub(crate) mod tests {
                     max_score: None,
                     groups: Vec::new(),
                     broken: Vec::new(),
+                    build: None,
                     name: "off_by_one".into(),
                     path: "problems/sum/solutions/off_by_one.cpp".into(),
                     language: Language::shipped("cpp"),
@@ -575,6 +620,7 @@ pub(crate) mod tests {
                     max_score: None,
                     groups: Vec::new(),
                     broken: Vec::new(),
+                    build: None,
                     name: "broken".into(),
                     path: "problems/sum/solutions/broken.c".into(),
                     language: Language::shipped("c"),
@@ -670,6 +716,8 @@ pub(crate) mod tests {
             isolation: Isolation::off(),
             host: "judge-1".into(),
             date: "2026-11-23T14:00:00Z".into(),
+            fingerprint: Default::default(),
+            cpjudge: String::new(),
         }
     }
 

@@ -1,5 +1,6 @@
 //! Where and when a judge ran, as its reports say: the isolation layers in force, the machine, the date.
 
+use crate::fingerprint::Fingerprint;
 use crate::judge::Partition;
 use crate::sandbox::{Isolation, Layer, LayerStatus};
 
@@ -9,6 +10,10 @@ pub struct Origin {
     pub host: String,
     /// RFC 3339, to the second.
     pub date: String,
+    /// The machine, as far as it can change a verdict or a time.
+    pub fingerprint: Fingerprint,
+    /// The cpjudge that judged: its version and a digest of its executable.
+    pub cpjudge: String,
 }
 
 impl Origin {
@@ -21,6 +26,8 @@ impl Origin {
             isolation,
             host,
             date: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+            fingerprint: Fingerprint::here(),
+            cpjudge: crate::fingerprint::this_build(),
         }
     }
 
@@ -66,6 +73,9 @@ impl Origin {
                 .map(|(_, origin)| origin.date.clone())
                 .max()
                 .unwrap_or_default(),
+            // Shares of other machines or builds are merged only when the user accepts them: the first's stand.
+            fingerprint: first.fingerprint.clone(),
+            cpjudge: first.cpjudge.clone(),
         }
     }
 }
@@ -98,6 +108,8 @@ mod tests {
                 isolation: isolation.clone(),
                 host: host.into(),
                 date: date.into(),
+                fingerprint: Default::default(),
+                cpjudge: String::new(),
             };
             (partition, origin)
         };

@@ -64,6 +64,12 @@ pub fn write_table(report: &JudgeReport, style: Style, out: &mut dyn Write) -> i
             super::suggestion_text(suggested)
         ));
     }
+    let (runs, reused) = report.runs_reused();
+    if reused > 0 {
+        notes.push(format!(
+            "runs: {reused} of {runs} taken from earlier judges, nothing they depend on changed (--fresh runs them again)"
+        ));
+    }
     for note in notes {
         let options = textwrap::Options::new(style.width.max(40)).subsequent_indent("    ");
         for line in textwrap::wrap(&note, options) {

@@ -327,6 +327,7 @@ mod tests {
             validator_score: None,
             score: None,
             passes: 1,
+            trace: None,
         }
     }
 

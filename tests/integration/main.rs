@@ -31,6 +31,7 @@ pub mod packages;
 mod partition;
 mod real_packages;
 mod reports;
+mod run_records;
 mod selecting;
 mod static_validation;
 mod submission_rules;
