@@ -130,6 +130,15 @@ pub(super) fn run(
         Some(_) => meter.cpu_total(),
         None => meter.cpu_total().max(reaped_cpu),
     };
+    // The program is started by a child that shares the worker's memory until exec, and the kernel keeps that
+    // memory's high-water mark as the child's own (its ru_maxrss): a peak no higher than the worker's is the
+    // worker's, not the program's, whose memory the cgroup or the samples measured.
+    // SAFETY: getpid has no preconditions.
+    let worker_peak = process::peak_rss(unsafe { libc::getpid() }).unwrap_or(Bytes(u64::MAX));
+    let leader_peak = match leader_peak > worker_peak {
+        true => leader_peak,
+        false => Bytes(0),
+    };
     let peak_memory = meter.peak.max(leader_peak);
     let oom_killed = cgroup.is_some_and(RunCgroup::oom_killed);
     // Measured through our own descriptor: the run may have replaced the file at that path.
