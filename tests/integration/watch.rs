@@ -251,10 +251,22 @@ fn each_save_is_judged_once() {
     );
     assert!(!fifth.contains("not as expected"), "{fifth}");
 
+    // Another test, input and answer at once: only its run is made again, the other two are kept (the page says
+    // so, as the table does).
+    std::fs::write(watching.path("testdata/sum/2.in"), "2\n-5 7\n").unwrap();
+    std::fs::write(watching.path("testdata/sum/2.ans"), "2\n").unwrap();
+    let sixth = watching.report(6);
+    assert!(!sixth.contains("not as expected"), "{sixth}");
+    let page = std::fs::read_to_string(watching.path("problems/sum/report.html")).unwrap();
+    assert!(
+        page.contains("<dt>runs reused</dt><dd>2 of 3,"),
+        "the page of the last judge does not say 2 runs were reused:\n{page}"
+    );
+
     // The judge is found by its environment, as what it leaves would be.
     assert!(!watching.processes_of_the_judge().is_empty());
     assert_eq!(watching.interrupt(), 130, "{}", watching.said());
-    assert_eq!(watching.reports().len(), 5, "{}", watching.said());
+    assert_eq!(watching.reports().len(), 6, "{}", watching.said());
     watching.assert_nothing_left();
 }
 
