@@ -17,6 +17,8 @@ pub struct Tally {
     pub build_bytes: u64,
     pub validation_memos: usize,
     pub time_limit_suggestions: usize,
+    /// The digests of a problem's test files, kept by their identity for the runs kept with the builds.
+    pub digest_lists: usize,
 }
 
 /// What clearing the cache did.
@@ -38,10 +40,12 @@ pub fn survey(cache: &Cache) -> Result<Tally> {
         build_bytes: entries.iter().map(|e| e.size).sum(),
         validation_memos: files(&cache.validated())?.len(),
         time_limit_suggestions: files(&cache.suggestions())?.len(),
+        digest_lists: files(&cache.digests())?.len(),
     })
 }
 
-/// Removes every build no judge is using, every validation memo and every kept suggestion. Folders are kept, so
+/// Removes every build no judge is using (with the runs kept with it), every validation memo, every kept
+/// suggestion and every list of digests. Folders are kept, so
 /// that a judge at work meanwhile can go on writing in them.
 pub fn clear(cache: &Cache) -> Cleared {
     let mut cleared = Cleared::default();
@@ -55,6 +59,7 @@ pub fn clear(cache: &Cache) -> Cleared {
             cache.suggestions(),
             &mut cleared.removed.time_limit_suggestions,
         ),
+        (cache.digests(), &mut cleared.removed.digest_lists),
     ] {
         let names = match files(&folder) {
             Ok(names) => names,

@@ -39,4 +39,9 @@ impl Cache {
     pub fn suggestions(&self) -> PathBuf {
         self.dir.join("timelimit")
     }
+
+    /// The digests of each problem's test files, one file per problem (see `judge::records`).
+    pub fn digests(&self) -> PathBuf {
+        self.dir.join("digests")
+    }
 }

@@ -201,7 +201,7 @@ impl<'a> Judge<'a> {
         report.checker = checker.as_ref().map(|c| c.identity.clone());
         let keeping = self.provenance.as_ref().map(|provenance| Keeping {
             provenance,
-            digests: Digests::kept_in(&self.cache.dir.join("digests"), &problem.dir),
+            digests: Digests::kept_in(&self.cache.digests(), &problem.dir),
             // The problem's folder too: a copy of the problem elsewhere is another problem, whose runs are its own.
             judging: format!(
                 "{} {:?} {:?} {:?}",

@@ -23,6 +23,11 @@ pub fn write_cache(cache: &Cache, contents: &Tally, out: &mut dyn Write) -> io::
         out,
         "  {}",
         plural(contents.time_limit_suggestions, "time-limit suggestion")
+    )?;
+    writeln!(
+        out,
+        "  {} of test files (runs are kept with their builds)",
+        plural(contents.digest_lists, "digest list")
     )
 }
 
@@ -47,12 +52,13 @@ pub fn write_cleared(cache: &Cache, cleared: &Cleared, out: &mut dyn Write) -> i
     let removed = &cleared.removed;
     writeln!(
         out,
-        "cleared {}: removed {} ({}), {}, {}",
+        "cleared {}: removed {} ({}), {}, {}, {}",
         cache.dir.display(),
         plural(removed.builds, "build"),
         Bytes(removed.build_bytes).measured(),
         plural(removed.validation_memos, "validation memo"),
-        plural(removed.time_limit_suggestions, "time-limit suggestion")
+        plural(removed.time_limit_suggestions, "time-limit suggestion"),
+        plural(removed.digest_lists, "digest list")
     )?;
     let kept = &cleared.kept;
     if kept.builds > 0 {
