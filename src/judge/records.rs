@@ -253,15 +253,18 @@ mod tests {
     use super::*;
     use crate::verdict::Verdict;
 
-    fn result(verdict: Verdict, cpu_ms: u64) -> TestResult {
-        let test = Test {
+    fn test() -> Test {
+        Test {
             name: "1".into(),
             input: "1.in".into(),
             answer: "1.ans".into(),
             flags: Default::default(),
             kind: Default::default(),
-        };
-        let mut result = TestResult::without_run(&test);
+        }
+    }
+
+    fn result(verdict: Verdict, cpu_ms: u64) -> TestResult {
+        let mut result = TestResult::without_run(&test());
         result.verdict = verdict;
         result.cpu = Duration::from_millis(cpu_ms);
         result
@@ -296,13 +299,7 @@ mod tests {
             layers: "all".into(),
             fresh: false,
         };
-        let test = Test {
-            name: "1".into(),
-            input: "1.in".into(),
-            answer: "1.ans".into(),
-            flags: Default::default(),
-            kind: Default::default(),
-        };
+        let test = test();
         let base = RunKey::new(&provenance, &["build", "exe"], "tokens").of(&test, "i", "a");
         let mut keys = vec![base.clone()];
         let other = |p: Provenance| RunKey::new(&p, &["build", "exe"], "tokens");

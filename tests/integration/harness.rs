@@ -328,3 +328,13 @@ pub fn build_tool(path: &Path) -> Vec<std::ffi::OsString> {
         .unwrap()
         .argv
 }
+
+/// PATH with `dir` first, then the test's own PATH: a wrapper in `dir` stands in for the tool of its name.
+pub fn path_with_first(dir: &Path) -> String {
+    let path = std::env::join_paths(
+        std::iter::once(dir.to_owned())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    path.into_string().unwrap()
+}

@@ -210,13 +210,9 @@ fn a_new_compiler_version_builds_again_and_runs_again() {
         std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
     };
     write_wrapper("12.0");
-    let path = std::env::join_paths(
-        std::iter::once(bin.path().to_owned())
-            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
-    )
-    .unwrap();
+    let path = crate::harness::path_with_first(bin.path());
     let mut project = project
-        .env("PATH", path.to_str().unwrap())
+        .env("PATH", &path)
         .env("XDG_CACHE_HOME", root.join("user-cache").to_str().unwrap())
         .env_remove("CPJUDGE_FRESH");
     let args = ["judge", "aplusb", "--json"];

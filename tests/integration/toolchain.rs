@@ -44,13 +44,9 @@ fn a_built_submission_is_judged_again_without_asking_its_compiler_until_it_chang
     let wrapper = bin.path().join("g++");
     std::fs::copy(fixtures().join("wrappers").join("g++"), &wrapper).unwrap();
     let log = root.join("asked.log");
-    let path = std::env::join_paths(
-        std::iter::once(bin.path().to_owned())
-            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
-    )
-    .unwrap();
+    let path = crate::harness::path_with_first(bin.path());
     let mut project = project
-        .env("PATH", path.to_str().unwrap())
+        .env("PATH", &path)
         .env("XDG_CACHE_HOME", root.join("user-cache").to_str().unwrap())
         .env("CPJUDGE_TEST_ASKED_LOG", log.to_str().unwrap());
 
