@@ -161,6 +161,7 @@ mod tests {
             (cache.validated(), "m1"),
             (cache.validated(), "m2"),
             (cache.suggestions(), "s.json"),
+            (cache.digests(), "d.json"),
         ] {
             std::fs::create_dir_all(&folder).unwrap();
             std::fs::write(folder.join(name), "").unwrap();
@@ -178,7 +179,8 @@ mod tests {
                 builds: 3,
                 build_bytes: 300,
                 validation_memos: 2,
-                time_limit_suggestions: 1
+                time_limit_suggestions: 1,
+                digest_lists: 1
             }
         );
         assert_eq!(
@@ -199,7 +201,8 @@ mod tests {
                 builds: 2,
                 build_bytes: 200,
                 validation_memos: 2,
-                time_limit_suggestions: 1
+                time_limit_suggestions: 1,
+                digest_lists: 1
             }
         );
         assert_eq!(
