@@ -110,6 +110,7 @@ mod tests {
             build_bytes: 37 * Bytes::MIB + Bytes::MIB / 2,
             validation_memos: 1,
             time_limit_suggestions: 0,
+            digest_lists: 2,
         };
         insta::assert_snapshot!(text(|out| write_cache(&cache(), &contents, out)));
         insta::assert_snapshot!(text(|out| write_cache_json(&cache(), &contents, out)));
@@ -123,6 +124,7 @@ mod tests {
                 build_bytes: 30 * Bytes::MIB,
                 validation_memos: 40,
                 time_limit_suggestions: 1,
+                digest_lists: 1,
             },
             kept: Tally {
                 builds: 1,
