@@ -11,6 +11,7 @@ mod outcome;
 mod partition;
 mod passes;
 mod relay;
+mod run_folder;
 mod run_test;
 mod samples;
 mod validate;
