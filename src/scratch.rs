@@ -30,6 +30,9 @@ struct Own {
 
 static OWN: Mutex<Option<Own>> = Mutex::new(None);
 
+/// Folders given back to be used again ([`put_back`]), each with what it is for; removed by [`clean_up`].
+static KEPT: Mutex<Vec<(&'static str, tempfile::TempDir)>> = Mutex::new(Vec::new());
+
 /// A new folder for one run or tool, removed when dropped.
 pub(crate) fn folder(what: &str) -> io::Result<tempfile::TempDir> {
     let mut own = OWN.lock().unwrap_or_else(|e| e.into_inner());
@@ -42,6 +45,21 @@ pub(crate) fn folder(what: &str) -> io::Result<tempfile::TempDir> {
         .prefix(&format!("{what}-"))
         .tempdir_in(path)
         .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+}
+
+/// A folder for `what` given back earlier ([`put_back`]), if one is: its new user sees to it that nothing its last
+/// user left in it remains.
+pub(crate) fn take_back(what: &str) -> Option<tempfile::TempDir> {
+    let mut kept = KEPT.lock().unwrap_or_else(|e| e.into_inner());
+    let at = kept.iter().position(|(kind, _)| *kind == what)?;
+    Some(kept.swap_remove(at).1)
+}
+
+/// Keeps a folder made by [`folder`] for the next user of a folder for `what`, until the judge ends.
+pub(crate) fn put_back(what: &'static str, dir: tempfile::TempDir) {
+    KEPT.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push((what, dir));
 }
 
 /// Makes a folder of this judge's own in `tmp`, and locks its marker.
@@ -75,6 +93,7 @@ fn make_own(tmp: &Path) -> io::Result<Own> {
 /// longer run, whatever is in them.
 pub(crate) fn clean_up() {
     let tmp = std::env::temp_dir();
+    KEPT.lock().unwrap_or_else(|e| e.into_inner()).clear();
     {
         let mut own = OWN.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(mine) = own.as_ref()

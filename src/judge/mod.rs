@@ -12,6 +12,7 @@ mod partition;
 mod passes;
 mod records;
 mod relay;
+mod run_folder;
 mod run_test;
 mod samples;
 mod validate;

@@ -6,6 +6,7 @@ use super::classify::classify;
 use super::dialogue;
 use super::outcome::{TestResult, TestTexts};
 use super::relay::{Pipes, Side};
+use super::run_folder::RunFolder;
 use crate::check::{self, CheckOutcome, Checker, StaticValidator, Submitted, ValidatorScore};
 use crate::compile::{Compiled, Program};
 use crate::error::{Error, Result};
@@ -18,6 +19,9 @@ use std::time::Duration;
 
 /// The program's output, in the folder of its run.
 pub(crate) const OUTPUT: &str = "output";
+
+/// The program's working directory, in the folder of its run.
+pub(super) const WORKDIR: &str = "box";
 
 /// How a program is run and judged on any test of one problem.
 pub(crate) struct TestRunner<'a> {
@@ -48,7 +52,7 @@ impl Places {
     /// The places of a test's first run, in `dir`: `box`, `output`, and `checker` (or `interactor`).
     pub fn first(dir: &Path, interactive: bool) -> Places {
         Places {
-            workdir: dir.join("box"),
+            workdir: dir.join(WORKDIR),
             output: dir.join(OUTPUT),
             judge: dir.join(if interactive { "interactor" } else { "checker" }),
         }
@@ -106,6 +110,14 @@ impl TestRunner<'_> {
     }
 
     pub fn run(&self, program: &Program, test: &Test) -> Result<TestResult> {
+        // Compared by the judge alone, a test's run leaves nothing but its output, and its folder is kept for the
+        // next.
+        if self.checker.is_none() {
+            let folder = RunFolder::take()?;
+            let ran = self.run_made(&Places::first(folder.path(), false), program, test);
+            folder.give_back();
+            return ran.map(|ran| ran.result);
+        }
         let dir = crate::scratch::folder("run")
             .map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))?;
         self.run_in(dir.path(), program, test)
@@ -128,10 +140,15 @@ impl TestRunner<'_> {
 
     /// One run of `program` on `test`, judged: the whole test, but in a multi-pass problem, where it is one pass.
     pub(super) fn pass(&self, places: &Places, program: &Program, test: &Test) -> Result<Ran> {
-        // The program's working directory starts empty. It reads the test's input itself: the sandbox sees to it
-        // that nothing it does can change it.
+        // The program's working directory starts empty.
         std::fs::create_dir(&places.workdir)
             .map_err(|e| Error::io("create", &places.workdir, e))?;
+        self.run_made(places, program, test)
+    }
+
+    /// As [`TestRunner::pass`], in places whose working directory is there already, empty.
+    fn run_made(&self, places: &Places, program: &Program, test: &Test) -> Result<Ran> {
+        // The program reads the test's input itself: the sandbox sees to it that nothing it does can change it.
         let room = self.room();
         let spec = runs::solution(
             program,

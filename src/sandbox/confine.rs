@@ -133,7 +133,9 @@ pub(crate) struct Reused {
     pids: Option<Pids>,
     syscalls: Option<SyscallFilter>,
     /// The hidden folders, and the folders readable around them, opened (each rule is made from its descriptor).
-    readable: Option<(Vec<PathBuf>, Vec<landlock::PathFd>)>,
+    readable: Option<Opened>,
+    /// The folders the last run was given to read besides, opened.
+    own: Option<Opened>,
     /// What every run's Landlock rules name besides its own folder and output.
     fixed: Option<Fixed>,
     /// For a judge run as root: the user its solutions and compilers run as, in the namespaces, and what they can
@@ -166,6 +168,7 @@ impl Reused {
             pids: None,
             syscalls: None,
             readable: None,
+            own: None,
             fixed: None,
             run_user,
             view: View::default(),
@@ -203,6 +206,7 @@ impl Reused {
         // another one now, and the rules must name it.
         if self.view.covers() != covers {
             self.readable = None;
+            self.own = None;
         }
         Ok(())
     }
@@ -247,18 +251,22 @@ impl Reused {
         }
         Ok(())
     }
+}
 
-    /// What solutions may read around `hidden`, opened again only where `hidden` changed since `readable` was.
-    fn readable_outside<'a>(
-        readable: &'a mut Option<(Vec<PathBuf>, Vec<landlock::PathFd>)>,
-        hidden: &[PathBuf],
-    ) -> &'a [landlock::PathFd] {
-        if readable.as_ref().is_none_or(|(known, _)| known != hidden) {
-            let around = filesystem::open_all(&filesystem::readable_outside(hidden));
-            *readable = Some((hidden.to_vec(), around));
-        }
-        &readable.as_ref().expect("found above").1
+/// Folders opened to name in Landlock rules, and what they were opened for: a worker's runs ask for the same ones
+/// run after run, and they are opened again only when that changes.
+type Opened = (Vec<PathBuf>, Vec<filesystem::Grant>);
+
+/// The folders opened for `key` by `open`, opened again only where `key` changed since `kept` was.
+fn kept_open<'a>(
+    kept: &'a mut Option<Opened>,
+    key: &[PathBuf],
+    open: impl FnOnce() -> Vec<filesystem::Grant>,
+) -> &'a [filesystem::Grant] {
+    if kept.as_ref().is_none_or(|(known, _)| known != key) {
+        *kept = Some((key.to_vec(), open()));
     }
+    &kept.as_ref().expect("made above").1
 }
 
 /// Prepares the worker's layers for `request`, once its working directory is in place. Any failure is an error of
@@ -288,7 +296,7 @@ pub(crate) fn prepare(
         // one too: it is left out. What the run reaches through the view (its toolchain under a closed home, say)
         // is readable by a rule of its own: the view's skeleton folders above it are not the real ones that the
         // rules for the rest of the file system name, and Landlock looks only along the path taken.
-        // Each once: the same folder may be named more than once, and each rule is opened and added at every run.
+        // Each once: the same folder may be named more than once.
         let readable: std::collections::BTreeSet<PathBuf> = readable
             .iter()
             .chain(&request.reach.kept)
@@ -300,14 +308,13 @@ pub(crate) fn prepare(
             .fixed
             .as_ref()
             .ok_or("the worker has no Landlock rules")?;
-        let around = Reused::readable_outside(&mut reused.readable, hidden);
-        Some(FsRules::new(
-            &spec.workdir,
-            around,
-            fixed,
-            &readable,
-            stdout,
-        )?)
+        let around = kept_open(&mut reused.readable, hidden, || {
+            filesystem::open_all(&filesystem::readable_outside(hidden))
+        });
+        let own = kept_open(&mut reused.own, &readable, || {
+            filesystem::open_all(&readable)
+        });
+        Some(FsRules::new(&spec.workdir, &[around, own], fixed, stdout)?)
     } else {
         None
     };

@@ -6,11 +6,10 @@
 //! one entry at a time. Writes are allowed in the run's working directory only (and to /dev/null).
 
 use landlock::{
-    ABI, Access, AccessFs, AccessNet, BitFlags, PathBeneath, PathFd, Ruleset, RulesetAttr,
-    RulesetCreatedAttr, Scope, make_bitflags,
+    ABI, Access, AccessFs, AccessNet, BitFlags, PathFd, Ruleset, RulesetAttr, Scope, make_bitflags,
 };
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 
 /// The Landlock features asked for; on an older kernel, whatever it supports of them is used.
@@ -21,67 +20,94 @@ pub(crate) struct FsRules {
     ruleset: OwnedFd,
 }
 
+/// A folder or file a rule names, opened once for all the runs of a worker, with the rights its rule grants already
+/// fitted to it and to the kernel: adding its rule to a run's ruleset is then one system call.
+pub(crate) struct Grant {
+    fd: PathFd,
+    access: u64,
+}
+
+impl Grant {
+    /// Opens `path` to grant `access` beneath it; None if it cannot be opened (it vanished since it was listed).
+    pub fn open(path: &Path, access: BitFlags<AccessFs>) -> Option<Grant> {
+        let fd = PathFd::new(path).ok()?;
+        let access = fitted(fd.as_fd(), access)?;
+        Some(Grant { fd, access })
+    }
+}
+
 impl FsRules {
-    /// Rules for a program working in `workdir` that may read `around` (what [`readable_outside`] found for the
-    /// hidden folders) and `readable`, with its standard output on `stdout`, and what every run may reach
-    /// (`fixed`). (Its standard input needs no rule: a solution's is a copy in memory, and the problem's own tools
-    /// may read anything.) Made in the view the program starts in, its folder mounted.
+    /// Rules for a program working in `workdir` that may read what `grants` name (what [`readable_outside`] found
+    /// for the hidden folders, and the folders of its own), with its standard output on `stdout`, and what every
+    /// run may reach (`fixed`). (Its standard input needs no rule: a solution's is a copy in memory, and the
+    /// problem's own tools may read anything.) Made in the view the program starts in, its folder mounted.
     ///
-    /// `around` and `fixed` are opened once per worker (see [`open_all`]); `readable` is opened only while its rule
-    /// is added.
+    /// The grants and `fixed` are opened once per worker (see [`open_all`]): only the run's folder and output are
+    /// looked at here.
     pub fn new(
         workdir: &Path,
-        around: &[PathFd],
+        grants: &[&[Grant]],
         fixed: &Fixed,
-        readable: &[PathBuf],
         stdout: std::os::fd::BorrowedFd<'_>,
     ) -> Result<FsRules, String> {
-        let fail = |e: landlock::RulesetError| format!("cannot build the Landlock rules: {e}");
-        let read = AccessFs::from_read(ABI_WANTED);
-        let mut ruleset = Ruleset::default()
+        let ruleset = Ruleset::default()
             .handle_access(AccessFs::from_all(ABI_WANTED))
             .and_then(|r| r.handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp))
             .and_then(|r| r.scope(Scope::Signal | Scope::AbstractUnixSocket))
             .and_then(|r| r.create())
-            .map_err(fail)?;
-        for fd in around {
-            ruleset = ruleset.add_rule(PathBeneath::new(fd, read)).map_err(fail)?;
+            .map_err(|e| format!("cannot build the Landlock rules: {e}"))?;
+        // Without a descriptor, the kernel took none of it.
+        let ruleset =
+            Option::<OwnedFd>::from(ruleset).ok_or("Landlock is not enforced by this kernel")?;
+        let rules = FsRules { ruleset };
+        let fail = |e: io::Error| format!("cannot build the Landlock rules: {e}");
+        for grant in grants.iter().copied().flatten().chain(&fixed.0) {
+            rules.add(grant.fd.as_fd(), grant.access).map_err(fail)?;
         }
-        for path in readable {
-            // Something may vanish between listing and opening; it is then simply not readable.
-            if let Ok(fd) = PathFd::new(path) {
-                ruleset = ruleset.add_rule(PathBeneath::new(fd, read)).map_err(fail)?;
-            }
-        }
-        let workdir =
+        let folder =
             PathFd::new(workdir).map_err(|e| format!("cannot open {}: {e}", workdir.display()))?;
-        ruleset = ruleset
-            .add_rule(PathBeneath::new(workdir, own_folder()))
-            .and_then(|r| r.add_rule(PathBeneath::new(&fixed.proc, read)))
-            .map_err(fail)?;
-        if let Some(shm) = &fixed.shm {
-            ruleset = ruleset
-                .add_rule(PathBeneath::new(shm, own_folder()))
-                .map_err(fail)?;
+        if let Some(access) = fitted(folder.as_fd(), own_folder()) {
+            rules.add(folder.as_fd(), access).map_err(fail)?;
         }
         // Its own output stays reachable by name (/dev/stdout leads there), though it lies in a hidden folder. The
         // rule is made from the descriptor itself: the file's path may not even be in a root judge's run's view. (A
         // dialogue's output is a pipe, which takes no rule.)
         if is_regular_file(stdout) {
             let access = make_bitflags!(AccessFs::{WriteFile | Truncate});
-            ruleset = ruleset
-                .add_rule(PathBeneath::new(stdout, access))
-                .map_err(fail)?;
+            if let Some(access) = fitted(stdout, access) {
+                rules.add(stdout, access).map_err(fail)?;
+            }
         }
-        for (fd, access) in &fixed.devices {
-            ruleset = ruleset
-                .add_rule(PathBeneath::new(fd, *access))
-                .map_err(fail)?;
+        Ok(rules)
+    }
+
+    /// Adds the rule that grants `access` (already [`fitted`]) beneath what `fd` is.
+    fn add(&self, fd: std::os::fd::BorrowedFd<'_>, access: u64) -> io::Result<()> {
+        /// struct landlock_path_beneath_attr, as the kernel takes it.
+        #[repr(C, packed)]
+        struct PathBeneathAttr {
+            allowed_access: u64,
+            parent_fd: i32,
         }
-        // Without a descriptor, the kernel took none of it.
-        let ruleset =
-            Option::<OwnedFd>::from(ruleset).ok_or("Landlock is not enforced by this kernel")?;
-        Ok(FsRules { ruleset })
+        const LANDLOCK_RULE_PATH_BENEATH: libc::c_int = 1;
+        let attr = PathBeneathAttr {
+            allowed_access: access,
+            parent_fd: fd.as_raw_fd(),
+        };
+        // SAFETY: landlock_add_rule reads one attribute structure of the rule type given; both descriptors are open.
+        let done = unsafe {
+            libc::syscall(
+                libc::SYS_landlock_add_rule,
+                self.ruleset.as_raw_fd(),
+                LANDLOCK_RULE_PATH_BENEATH,
+                &raw const attr,
+                0u32,
+            )
+        };
+        match done {
+            -1 => Err(io::Error::last_os_error()),
+            _ => Ok(()),
+        }
     }
 
     /// Enforces the rules on the calling process and everything it starts, which may then never gain privileges by
@@ -105,27 +131,53 @@ impl FsRules {
 
 /// What the rules of every run of a worker name besides the run's own folder and output, opened once: /proc (that of
 /// the worker's PID namespace), /dev/shm where the namespaces made one for the runs, and the devices a run may open.
-pub(crate) struct Fixed {
-    proc: PathFd,
-    shm: Option<PathFd>,
-    devices: Vec<(PathFd, BitFlags<AccessFs>)>,
-}
+pub(crate) struct Fixed(Vec<Grant>);
 
 impl Fixed {
     /// Opens them in the view the runs start in; `own_shm` where the namespaces made a /dev/shm of the runs' own.
     pub fn open(own_shm: bool) -> Result<Fixed, String> {
-        let opened = |path: &str| PathFd::new(path).map_err(|e| format!("cannot open {path}: {e}"));
-        Ok(Fixed {
-            proc: opened("/proc")?,
-            shm: own_shm.then(|| opened("/dev/shm")).transpose()?,
-            // A device this machine lacks is simply not reachable.
-            devices: DEVICES
+        let opened = |path: &str, access| {
+            Grant::open(Path::new(path), access).ok_or_else(|| format!("cannot open {path}"))
+        };
+        let mut grants = vec![opened("/proc", AccessFs::from_read(ABI_WANTED))?];
+        if own_shm {
+            grants.push(opened("/dev/shm", own_folder())?);
+        }
+        // A device this machine lacks is simply not reachable.
+        grants.extend(
+            DEVICES
                 .iter()
-                .filter_map(|(device, access)| Some((PathFd::new(device).ok()?, *access)))
-                .collect(),
-        })
+                .filter_map(|(device, access)| Grant::open(Path::new(device), *access)),
+        );
+        Ok(Fixed(grants))
     }
 }
+
+/// The rights of `access` that a rule beneath what `fd` is may grant: on anything but a folder, only those a file
+/// has (the kernel refuses the others); and only those the rulesets handle on this kernel. None where none is left,
+/// or `fd` cannot be looked at.
+fn fitted(fd: std::os::fd::BorrowedFd<'_>, access: BitFlags<AccessFs>) -> Option<u64> {
+    static HANDLED: std::sync::OnceLock<BitFlags<AccessFs>> = std::sync::OnceLock::new();
+    let handled = HANDLED.get_or_init(|| {
+        AccessFs::from_all(ABI_WANTED) & AccessFs::from_all(ABI::from(kernel_abi() as i32))
+    });
+    // SAFETY: a zeroed stat is valid, and fstat writes only to it.
+    let mut stat: libc::stat = unsafe { std::mem::zeroed() };
+    // SAFETY: as above, on a descriptor we borrow.
+    if unsafe { libc::fstat(fd.as_raw_fd(), &mut stat) } == -1 {
+        return None;
+    }
+    let access = match stat.st_mode & libc::S_IFMT == libc::S_IFDIR {
+        true => access,
+        false => access & FILE_ACCESS,
+    } & *handled;
+    (!access.is_empty()).then_some(access.bits())
+}
+
+/// The rights a rule may grant on a file that is not a folder.
+const FILE_ACCESS: BitFlags<AccessFs> = make_bitflags!(AccessFs::{
+    ReadFile | WriteFile | Execute | Truncate | IoctlDev | ResolveUnix
+});
 
 /// Whether a descriptor is of a regular file.
 fn is_regular_file(fd: std::os::fd::BorrowedFd<'_>) -> bool {
@@ -160,8 +212,9 @@ const DEVICES: &[(&str, BitFlags<AccessFs>)] = &[
 /// not readable. A worker keeps them open for all its runs, however many (it raises its own limit on open files
 /// as far as it may, see `process::raise_open_files`); each run's child inherits them until exec, and takes its own
 /// limit on open files only once its rules are in force.
-pub(crate) fn open_all(paths: &[PathBuf]) -> Vec<PathFd> {
-    paths.iter().filter_map(|p| PathFd::new(p).ok()).collect()
+pub(crate) fn open_all(paths: &[PathBuf]) -> Vec<Grant> {
+    let read = AccessFs::from_read(ABI_WANTED);
+    paths.iter().filter_map(|p| Grant::open(p, read)).collect()
 }
 
 /// The largest folders and files of the whole file system that neither are hidden nor hold anything hidden, nor
@@ -245,7 +298,7 @@ pub(crate) fn probe() -> Result<String, String> {
     let around = open_all(&readable_outside(&[]));
     let null = std::fs::File::open("/dev/null").map_err(|e| e.to_string())?;
     let fixed = Fixed::open(false)?;
-    let rules = FsRules::new(&dir, &around, &fixed, &[], std::os::fd::AsFd::as_fd(&null))?;
+    let rules = FsRules::new(&dir, &[&around], &fixed, std::os::fd::AsFd::as_fd(&null))?;
     super::namespace::in_child(|| rules.restrict())
         .map_err(|e| format!("cannot enforce Landlock rules: {e}"))?;
     let mut detail = format!(

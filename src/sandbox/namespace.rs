@@ -245,14 +245,16 @@ impl Workdir {
                         &options,
                     )?
                 }
-                None => mount(Some(&path), &path, None, libc::MS_BIND | libc::MS_REC)?,
+                // The folder itself, bound where it is: read-only as the view is, until it is made writable.
+                None => {
+                    mount(Some(&path), &path, None, libc::MS_BIND | libc::MS_REC)?;
+                    set_read_only(&path, false, false)?;
+                    if let Some(id) = owner {
+                        checked(libc::chown(path.as_ptr(), id, id))?;
+                    }
+                }
             }
-            let workdir = Workdir(path);
-            set_read_only(&workdir.0, false, false)?;
-            if let (None, Some(id)) = (scratch, owner) {
-                checked(libc::chown(workdir.0.as_ptr(), id, id))?;
-            }
-            Ok(workdir)
+            Ok(Workdir(path))
         }
     }
 
@@ -328,8 +330,11 @@ pub(crate) fn leftovers(mounted: bool) -> Option<String> {
         ("msg", "message queues"),
         ("sem", "semaphores"),
     ] {
-        let listed = std::fs::read_to_string(format!("/proc/sysvipc/{table}"))
-            .map_or(0, |t| t.lines().count());
+        // A line under the heading is an object: the first read holds the heading and the first of them.
+        let mut first = [0u8; 4096];
+        let listed = std::fs::File::open(format!("/proc/sysvipc/{table}"))
+            .and_then(|mut f| std::io::Read::read(&mut f, &mut first))
+            .map_or(0, |n| first[..n].iter().filter(|&&b| b == b'\n').count());
         if listed > 1 {
             found.push(format!("System V {what}"));
         }

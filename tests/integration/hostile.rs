@@ -83,6 +83,7 @@ hostile! {
     rewrite_input: "rewrite_input.c" => [AC];
     write_outside: "write_outside.c" => [AC] needs [namespaces | landlock];
     tmpdir_leftover: "tmpdir_leftover.py" => [AC];
+    workdir_marks: "workdir_marks.py" => [AC];
     dev_stdin: "dev_stdin.py" => [AC];
     shared_memory: "shared_memory.py" => [AC];
 

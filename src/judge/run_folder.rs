@@ -1,0 +1,157 @@
+//! The folder a test judged by comparison alone runs in. Making two folders on disk for every test and removing
+//! them again cost as much as a good part of the run itself, so each is kept for the next such run (see
+//! `scratch::put_back`), with its output removed, but only where nothing else the run could have left is there:
+//! its working directory as it was made, empty, with no extended attribute. Anything else, and the folder is thrown
+//! away and a new one made.
+
+use super::run_test::{OUTPUT, WORKDIR};
+use crate::error::{Error, Result};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::Path;
+
+/// What the folders are for, in the judge's scratch folder.
+const KIND: &str = "run";
+
+/// The mode its working directory is made with.
+const MODE: u32 = 0o700;
+
+/// A folder holding only an empty working directory, `box`.
+pub(super) struct RunFolder(tempfile::TempDir);
+
+impl RunFolder {
+    /// A folder an earlier run gave back, readied for the next, or a new one.
+    pub fn take() -> Result<RunFolder> {
+        while let Some(dir) = crate::scratch::take_back(KIND) {
+            if readied(dir.path()) {
+                return Ok(RunFolder(dir));
+            }
+            // Dropped: removed with whatever is in it.
+        }
+        let dir = crate::scratch::folder(KIND)
+            .map_err(|e| Error::io("create a folder in", std::env::temp_dir(), e))?;
+        let workdir = dir.path().join(WORKDIR);
+        std::fs::create_dir(&workdir)
+            .and_then(|()| {
+                std::fs::set_permissions(&workdir, std::fs::Permissions::from_mode(MODE))
+            })
+            .map_err(|e| Error::io("create", &workdir, e))?;
+        Ok(RunFolder(dir))
+    }
+
+    pub fn path(&self) -> &Path {
+        self.0.path()
+    }
+
+    /// Keeps the folder for the next run, once everything of this one in it has been read.
+    pub fn give_back(self) {
+        crate::scratch::put_back(KIND, self.0);
+    }
+}
+
+/// Removes the last run's output from `dir`, and tells whether all that is left is its working directory as it was
+/// made: a folder of this user's with its mode, nothing in it, and no extended attribute (nor access list) on it.
+/// Links are never followed.
+fn readied(dir: &Path) -> bool {
+    match std::fs::remove_file(dir.join(OUTPUT)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return false,
+        _ => {}
+    }
+    let only_workdir = std::fs::read_dir(dir).is_ok_and(|entries| {
+        let mut names = entries.map(|entry| entry.map(|e| e.file_name()));
+        matches!((names.next(), names.next()), (Some(Ok(name)), None) if name == WORKDIR)
+    });
+    let workdir = dir.join(WORKDIR);
+    // SAFETY: geteuid has no preconditions.
+    let uid = unsafe { libc::geteuid() };
+    only_workdir
+        && std::fs::symlink_metadata(&workdir)
+            .is_ok_and(|m| m.is_dir() && m.uid() == uid && m.mode() & 0o7777 == MODE)
+        && std::fs::read_dir(&workdir).is_ok_and(|mut entries| entries.next().is_none())
+        && no_attributes(&workdir)
+}
+
+/// Whether `path` carries no extended attribute at all. (Where every file has one, a security label, no folder is
+/// ever kept.)
+fn no_attributes(path: &Path) -> bool {
+    let Ok(name) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return false;
+    };
+    // SAFETY: with a size of 0, llistxattr only returns the size of the list, and writes nothing.
+    unsafe { libc::llistxattr(name.as_ptr(), std::ptr::null_mut(), 0) == 0 }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A folder as a run left it: its working directory, as made, and its output.
+    fn after_a_run() -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        let workdir = dir.path().join(WORKDIR);
+        std::fs::create_dir(&workdir).unwrap();
+        std::fs::set_permissions(&workdir, std::fs::Permissions::from_mode(MODE)).unwrap();
+        std::fs::write(dir.path().join(OUTPUT), "3\n").unwrap();
+        dir
+    }
+
+    /// Something a run could leave in its folder.
+    type Leave = fn(&tempfile::TempDir);
+
+    fn workdir(dir: &tempfile::TempDir) -> std::path::PathBuf {
+        dir.path().join(WORKDIR)
+    }
+
+    #[test]
+    fn only_a_folder_holding_its_output_and_an_empty_working_directory_is_kept() {
+        let clean = after_a_run();
+        assert!(readied(clean.path()));
+        assert!(!clean.path().join(OUTPUT).exists());
+        assert!(readied(clean.path()), "a folder without output");
+
+        let left: [(&str, Leave); 6] = [
+            ("a file in the working directory", |d| {
+                std::fs::write(workdir(d).join("marker"), "").unwrap()
+            }),
+            ("a link in the working directory", |d| {
+                std::os::unix::fs::symlink("/", workdir(d).join("link")).unwrap()
+            }),
+            ("another mode", |d| {
+                std::fs::set_permissions(workdir(d), std::fs::Permissions::from_mode(0o751))
+                    .unwrap()
+            }),
+            ("a file beside it", |d| {
+                std::fs::write(d.path().join("beside"), "").unwrap()
+            }),
+            ("a link in its place", |d| {
+                std::fs::remove_dir(workdir(d)).unwrap();
+                std::os::unix::fs::symlink("/", workdir(d)).unwrap();
+            }),
+            ("a folder in place of the output", |d| {
+                std::fs::remove_file(d.path().join(OUTPUT)).unwrap();
+                std::fs::create_dir(d.path().join(OUTPUT)).unwrap();
+            }),
+        ];
+        for (what, leave) in left {
+            let dir = after_a_run();
+            leave(&dir);
+            assert!(!readied(dir.path()), "{what}");
+        }
+        // An extended attribute, where the file system takes them.
+        let dir = after_a_run();
+        let name = std::ffi::CString::new(workdir(&dir).as_os_str().as_bytes()).unwrap();
+        // SAFETY: a C string, a name and a value of the size given.
+        let set = unsafe {
+            libc::lsetxattr(
+                name.as_ptr(),
+                c"user.mark".as_ptr(),
+                c"1".as_ptr().cast(),
+                1,
+                0,
+            )
+        };
+        if set == 0 {
+            assert!(!readied(dir.path()), "an extended attribute");
+        }
+    }
+}
