@@ -447,10 +447,14 @@ impl<'a> Judge<'a> {
             vec![None; tests.len()]
         };
         let scored = score(&tree, &mut results);
-        // Made to measure: grown by doubling, the list of a judge of many tests could be twice what it holds.
-        let mut kept = Vec::with_capacity(results.iter().flatten().count());
-        kept.extend(results.into_iter().flatten());
-        let results = kept;
+        // Collected in place, in the list of every test's result (a result and its absence are the same size): a
+        // second list would double the judge's memory at its peak. Made to measure where tests were left out.
+        results.retain(Option::is_some);
+        results.shrink_to_fit();
+        let results: Vec<TestResult> = results
+            .into_iter()
+            .map(|r| r.expect("only results are left"))
+            .collect();
         // A legacy grader may accept a submission that failed tests (accept_if_any_accepted, always_accept); where
         // it does not, the verdict is the first failed test's, as for every problem.
         let verdict = match scored.verdict {
