@@ -105,6 +105,8 @@ pub(super) fn run(
         jobs: usize::from(args.jobs),
         partition: args.partition,
         subset: tests.len() < every_test,
+        // The summary of a share counts its runs.
+        per_test: outputs.per_test() || args.partition.is_some(),
     };
     let mut flags = crate::language::Flags::default();
     for (key, words) in &args.lang_flags {
@@ -189,6 +191,15 @@ pub(super) struct Outputs<'a> {
 }
 
 impl Outputs<'_> {
+    /// Whether a report asked for shows each test: anything but the summary of `-q` alone.
+    pub fn per_test(&self) -> bool {
+        self.json
+            || self.junit.is_some()
+            || self.html.is_some()
+            || self.contestant.is_some()
+            || self.style.detail != Detail::Quiet
+    }
+
     /// Fails before any work if a report file could not be written for want of its folder.
     pub fn check(&self) -> Result<()> {
         if let Some(junit) = self.junit {
