@@ -5,9 +5,9 @@ use crate::units::Bytes;
 use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
-/// The largest a test's input or answer may be. The judge streams both, but every run of a solution is given a
-/// copy of its input in memory, and a test this large is a mistake sooner than a test: a sparse file of terabytes
-/// costs nothing on disk.
+/// The largest a test's input or answer may be. The judge streams both, but a run of a solution may be given a
+/// copy of its input in memory (where the judge cannot mount it read-only), and a test this large is a mistake
+/// sooner than a test: a sparse file of terabytes costs nothing on disk.
 pub const TEST_FILE_LIMIT: Bytes = Bytes(Bytes::GIB);
 
 #[derive(Debug, Clone, PartialEq, Eq)]
