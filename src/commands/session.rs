@@ -58,7 +58,7 @@ pub(super) fn run(
     let absolute =
         |path: &Path| std::path::absolute(path).map_err(|e| Error::io("resolve", path, e));
     for test in found.iter_mut().filter(|t| t.has_files()) {
-        test.input = absolute(&test.input)?;
+        test.input = absolute(&test.input)?.into();
         test.answer = absolute(&test.answer)?;
     }
     session.tests_dir = absolute(&session.tests_dir)?;

@@ -6,6 +6,7 @@ use crate::problem::{PackageWarning, Solution};
 use crate::units::{Bytes, format_time};
 use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// One solution on one test.
@@ -21,8 +22,8 @@ pub struct TestResult {
     pub message: String,
     /// For a wrong answer judged by a built-in comparison, the first differing lines.
     pub diff: Option<String>,
-    /// The test's input file, to find the test by.
-    pub input: PathBuf,
+    /// The test's input file, to find the test by: the test's own, shared.
+    pub input: Arc<Path>,
     /// For a wrong answer on a short test: the input, the answer and the output, whole. Boxed: most tests have
     /// none, and a judge keeps a result of every test.
     pub texts: Option<Box<TestTexts>>,

@@ -3,6 +3,7 @@
 use crate::error::{Error, Result};
 use crate::units::Bytes;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use walkdir::WalkDir;
 
 /// The largest a test's input or answer may be. The judge streams both, but a run of a solution may be given a
@@ -14,7 +15,8 @@ pub const TEST_FILE_LIMIT: Bytes = Bytes(Bytes::GIB);
 pub struct Test {
     /// The path below the tests folder, without extension ("sample-1", "group/07").
     pub name: String,
-    pub input: PathBuf,
+    /// Shared with the results of the runs on it: a judge keeps a result of every test.
+    pub input: Arc<Path>,
     pub answer: PathBuf,
     /// Arguments for the problem's validators on this test (a package's test group gives them).
     pub flags: TestFlags,
@@ -60,7 +62,7 @@ pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
     let mut tests = inputs(dir, &files)?;
     for test in &mut tests {
         test.answer = answer_of(&test.input).ok_or_else(|| Error::MissingAnswer {
-            input: test.input.clone(),
+            input: test.input.to_path_buf(),
         })?;
         check_test_file(&test.answer)?;
     }
@@ -140,7 +142,7 @@ fn inputs(dir: &Path, files: &[PathBuf]) -> Result<Vec<Test>> {
                     .with_extension("")
                     .as_os_str(),
             ),
-            input: path.clone(),
+            input: path.as_path().into(),
             answer: path.with_extension("ans"),
             flags: TestFlags::default(),
             kind: Default::default(),
