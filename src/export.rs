@@ -432,7 +432,7 @@ mod tests {
         ));
         let test = Test {
             name: "secret/g\\xfe/t\\xff".into(),
-            input: input.to_owned(),
+            input: input.into(),
             answer: input.with_extension("ans"),
             flags: Default::default(),
             kind: Default::default(),
@@ -443,7 +443,7 @@ mod tests {
         );
         let plain = Test {
             name: "1.5".into(),
-            input: "/p/testdata/sum/1.5.in".into(),
+            input: Path::new("/p/testdata/sum/1.5.in").into(),
             answer: "/p/testdata/sum/1.5.ans".into(),
             flags: Default::default(),
             kind: Default::default(),

@@ -116,7 +116,8 @@ fn judge_one(
         private_dirs: target.private_dirs,
         own_solutions: true,
     };
-    session::judge(session, cache, layers, args)
+    // A problem's page and report show each test, and its own table is shown where it is not as expected.
+    session::judge(session, cache, layers, args, true)
 }
 
 /// Writes the index page at `index`, and beside it each judged problem's own page (see [`page_of`]).

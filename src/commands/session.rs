@@ -53,7 +53,7 @@ pub(super) fn run(
     };
     // Mistakes in where reports go are found now, not after a long judge.
     outputs.check()?;
-    let judged = judge(session, &cache, layers, args)?;
+    let judged = judge(session, &cache, layers, args, outputs.per_test())?;
     write_reports(&judged.report, &judged.origin, &outputs)?;
     Ok(judged.outcome)
 }
@@ -66,19 +66,21 @@ pub(super) struct Judged {
     pub outcome: Outcome,
 }
 
-/// Judges, showing progress (unless `args` asks for JSON or quiet) but no report.
+/// Judges, showing progress (unless `args` asks for JSON or quiet) but no report. `per_test`: whether the report
+/// shows each test (see [`Outputs::per_test`]), or only what its summary is made of.
 pub(super) fn judge(
     mut session: Session,
     cache: &Cache,
     layers: &Layers,
     args: &RunArgs,
+    per_test: bool,
 ) -> Result<Judged> {
     let mut found = super::target::judged_in(&session.problem, &session.tests_dir)?;
     // Checkers and interactors get the tests by path, and run in folders of their own.
     let absolute =
         |path: &Path| std::path::absolute(path).map_err(|e| Error::io("resolve", path, e));
     for test in found.iter_mut().filter(|t| t.has_files()) {
-        test.input = absolute(&test.input)?;
+        test.input = absolute(&test.input)?.into();
         test.answer = absolute(&test.answer)?;
     }
     session.tests_dir = absolute(&session.tests_dir)?;
@@ -125,6 +127,8 @@ pub(super) fn judge(
         jobs: usize::from(args.jobs),
         partition: args.partition,
         subset: tests.len() < every_test,
+        // The summary of a share counts its runs.
+        per_test: per_test || args.partition.is_some(),
     };
     let mut flags = crate::language::Flags::default();
     for (key, words) in &args.lang_flags {
@@ -221,6 +225,15 @@ pub(super) struct Outputs<'a> {
 }
 
 impl Outputs<'_> {
+    /// Whether a report asked for shows each test: anything but the summary of `-q` alone.
+    pub fn per_test(&self) -> bool {
+        self.json
+            || self.junit.is_some()
+            || self.html.is_some()
+            || self.contestant.is_some()
+            || self.style.detail != Detail::Quiet
+    }
+
     /// Fails before any work if a report file could not be written for want of its folder.
     pub fn check(&self) -> Result<()> {
         if let Some(junit) = self.junit {

@@ -35,6 +35,7 @@ pub fn timelimit(
         jobs: usize::from(args.jobs),
         partition: None,
         subset: false,
+        per_test: true,
     };
     let judge = Judge::new(&sandbox, cache, options);
     let calibrator = Calibrator {

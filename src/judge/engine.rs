@@ -37,6 +37,10 @@ pub struct JudgeOptions {
     /// The tests are a selection of the problem's (`--samples`, `--test`): a wrong solution they do not catch is
     /// not caught by them, not a failure of the problem, as on a share.
     pub subset: bool,
+    /// Whether the reports show each test. Where they show only each solution's summary (`-q` alone), a solution
+    /// keeps only the results that summary is made of (see [`notable`]), so that the judge's memory does not grow
+    /// with the number of solutions times the number of tests.
+    pub per_test: bool,
 }
 
 impl JudgeOptions {
@@ -55,6 +59,7 @@ impl Default for JudgeOptions {
             jobs: 1,
             partition: None,
             subset: false,
+            per_test: true,
         }
     }
 }
@@ -579,10 +584,14 @@ impl<'a> Judge<'a> {
             vec![None; tests.len()]
         };
         let scored = score(&tree, &mut results);
-        // Made to measure: grown by doubling, the list of a judge of many tests could be twice what it holds.
-        let mut kept = Vec::with_capacity(results.iter().flatten().count());
-        kept.extend(results.into_iter().flatten());
-        let results = kept;
+        // Collected in place, in the list of every test's result (a result and its absence are the same size): a
+        // second list would double the judge's memory at its peak. Made to measure where tests were left out.
+        results.retain(Option::is_some);
+        results.shrink_to_fit();
+        let results: Vec<TestResult> = results
+            .into_iter()
+            .map(|r| r.expect("only results are left"))
+            .collect();
         // A legacy grader may accept a submission that failed tests (accept_if_any_accepted, always_accept); where
         // it does not, the verdict is the first failed test's, as for every problem.
         let verdict = match scored.verdict {
@@ -622,7 +631,10 @@ impl<'a> Judge<'a> {
             verdict,
             ok,
             compile: build.outcome,
-            tests: results,
+            tests: match self.options.per_test {
+                true => results,
+                false => notable(results),
+            },
             build: trace,
         })
     }
@@ -814,6 +826,27 @@ pub(crate) fn score(tree: &Tree, results: &mut [Option<TestResult>]) -> Scored {
     scored
 }
 
+/// Of a solution's results, in order, those its summary is made of: its first failure (its verdict's test), its
+/// first test sensitive to the time limit, its slowest and its largest.
+fn notable(mut results: Vec<TestResult>) -> Vec<TestResult> {
+    let first = |keep: fn(&TestResult) -> bool| results.iter().position(keep);
+    let most =
+        |key: fn(&TestResult) -> u64| (0..results.len()).rev().max_by_key(|&at| key(&results[at]));
+    let kept = [
+        first(|r| !r.verdict.is_accepted()),
+        first(|r| r.at_margin.is_some()),
+        most(|r| r.cpu.as_nanos() as u64),
+        most(|r| r.memory.0),
+    ];
+    let mut at = 0;
+    results.retain(|_| {
+        at += 1;
+        kept.contains(&Some(at - 1))
+    });
+    results.shrink_to_fit();
+    results
+}
+
 /// Reports `warning` as it is found, and keeps it in the report.
 fn warn(report: &mut JudgeReport, warning: PackageWarning, on_event: &mut dyn FnMut(Event)) {
     on_event(Event::Warning { warning: &warning });
@@ -997,6 +1030,7 @@ mod tests {
             jobs: 4,
             partition: None,
             subset: false,
+            per_test: true,
         };
         let report = judge(&runner, &fixture, options).unwrap();
         // Tests after the first failure may have run meanwhile, but they are not reported.
@@ -1013,6 +1047,7 @@ mod tests {
             jobs: 3,
             partition: None,
             subset: false,
+            per_test: true,
         };
         let report = judge(&runner, &fixture, options).unwrap();
         assert_eq!(names(&report), ["1", "2", "3", "4", "5", "6", "7", "8"]);
@@ -1027,6 +1062,26 @@ mod tests {
     }
 
     #[test]
+    fn a_summary_keeps_only_the_results_it_is_made_of() {
+        let fixture = fixture();
+        let runner = fake(&["3", "6"], &[]);
+        let options = JudgeOptions {
+            all_tests: true,
+            per_test: false,
+            ..JudgeOptions::default()
+        };
+        let report = judge(&runner, &fixture, options).unwrap();
+        // Every test ran; the first failure is kept, and the first of the equally slow and large tests.
+        assert_eq!(runner.started.lock().unwrap().len(), 8);
+        assert_eq!(names(&report), ["1", "3"]);
+        let solution = &report.solutions[0];
+        assert_eq!(solution.verdict, Verdict::WrongAnswer);
+        assert_eq!(solution.failing_test().unwrap().name, "3");
+        assert_eq!(solution.max_cpu(), Duration::from_millis(1));
+        assert_eq!(solution.max_memory(), Bytes::mib(1));
+    }
+
+    #[test]
     fn a_run_that_cannot_be_carried_out_stops_everything() {
         let fixture = fixture();
         let runner = fake(&[], &["2"]);
@@ -1035,6 +1090,7 @@ mod tests {
             jobs: 1,
             partition: None,
             subset: false,
+            per_test: true,
         };
         let error = judge(&runner, &fixture, options).unwrap_err();
         assert!(error.to_string().contains("no result"), "{error}");

@@ -118,7 +118,7 @@ mod tests {
                     memory: Bytes::mib(1),
                     message: String::new(),
                     diff: None,
-                    input: "1.in".into(),
+                    input: std::path::Path::new("1.in").into(),
                     texts: None,
                     dialogue: None,
                     at_margin: None,

@@ -6,6 +6,7 @@ use crate::problem::{PackageWarning, Solution};
 use crate::units::{Bytes, format_time};
 use crate::verdict::Verdict;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// One solution on one test.
@@ -21,8 +22,9 @@ pub struct TestResult {
     pub message: String,
     /// For a wrong answer judged by a built-in comparison, the first differing lines.
     pub diff: Option<String>,
-    /// The test's input file, to find the test by.
-    pub input: PathBuf,
+    /// The test's input file, to find the test by: the test's own, shared.
+    #[serde(skip, default = "no_path")]
+    pub input: Arc<Path>,
     /// For a wrong answer on a short test: the input, the answer and the output, whole. Boxed: most tests have
     /// none, and a judge keeps a result of every test.
     pub texts: Option<Box<TestTexts>>,
@@ -43,6 +45,11 @@ pub struct TestResult {
     /// `judge::records`). Boxed: most judges keep a result of every test.
     #[serde(skip)]
     pub trace: Option<Box<RunTrace>>,
+}
+
+/// The input of a kept result, which is the test's judging it again.
+fn no_path() -> Arc<Path> {
+    Arc::from(Path::new(""))
 }
 
 /// What decided a run's outcome, as digests: the key it is kept under, the test's input and answer.

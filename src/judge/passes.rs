@@ -66,7 +66,7 @@ pub(super) fn judge(
         pass += 1;
         let folder = dir.join(format!("pass-{pass}"));
         std::fs::create_dir(&folder).map_err(|e| Error::io("create", &folder, e))?;
-        this.input = folder.join("input");
+        this.input = folder.join("input").into();
         if let Err(why) = copy_bounded(written, &this.input, TEST_FILE_LIMIT)? {
             break (result, Some(why));
         }

@@ -256,7 +256,7 @@ mod tests {
     fn test() -> Test {
         Test {
             name: "1".into(),
-            input: "1.in".into(),
+            input: std::path::Path::new("1.in").into(),
             answer: "1.ans".into(),
             flags: Default::default(),
             kind: Default::default(),

@@ -379,7 +379,7 @@ mod tests {
         };
         let test = Test {
             name: "1".into(),
-            input: "1.in".into(),
+            input: Path::new("1.in").into(),
             answer: "1.ans".into(),
             flags: Default::default(),
             kind: Default::default(),

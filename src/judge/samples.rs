@@ -22,7 +22,7 @@ pub(super) fn sample_warnings<'a>(
             .flat_map(|s| {
                 s.tests
                     .iter()
-                    .filter(|t| t.input == interaction.input && t.verdict.is_accepted())
+                    .filter(|t| *t.input == *interaction.input && t.verdict.is_accepted())
                     .map(|t| (s.name.as_str(), t.passes))
             })
             .collect();
@@ -71,7 +71,7 @@ mod tests {
             };
             let test = Test {
                 name: input.into(),
-                input: input.into(),
+                input: std::path::Path::new(input).into(),
                 answer: "a".into(),
                 flags: Default::default(),
                 kind: Default::default(),

@@ -217,7 +217,7 @@ mod tests {
         };
         let test = Test {
             name: "1".to_owned(),
-            input: input.to_owned(),
+            input: input.into(),
             answer: input.with_extension("ans"),
             flags: TestFlags {
                 input: vec!["--n".to_owned(), "5".to_owned()],

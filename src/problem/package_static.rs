@@ -149,7 +149,7 @@ pub(super) fn read(
         }
         cases.push(Test {
             name,
-            input: PathBuf::new(),
+            input: Path::new("").into(),
             answer: PathBuf::new(),
             flags: Default::default(),
             kind: TestKind::Static {
@@ -300,7 +300,7 @@ mod tests {
     fn test(name: &str) -> Test {
         Test {
             name: name.into(),
-            input: format!("{name}.in").into(),
+            input: Path::new(&format!("{name}.in")).into(),
             answer: format!("{name}.ans").into(),
             flags: Default::default(),
             kind: TestKind::Output,

@@ -84,7 +84,7 @@ mod tests {
             .iter()
             .map(|name| Test {
                 name: (*name).into(),
-                input: format!("{name}.in").into(),
+                input: std::path::Path::new(&format!("{name}.in")).into(),
                 answer: format!("{name}.ans").into(),
                 flags: Default::default(),
                 kind: Default::default(),

@@ -3,18 +3,20 @@
 use crate::error::{Error, Result};
 use crate::units::Bytes;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use walkdir::WalkDir;
 
-/// The largest a test's input or answer may be. The judge streams both, but every run of a solution is given a
-/// copy of its input in memory, and a test this large is a mistake sooner than a test: a sparse file of terabytes
-/// costs nothing on disk.
+/// The largest a test's input or answer may be. The judge streams both, but a run of a solution may be given a
+/// copy of its input in memory (where the judge cannot mount it read-only), and a test this large is a mistake
+/// sooner than a test: a sparse file of terabytes costs nothing on disk.
 pub const TEST_FILE_LIMIT: Bytes = Bytes(Bytes::GIB);
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Test {
     /// The path below the tests folder, without extension ("sample-1", "group/07").
     pub name: String,
-    pub input: PathBuf,
+    /// Shared with the results of the runs on it: a judge keeps a result of every test.
+    pub input: Arc<Path>,
     pub answer: PathBuf,
     /// Arguments for the problem's validators on this test (a package's test group gives them).
     pub flags: TestFlags,
@@ -60,7 +62,7 @@ pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
     let mut tests = inputs(dir, &files)?;
     for test in &mut tests {
         test.answer = answer_of(&test.input).ok_or_else(|| Error::MissingAnswer {
-            input: test.input.clone(),
+            input: test.input.to_path_buf(),
         })?;
         check_test_file(&test.answer)?;
     }
@@ -140,7 +142,7 @@ fn inputs(dir: &Path, files: &[PathBuf]) -> Result<Vec<Test>> {
                     .with_extension("")
                     .as_os_str(),
             ),
-            input: path.clone(),
+            input: path.as_path().into(),
             answer: path.with_extension("ans"),
             flags: TestFlags::default(),
             kind: Default::default(),
@@ -151,6 +153,8 @@ fn inputs(dir: &Path, files: &[PathBuf]) -> Result<Vec<Test>> {
             .cmp(&a.is_sample())
             .then_with(|| natord::compare(&a.name, &b.name))
     });
+    // Grown by doubling, the list of many tests could hold almost twice what it has.
+    tests.shrink_to_fit();
     for test in &tests {
         check_test_file(&test.input)?;
     }

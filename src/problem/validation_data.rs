@@ -147,7 +147,7 @@ fn find(
             kind,
             test: Test {
                 name: crate::text::file_name(below.as_os_str()),
-                input: input.clone(),
+                input: input.as_path().into(),
                 answer,
                 flags: flags(input)?,
                 kind: Default::default(),

@@ -15,7 +15,7 @@ use crate::units::{Bytes, millis};
 use crate::verdict::Verdict;
 use serde::{Deserialize, Serialize};
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::Path;
 use std::time::Duration;
 
 /// The report as JSON: written by `judge --json`, and read back by `merge` and `report`.
@@ -393,7 +393,7 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
                         memory: kib(t.memory_kib)?,
                         message: t.message,
                         diff: t.diff,
-                        input: PathBuf::new(),
+                        input: Path::new("").into(),
                         texts: t.texts.map(|t| Box::new(t.texts())),
                         dialogue: t.dialogue,
                         at_margin: t.at_margin.as_deref().map(verdict).transpose()?,
@@ -543,7 +543,7 @@ pub(crate) mod tests {
             memory: Bytes(2 * Bytes::MIB),
             message: message.into(),
             diff: (verdict == Verdict::WrongAnswer).then(|| "-4\n+5".to_owned()),
-            input: format!("testdata/sum/{name}.in").into(),
+            input: Path::new(&format!("testdata/sum/{name}.in")).into(),
             texts: None,
             dialogue: None,
             at_margin: None,

@@ -12,6 +12,7 @@ mod cgroup;
 mod confine;
 mod excerpt;
 mod filesystem;
+mod input;
 mod isolation;
 mod kept_probe;
 mod limits;

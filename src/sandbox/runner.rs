@@ -8,8 +8,8 @@ use nix::sys::socket::{
     AddressFamily, ControlMessage, MsgFlags, SockFlag, SockType, sendmsg, socketpair,
 };
 use std::fs::File;
-use std::io::{self, IoSlice, Read};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::io::{IoSlice, Read};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Stdio};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -141,48 +141,18 @@ impl Runner for Sandbox {
     }
 }
 
-/// Opens a run's input and creates its output. A solution's input is a sealed copy in memory: the descriptor of
-/// the file itself, opened outside its namespaces and Landlock rules, would let it change the file's mode (fchmod
-/// needs no write access), or open it again for writing through /proc/self/fd/0 where the file system is not
-/// read-only to it. The problem's own tools read the file itself.
+/// Opens a run's input and creates its output. A solution's input is given so that it can neither change the test
+/// nor learn its path (see `input`); the problem's own tools read the file itself.
 fn open_streams(spec: &RunSpec) -> Result<[File; 2]> {
     let stdin = match &spec.stdin {
         Some(path) if spec.trust == Trust::Tool => File::open(path),
-        Some(path) => sealed_copy(path),
+        Some(path) => super::input::open(path),
         None => File::open("/dev/null"),
     }
     .map_err(|e| Error::Sandbox(format!("failed to open the input: {e}")))?;
     let stdout = File::create(&spec.stdout)
         .map_err(|e| Error::Sandbox(format!("failed to create the output file: {e}")))?;
     Ok([stdin, stdout])
-}
-
-/// A copy of the file in memory that nobody can change: written, sealed against writing, growing and shrinking,
-/// and rewound.
-fn sealed_copy(path: &Path) -> io::Result<File> {
-    // SAFETY: memfd_create takes a C string and flags, and returns a new descriptor or -1.
-    let fd = unsafe {
-        libc::memfd_create(
-            c"input".as_ptr(),
-            libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING,
-        )
-    };
-    if fd == -1 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: a new descriptor that nothing else owns.
-    let mut copy = unsafe { File::from_raw_fd(fd) };
-    io::copy(&mut File::open(path)?, &mut copy)?;
-    let seals = libc::F_SEAL_WRITE | libc::F_SEAL_GROW | libc::F_SEAL_SHRINK | libc::F_SEAL_SEAL;
-    // SAFETY: fcntl and lseek take plain integers.
-    unsafe {
-        if libc::fcntl(fd, libc::F_ADD_SEALS, seals) == -1
-            || libc::lseek(fd, 0, libc::SEEK_SET) == -1
-        {
-            return Err(io::Error::last_os_error());
-        }
-    }
-    Ok(copy)
 }
 
 /// The workers of a sandbox that wait for a run, of each kind (runs made as the worker's own user, or as one of

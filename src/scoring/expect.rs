@@ -320,7 +320,7 @@ mod tests {
             memory: crate::units::Bytes(0),
             message: message.into(),
             diff: None,
-            input: Default::default(),
+            input: std::path::Path::new("").into(),
             texts: None,
             dialogue: None,
             at_margin: None,

@@ -195,7 +195,7 @@ mod tests {
     fn test(name: &str) -> Test {
         Test {
             name: name.into(),
-            input: format!("{name}.in").into(),
+            input: std::path::Path::new(&format!("{name}.in")).into(),
             answer: format!("{name}.ans").into(),
             flags: Default::default(),
             kind: Default::default(),

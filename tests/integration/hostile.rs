@@ -16,13 +16,14 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-/// Expands each line `name: "file" => [VERDICT, ...] needs [layer | layer, layer];` into a module `name` with a
-/// test per mode. `needs` is optional; each comma-separated group in it is satisfied by any one of its
-/// `|`-separated layers being active, and every group must be.
+/// Expands each line `name: "file" => [VERDICT, ...] needs [layer | layer, layer] given Input;` into a module `name`
+/// with a test per mode. `needs` is optional; each comma-separated group in it is satisfied by any one of its
+/// `|`-separated layers being active, and every group must be. `given` is optional too: the tests the program is
+/// judged on beyond the fixture's (see `Input`).
 macro_rules! hostile {
     ($(
         $case:ident : $file:literal => [$($verdict:ident),+ $(,)?]
-            $(needs [$($($layer:ident)|+),+])? ;
+            $(needs [$($($layer:ident)|+),+])? $(given $input:ident)? ;
     )+) => {
         $(
             mod $case {
@@ -31,6 +32,7 @@ macro_rules! hostile {
                     file: $file,
                     expected: &[$(stringify!($verdict)),+],
                     needs: &[$($(&[$(stringify!($layer)),+]),+)?],
+                    input: super::Input::given(&[$(super::Input::$input)?]),
                 };
 
                 #[test]
@@ -81,6 +83,7 @@ hostile! {
     sparse_file: "sparse_file.c" => [RE, OLE];
     disk_filler: "disk_filler.c" => [AC, MLE];
     rewrite_input: "rewrite_input.c" => [AC];
+    large_input_link: "large_input_link.c" => [AC] given Large;
     write_outside: "write_outside.c" => [AC] needs [namespaces | landlock];
     tmpdir_leftover: "tmpdir_leftover.py" => [AC];
     workdir_marks: "workdir_marks.py" => [AC];
@@ -156,7 +159,32 @@ struct Case {
     expected: &'static [&'static str],
     /// Groups of alternative layers: from each group, at least one must be active for the case to run.
     needs: &'static [&'static [&'static str]],
+    /// The tests it is judged on.
+    input: Input,
 }
+
+/// The tests a case is judged on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Input {
+    /// The fixture's own.
+    Fixture,
+    /// The fixture's and one more, larger than the judge copies for a run (8 MiB): its first line is the two
+    /// numbers, and padding follows.
+    Large,
+}
+
+impl Input {
+    /// The input named in the table, if one is.
+    const fn given(named: &[Input]) -> Input {
+        match named {
+            [input] => *input,
+            _ => Input::Fixture,
+        }
+    }
+}
+
+/// The size of the large test, over the judge's bound for copying an input.
+const LARGE_INPUT: usize = 9 << 20;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Mode {
@@ -218,6 +246,13 @@ fn judge(case: &Case, mode: Mode) {
         .cache(&cache)
         .timeout(JUDGE_TIMEOUT)
         .args(&["judge", "hostile", "--submission", &program, "--json"]);
+    if case.input == Input::Large {
+        let mut large = String::from("1 2\n");
+        large.extend(std::iter::repeat_n(' ', LARGE_INPUT - large.len()));
+        judge = judge
+            .write("testdata/hostile/large.in", &large)
+            .write("testdata/hostile/large.ans", "3\n");
+    }
     judge = match mode.layers_variable() {
         Some(value) => judge.env("CPJUDGE_LAYERS", value),
         None => judge.env_remove("CPJUDGE_LAYERS"),

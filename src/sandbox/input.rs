@@ -1,0 +1,95 @@
+//! A solution's standard input, given so that the run can neither change the test nor learn where it lives.
+//!
+//! The descriptor of the test file itself, opened outside the run's namespaces and Landlock rules, would let the
+//! run change the file's mode (fchmod needs no write access), or open it again for writing through
+//! /proc/self/fd/0 where the file system is not read-only to it; and that link would name the test. A small input
+//! is given as a sealed copy in memory. A large one, whose copy would cost more than the program's own reading,
+//! is opened through a read-only mount of that one file, detached from every file hierarchy: writing through it
+//! fails whoever the run is, and its link names no path. Making that mount takes the judge's CAP_SYS_ADMIN; where
+//! it is refused, the large input is copied too.
+
+use super::namespace::checked;
+use std::fs::File;
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+/// Inputs larger than this are given through a read-only mount where the judge may make one.
+const COPIED_UP_TO: u64 = 8 << 20;
+
+/// Opens the test `path` as a solution's standard input.
+pub(super) fn open(path: &Path) -> io::Result<File> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.is_file() && meta.len() > COPIED_UP_TO => {
+            read_only_mount(path).or_else(|_| sealed_copy(path))
+        }
+        _ => sealed_copy(path),
+    }
+}
+
+/// The file at `path` (never a link there), opened for reading on a read-only, detached mount of its own: the
+/// mount goes away with the last descriptor.
+fn read_only_mount(path: &Path) -> io::Result<File> {
+    let name = std::ffi::CString::new(path.as_os_str().as_bytes())?;
+    let flags = libc::OPEN_TREE_CLONE | libc::OPEN_TREE_CLOEXEC | libc::AT_SYMLINK_NOFOLLOW as u32;
+    // SAFETY: open_tree takes a descriptor, a C string and flags; a non-negative result is a new descriptor.
+    let tree = checked(unsafe {
+        libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, name.as_ptr(), flags) as libc::c_int
+    })?;
+    // SAFETY: a new descriptor that nothing else owns.
+    let tree = unsafe { OwnedFd::from_raw_fd(tree) };
+    // SAFETY: an all-zero mount_attr is a valid one.
+    let mut attr: libc::mount_attr = unsafe { std::mem::zeroed() };
+    attr.attr_set = libc::MOUNT_ATTR_RDONLY
+        | libc::MOUNT_ATTR_NOSUID
+        | libc::MOUNT_ATTR_NODEV
+        | libc::MOUNT_ATTR_NOEXEC;
+    // SAFETY: mount_setattr reads `attr`, of the size given, and an empty C string.
+    checked(unsafe {
+        libc::syscall(
+            libc::SYS_mount_setattr,
+            tree.as_raw_fd(),
+            c"".as_ptr(),
+            libc::AT_EMPTY_PATH as libc::c_uint,
+            &attr as *const libc::mount_attr,
+            std::mem::size_of::<libc::mount_attr>(),
+        ) as libc::c_int
+    })?;
+    // Only a regular file: opening a FIFO would block, and a device is no test.
+    // SAFETY: fstat fills the struct it is given.
+    let mut stat: libc::stat = unsafe { std::mem::zeroed() };
+    checked(unsafe { libc::fstat(tree.as_raw_fd(), &mut stat) })?;
+    if stat.st_mode & libc::S_IFMT != libc::S_IFREG {
+        return Err(io::Error::other("not a regular file"));
+    }
+    File::open(format!("/proc/self/fd/{}", tree.as_raw_fd()))
+}
+
+/// A copy of the file in memory that nobody can change: written, sealed against writing, growing and shrinking,
+/// and rewound.
+fn sealed_copy(path: &Path) -> io::Result<File> {
+    // SAFETY: memfd_create takes a C string and flags, and returns a new descriptor or -1.
+    let fd = unsafe {
+        libc::memfd_create(
+            c"input".as_ptr(),
+            libc::MFD_CLOEXEC | libc::MFD_ALLOW_SEALING,
+        )
+    };
+    if fd == -1 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: a new descriptor that nothing else owns.
+    let mut copy = unsafe { File::from_raw_fd(fd) };
+    io::copy(&mut File::open(path)?, &mut copy)?;
+    let seals = libc::F_SEAL_WRITE | libc::F_SEAL_GROW | libc::F_SEAL_SHRINK | libc::F_SEAL_SEAL;
+    // SAFETY: fcntl and lseek take plain integers.
+    unsafe {
+        if libc::fcntl(fd, libc::F_ADD_SEALS, seals) == -1
+            || libc::lseek(fd, 0, libc::SEEK_SET) == -1
+        {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(copy)
+}
