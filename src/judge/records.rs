@@ -34,6 +34,9 @@ pub const MARGIN_PERCENT: u32 = 10;
 /// The file of a build's records, in its cache entry.
 pub(crate) const RUNS_FILE: &str = "runs.json";
 
+/// The digest of a build's files, kept in its cache entry under their identities.
+const EXECUTABLE_FILE: &str = "executable.json";
+
 /// The most a build's records may take: far more than the records of thousands of tests.
 const RECORDS_LIMIT: u64 = 256 << 20;
 
@@ -211,11 +214,27 @@ impl RunBook {
     }
 }
 
-/// A digest of the files a build made in `dir` (its `box`), by name, never following a link.
+/// A digest of the files a build made in `dir` (its `box`), by name, never following a link. It is kept beside the
+/// build under the files' identities (see [`crate::memo::identity`]): a build unchanged since is not read again.
 pub(crate) fn executable_digest(dir: &Path) -> std::io::Result<String> {
-    let mut key = CacheKey::default();
+    let mut files = Vec::new();
+    let mut identity = String::new();
     for entry in walkdir::WalkDir::new(dir).sort_by_file_name() {
         let entry = entry?;
+        identity.push_str(&crate::memo::identity(entry.path()));
+        identity.push('\n');
+        files.push(entry);
+    }
+    let kept = dir.parent().map(|entry| entry.join(EXECUTABLE_FILE));
+    if let Some(kept) = &kept
+        && let Ok(bytes) = crate::untrusted::read_regular(kept, 1 << 20)
+        && let Ok((known, digest)) = serde_json::from_slice::<(String, String)>(&bytes)
+        && known == identity
+    {
+        return Ok(digest);
+    }
+    let mut key = CacheKey::default();
+    for entry in files {
         let relative = entry.path().strip_prefix(dir).unwrap_or(entry.path());
         key.part(relative.as_os_str().as_encoded_bytes());
         if entry.file_type().is_file() {
@@ -228,7 +247,11 @@ pub(crate) fn executable_digest(dir: &Path) -> std::io::Result<String> {
             );
         }
     }
-    Ok(key.finish())
+    let digest = key.finish();
+    if let (Some(kept), Ok(bytes)) = (kept, serde_json::to_vec(&(identity, &digest))) {
+        let _ = crate::atomic::write(&kept, &bytes);
+    }
+    Ok(digest)
 }
 
 fn read(file: &Path) -> HashMap<String, Record> {
@@ -359,6 +382,24 @@ mod tests {
         assert_eq!(book.find("a", S).unwrap().verdict, Verdict::Accepted);
         assert_eq!(book.find("b", S).unwrap().verdict, Verdict::WrongAnswer);
         assert!(book.find("c", S).is_none());
+    }
+
+    #[test]
+    fn an_executable_digest_is_kept_while_its_files_are_the_same() {
+        let entry = tempfile::tempdir().unwrap();
+        let build = entry.path().join("box");
+        std::fs::create_dir(&build).unwrap();
+        std::fs::write(build.join("main"), "one").unwrap();
+        let first = executable_digest(&build).unwrap();
+        assert!(entry.path().join(EXECUTABLE_FILE).is_file());
+        assert_eq!(executable_digest(&build).unwrap(), first);
+        // Rewritten, the file has another identity: read again.
+        std::fs::write(build.join("main"), "two").unwrap();
+        let second = executable_digest(&build).unwrap();
+        assert_ne!(second, first);
+        // A file added beside it counts too.
+        std::fs::write(build.join("data"), "").unwrap();
+        assert_ne!(executable_digest(&build).unwrap(), second);
     }
 
     #[test]
