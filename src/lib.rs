@@ -109,7 +109,7 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         }
         Command::Test(args) => commands::test(root.as_deref(), cache, &cli.layers, cli.color, args),
         Command::List(args) => {
-            project().and_then(|catalog| commands::list(&catalog, args).map(Outcome::from))
+            project().and_then(|catalog| commands::list(&catalog, &cache, args).map(Outcome::from))
         }
         Command::Add(args) => commands::add(project(), &cwd, cache, &cli.layers, cli.color, args),
         Command::Regen(args) => {

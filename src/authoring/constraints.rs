@@ -124,6 +124,36 @@ impl Summary {
     pub fn is_empty(&self) -> bool {
         self.values.is_empty() && self.cases.is_empty()
     }
+
+    /// What no test reaches, each in a few words: a bound (`n = 15`, or `x at its upper bound` where the bounds
+    /// depend on the input) and a case (`case corner`), in the order of the summary.
+    pub fn unreached(&self) -> Vec<String> {
+        let mut unreached = Vec::new();
+        for row in &self.values {
+            let name = &row.name;
+            match row.bounds.as_slice() {
+                [only] => {
+                    if !row.low_reached {
+                        unreached.push(format!("{name} = {}", only.min));
+                    }
+                    if !row.high_reached {
+                        unreached.push(format!("{name} = {}", only.max));
+                    }
+                }
+                _ => {
+                    if !row.low_reached {
+                        unreached.push(format!("{name} at its lower bound"));
+                    }
+                    if !row.high_reached {
+                        unreached.push(format!("{name} at its upper bound"));
+                    }
+                }
+            }
+        }
+        let never = self.cases.iter().filter(|c| c.holds == 0);
+        unreached.extend(never.map(|c| format!("case {}", c.name)));
+        unreached
+    }
 }
 
 /// A row with the number of the test that last touched it, so that a name counts once per test.

@@ -19,6 +19,8 @@ pub struct Tally {
     pub time_limit_suggestions: usize,
     /// The digests of a problem's test files, kept by their identity for the runs kept with the builds.
     pub digest_lists: usize,
+    /// What `validate --constraints` last found each problem's tests reach, kept for `list`.
+    pub constraint_findings: usize,
 }
 
 /// What clearing the cache did.
@@ -41,11 +43,12 @@ pub fn survey(cache: &Cache) -> Result<Tally> {
         validation_memos: files(&cache.validated())?.len(),
         time_limit_suggestions: files(&cache.suggestions())?.len(),
         digest_lists: files(&cache.digests())?.len(),
+        constraint_findings: files(&cache.constraints())?.len(),
     })
 }
 
 /// Removes every build no judge is using (with the runs kept with it), every validation memo, every kept
-/// suggestion and every list of digests. Folders are kept, so
+/// suggestion, every list of digests and every constraint finding. Folders are kept, so
 /// that a judge at work meanwhile can go on writing in them.
 pub fn clear(cache: &Cache) -> Cleared {
     let mut cleared = Cleared::default();
@@ -60,6 +63,10 @@ pub fn clear(cache: &Cache) -> Cleared {
             &mut cleared.removed.time_limit_suggestions,
         ),
         (cache.digests(), &mut cleared.removed.digest_lists),
+        (
+            cache.constraints(),
+            &mut cleared.removed.constraint_findings,
+        ),
     ] {
         let names = match files(&folder) {
             Ok(names) => names,
@@ -148,7 +155,8 @@ mod tests {
     use super::*;
     use crate::cache::entry::{STATUS_FILE, hold};
 
-    /// A cache with three builds of 100 bytes each, two memos and a kept suggestion.
+    /// A cache with three builds of 100 bytes each, two memos, a kept suggestion, a digest list and a constraint
+    /// finding.
     fn cache() -> (tempfile::TempDir, Cache) {
         let dir = tempfile::tempdir().unwrap();
         let cache = Cache::new(dir.path().to_owned());
@@ -162,6 +170,7 @@ mod tests {
             (cache.validated(), "m2"),
             (cache.suggestions(), "s.json"),
             (cache.digests(), "d.json"),
+            (cache.constraints(), "c.json"),
         ] {
             std::fs::create_dir_all(&folder).unwrap();
             std::fs::write(folder.join(name), "").unwrap();
@@ -180,7 +189,8 @@ mod tests {
                 build_bytes: 300,
                 validation_memos: 2,
                 time_limit_suggestions: 1,
-                digest_lists: 1
+                digest_lists: 1,
+                constraint_findings: 1
             }
         );
         assert_eq!(
@@ -202,7 +212,8 @@ mod tests {
                 build_bytes: 200,
                 validation_memos: 2,
                 time_limit_suggestions: 1,
-                digest_lists: 1
+                digest_lists: 1,
+                constraint_findings: 1
             }
         );
         assert_eq!(

@@ -44,4 +44,10 @@ impl Cache {
     pub fn digests(&self) -> PathBuf {
         self.dir.join("digests")
     }
+
+    /// What `validate --constraints` last found each problem's tests reach, one file per problem (see
+    /// `authoring::reached`).
+    pub fn constraints(&self) -> PathBuf {
+        self.dir.join("constraints")
+    }
 }

@@ -1,5 +1,8 @@
 //! `cpjudge list`: the problems, their limits and how many tests and solutions each has.
 
+use super::target::Target;
+use crate::authoring;
+use crate::cache::Cache;
 use crate::cli::ListArgs;
 use crate::error::{Error, Result};
 use crate::problem::{Catalog, Comparison, Problem, find_tests};
@@ -8,23 +11,25 @@ use crate::units::millis;
 use crate::verdict::Verdict;
 
 /// Lists the problems; returns whether every problem's configuration is sound.
-pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<bool> {
+pub fn list(catalog: &Catalog, cache: &Cache, args: &ListArgs) -> Result<bool> {
     let mut summaries: Vec<ProblemSummary> = catalog
         .names()
         .into_iter()
         .map(|name| match catalog.load(&name) {
-            Ok(problem) => ProblemSummary {
-                tests: find_tests(&catalog.testdata_dir(&name))
-                    .ok()
-                    .map(|t| t.len()),
-                name,
-                lacks: lacks(&problem),
-                title: Some(problem.title),
-                time_limit_ms: Some(millis(problem.limits.time)),
-                memory_limit_kib: Some(problem.limits.memory.kib()),
-                solutions: Some(problem.solutions.len()),
-                error: None,
-            },
+            Ok(problem) => {
+                let target = Target::in_project(catalog, problem);
+                let problem = &target.problem;
+                ProblemSummary {
+                    tests: find_tests(&target.tests_dir).ok().map(|t| t.len()),
+                    lacks: lacks(problem, untested(&target, cache)),
+                    name,
+                    title: Some(problem.title.clone()),
+                    time_limit_ms: Some(millis(problem.limits.time)),
+                    memory_limit_kib: Some(problem.limits.memory.kib()),
+                    solutions: Some(problem.solutions.len()),
+                    error: None,
+                }
+            }
             Err(e) => ProblemSummary::broken(name, e.to_string()),
         })
         .collect();
@@ -43,13 +48,15 @@ pub fn list(catalog: &Catalog, args: &ListArgs) -> Result<bool> {
     Ok(summaries.iter().all(|s| s.error.is_none()))
 }
 
-/// What a problem still lacks to be ready: an input validator, and solutions expected to fail as a test set must
-/// catch them (a wrong answer, and too slow), where the problem can tell them.
-fn lacks(problem: &Problem) -> Vec<String> {
+/// What a problem still lacks to be ready: an input validator, tests that reach every bound its validator
+/// reports (`untested`), and solutions expected to fail as a test set must catch them (a wrong answer, and too
+/// slow), where the problem can tell them.
+fn lacks(problem: &Problem, untested: Option<String>) -> Vec<String> {
     let mut lacks = Vec::new();
     if problem.validator.is_none() {
         lacks.push("an input validator".to_owned());
     }
+    lacks.extend(untested);
     let expecting = |verdict: Verdict| {
         problem
             .solutions
@@ -64,6 +71,29 @@ fn lacks(problem: &Problem) -> Vec<String> {
         lacks.push("a solution expected TLE".to_owned());
     }
     lacks
+}
+
+/// What the problem's tests leave of its bounds untested, as `validate --constraints` last found them, without
+/// running the validator: the bounds and cases no test reaches, or that they are not known for the tests as they
+/// are now. Nothing for a problem without a validator, or whose tests reach everything its validator reports.
+fn untested(target: &Target, cache: &Cache) -> Option<String> {
+    let problem = &target.problem;
+    problem.validator.as_ref()?;
+    let tests = target.inputs(None).unwrap_or_default();
+    let Some(reached) = authoring::kept_reached(cache, problem, &tests) else {
+        return Some(format!(
+            "bounds not checked: run `cpjudge validate {} --constraints`",
+            problem.name
+        ));
+    };
+    match reached.unreached.as_slice() {
+        [] => None,
+        [one] => Some(format!("an untested bound: {one} never reached")),
+        many => Some(format!(
+            "untested bounds: {} never reached",
+            many.join(", ")
+        )),
+    }
 }
 
 /// The folders under `problems/` no problem can be loaded from, each with its name and why: broken, not absent.

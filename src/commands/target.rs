@@ -43,7 +43,8 @@ impl Target {
         Ok(Target::in_project(catalog, catalog.load(name)?))
     }
 
-    fn in_project(catalog: &Catalog, problem: Problem) -> Target {
+    /// The project's problem `problem`, loaded already.
+    pub fn in_project(catalog: &Catalog, problem: Problem) -> Target {
         let tests_dir = catalog.testdata_dir(&problem.name);
         Target {
             new_tests_dir: tests_dir.clone(),

@@ -39,6 +39,8 @@ pub(super) fn validate_target(
     args: &ValidateArgs,
 ) -> Result<ValidationReport> {
     let tests = target.inputs(args.tests.as_deref())?;
+    // Taken before the validator runs, so that a test changed meanwhile leaves the finding stale.
+    let key = authoring::reached_key(&target.problem, &tests);
     let (sandbox, _) = target.sandbox(layers, false, &cache.dir)?;
     let workshop = Workshop::new(&sandbox, cache, &target.problem)?;
     let steps = Steps::new("validating", 0);
@@ -46,5 +48,14 @@ pub(super) fn validate_target(
         steps.set(done, total)
     });
     steps.finish();
-    outcome
+    let report = outcome?;
+    // Kept only when it speaks of the whole test set, every test read: `list` tells from it what the tests lack.
+    if let Some(summary) = &report.constraints
+        && args.tests.is_none()
+        && report.protocol_errors.is_empty()
+        && report.invalid_tests().next().is_none()
+    {
+        authoring::keep_reached(cache, &target.problem, &key, summary);
+    }
+    Ok(report)
 }

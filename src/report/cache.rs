@@ -28,6 +28,11 @@ pub fn write_cache(cache: &Cache, contents: &Tally, out: &mut dyn Write) -> io::
         out,
         "  {} of test files (runs are kept with their builds)",
         plural(contents.digest_lists, "digest list")
+    )?;
+    writeln!(
+        out,
+        "  {} (the bounds tests reach, for `list`)",
+        plural(contents.constraint_findings, "constraint finding")
     )
 }
 
@@ -52,13 +57,14 @@ pub fn write_cleared(cache: &Cache, cleared: &Cleared, out: &mut dyn Write) -> i
     let removed = &cleared.removed;
     writeln!(
         out,
-        "cleared {}: removed {} ({}), {}, {}, {}",
+        "cleared {}: removed {} ({}), {}, {}, {}, {}",
         cache.dir.display(),
         plural(removed.builds, "build"),
         Bytes(removed.build_bytes).measured(),
         plural(removed.validation_memos, "validation memo"),
         plural(removed.time_limit_suggestions, "time-limit suggestion"),
-        plural(removed.digest_lists, "digest list")
+        plural(removed.digest_lists, "digest list"),
+        plural(removed.constraint_findings, "constraint finding")
     )?;
     let kept = &cleared.kept;
     if kept.builds > 0 {
@@ -111,6 +117,7 @@ mod tests {
             validation_memos: 1,
             time_limit_suggestions: 0,
             digest_lists: 2,
+            constraint_findings: 3,
         };
         insta::assert_snapshot!(text(|out| write_cache(&cache(), &contents, out)));
         insta::assert_snapshot!(text(|out| write_cache_json(&cache(), &contents, out)));
@@ -125,6 +132,7 @@ mod tests {
                 validation_memos: 40,
                 time_limit_suggestions: 1,
                 digest_lists: 1,
+                constraint_findings: 2,
             },
             kept: Tally {
                 builds: 1,

@@ -3,6 +3,7 @@
 
 use crate::harness::{BUNDLED, Judge};
 use crate::html::{check_page, chromium};
+use std::path::Path;
 
 /// The summary's row of `problem`: the line starting with its name.
 fn row<'a>(table: &'a str, problem: &str) -> &'a str {
@@ -272,13 +273,80 @@ fn list_says_what_each_problem_lacks() {
         table.contains("lacks an input validator, a solution expected WA, a solution expected TLE"),
         "{table}"
     );
-    // A problem that has them all lacks nothing.
-    let bundled = Judge::bundled(&["hidden-knight"])
-        .args(&["list", "--json"])
-        .run()
-        .expect_code(0)
-        .json();
-    assert_eq!(bundled[0]["lacks"], serde_json::json!([]));
+    // A problem that has them all lacks nothing, once its tests are seen to reach every bound.
+    let mut bundled = Judge::bundled(&["hidden-knight"]);
+    bundled
+        .then(&["validate", "hidden-knight", "--constraints"], b"")
+        .expect_code(0);
+    let json = bundled.then(&["list", "--json"], b"").expect_code(0).json();
+    assert_eq!(json[0]["lacks"], serde_json::json!([]));
+}
+
+/// What `list` says of a problem's bounds: what `validate --constraints` last found the tests reach, while the
+/// tests are those it ran on, and otherwise that they were not checked.
+#[test]
+fn list_names_the_bounds_the_tests_never_reach() {
+    let mut project = Judge::bundled(&["young-chess"]);
+    let bounds = |project: &mut Judge| -> Vec<String> {
+        let json = project.then(&["list", "--json"], b"").expect_code(0).json();
+        let lacks: Vec<String> = serde_json::from_value(json[0]["lacks"].clone()).unwrap();
+        let table = project.then(&["list"], b"").expect_code(0).stdout();
+        let bounds: Vec<String> = lacks
+            .into_iter()
+            .filter(|lack| lack.contains("bound"))
+            .collect();
+        for lack in &bounds {
+            assert!(table.contains(lack.as_str()), "{lack:?} in\n{table}");
+        }
+        bounds
+    };
+    let not_checked = "bounds not checked: run `cpjudge validate young-chess --constraints`";
+    assert_eq!(bounds(&mut project), [not_checked]);
+    // Without the 10-row boards, the largest n is never reached.
+    let tests = project.root().join("testdata/young-chess");
+    let aside = project.root().join("aside");
+    std::fs::create_dir(&aside).unwrap();
+    let mut moved = Vec::new();
+    for entry in std::fs::read_dir(&tests).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "in") {
+            let text = std::fs::read_to_string(&path).unwrap();
+            if text.split_whitespace().next() == Some("10") {
+                let name = path.file_stem().unwrap().to_owned();
+                for extension in ["in", "ans"] {
+                    let file = Path::new(&name).with_extension(extension);
+                    std::fs::rename(tests.join(&file), aside.join(&file)).unwrap();
+                }
+                moved.push(name);
+            }
+        }
+    }
+    assert!(!moved.is_empty());
+    project
+        .then(&["validate", "young-chess", "--constraints"], b"")
+        .expect_code(0);
+    let said = bounds(&mut project);
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].contains("n = 10") && said[0].ends_with(" never reached"),
+        "{said:?}"
+    );
+    // A test that reaches it back, validated again: nothing is lacking.
+    for name in &moved {
+        for extension in ["in", "ans"] {
+            let file = Path::new(name).with_extension(extension);
+            std::fs::rename(aside.join(&file), tests.join(&file)).unwrap();
+        }
+    }
+    project
+        .then(&["validate", "young-chess", "--constraints"], b"")
+        .expect_code(0);
+    assert_eq!(bounds(&mut project), Vec::<String>::new());
+    // A test changed since: what was found no longer speaks of these tests.
+    let changed = tests.join(Path::new(&moved[0]).with_extension("in"));
+    let text = std::fs::read(&changed).unwrap();
+    std::fs::write(&changed, text).unwrap();
+    assert_eq!(bounds(&mut project), [not_checked]);
 }
 
 #[test]
