@@ -22,6 +22,13 @@ fn json_report_matches_the_schema() {
         ".harness.peak_memory" => "[bytes]",
         ".host" => "[host]",
         ".date" => "[date]",
+        ".fingerprint.*" => "[text]",
+        ".cpjudge" => "[build]",
+        ".checker" => "[digest]",
+        ".solutions[].build.*" => "[text]",
+        ".solutions[].tests[].record.key" => "[digest]",
+        ".solutions[].tests[].record.input" => "[digest]",
+        ".solutions[].tests[].record.answer" => "[digest]",
     });
 }
 
