@@ -154,11 +154,11 @@ pub(crate) fn validate(
     for test in tests {
         // Taken before the input is read: a file changed meanwhile has another identity by then.
         let known = memo.join(identity_key(validator, test));
-        if known.exists() {
+        if kept(&known) {
             continue;
         }
         let marker = memo.join(memo_key(validator, test)?);
-        if !marker.exists() {
+        if !kept(&marker) {
             if let InputCheck::Invalid { message } =
                 validator.check(runner, &test.input, &test.flags.input)?
             {
@@ -167,11 +167,17 @@ pub(crate) fn validate(
                     message,
                 });
             }
-            std::fs::write(&marker, b"").map_err(|e| Error::io("write", &marker, e))?;
+            crate::atomic::write(&marker, b"")?;
         }
-        std::fs::write(&known, b"").map_err(|e| Error::io("write", &known, e))?;
+        crate::atomic::write(&known, b"")?;
     }
     Ok(())
+}
+
+/// Whether a memo is there: a file of its own, never what a link planted in the cache leads to (a run judged without
+/// layers may write there). Memos are written by renaming into place, which replaces a planted link.
+fn kept(memo: &Path) -> bool {
+    std::fs::symlink_metadata(memo).is_ok_and(|m| m.is_file())
 }
 
 /// The name of `test`'s memo by what its input file is now (see [`crate::memo::identity`]) rather than what it
@@ -274,6 +280,38 @@ mod tests {
         std::fs::write(&input, "6\n").unwrap();
         validate(&runner, &validator, &memo, &[&test]).unwrap();
         assert_eq!(runner.0.load(Ordering::SeqCst), 2);
+    }
+
+    #[test]
+    fn a_link_planted_in_the_memo_is_neither_believed_nor_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let memo = dir.path().join("memo");
+        std::fs::create_dir(&memo).unwrap();
+        let input = dir.path().join("1.in");
+        std::fs::write(&input, "5\n").unwrap();
+        let answer = dir.path().join("1.ans");
+        std::fs::write(&answer, "kept\n").unwrap();
+        let (validator, test) = validator_and_test(&input);
+        // Both memos of the input planted as links to the answer, as a run without layers could.
+        for name in [
+            identity_key(&validator, &test),
+            memo_key(&validator, &test).unwrap(),
+        ] {
+            std::os::unix::fs::symlink(&answer, memo.join(name)).unwrap();
+        }
+        let runner = Accepting::default();
+        validate(&runner, &validator, &memo, &[&test]).unwrap();
+        assert_eq!(
+            runner.0.load(Ordering::SeqCst),
+            1,
+            "a planted memo was believed"
+        );
+        assert_eq!(std::fs::read_to_string(&answer).unwrap(), "kept\n");
+        assert!(
+            std::fs::symlink_metadata(memo.join(identity_key(&validator, &test)))
+                .unwrap()
+                .is_file()
+        );
     }
 
     #[test]
