@@ -664,8 +664,25 @@ impl CacheKey {
     /// file's, and exactly that many bytes are hashed, so a file that shrinks meanwhile is an error.
     pub fn part_file(&mut self, path: &Path) -> std::io::Result<()> {
         use std::io::Read;
-        let file = std::fs::File::open(path)?;
-        let len = file.metadata()?.len();
+        use std::os::unix::fs::OpenOptionsExt;
+        // Opened without waiting, and read only if it is a regular file: a FIFO or a device put where a test or a
+        // build was expected must not hang or flood the judge.
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)?;
+        let metadata = file.metadata()?;
+        if !metadata.is_file() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!(
+                    "{} is {}, not a regular file",
+                    path.display(),
+                    crate::untrusted::describe(&metadata.file_type())
+                ),
+            ));
+        }
+        let len = metadata.len();
         self.0.update(len.to_le_bytes());
         let mut rest = file.take(len);
         let mut buffer = vec![0; 64 * 1024];
@@ -792,6 +809,23 @@ fn bound(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_regular_file_is_hashed() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("1.in");
+        let name = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: mkfifo takes a C string and a mode.
+        assert_eq!(unsafe { libc::mkfifo(name.as_ptr(), 0o600) }, 0);
+        // A FIFO nobody writes to: read as a file, the hash would wait for ever.
+        let error = CacheKey::default().part_file(&fifo).unwrap_err();
+        assert_eq!(error.kind(), std::io::ErrorKind::InvalidInput, "{error}");
+        assert!(
+            CacheKey::default()
+                .part_file(Path::new("/dev/zero"))
+                .is_err()
+        );
+    }
 
     #[test]
     fn keys_depend_on_every_part() {
