@@ -296,14 +296,7 @@ pub fn write_index(
             })
             .collect(),
     };
-    let mut env = minijinja::Environment::new();
-    env.add_template("contest.html", TEMPLATE)
-        .map_err(io::Error::other)?;
-    let html = env
-        .get_template("contest.html")
-        .and_then(|t| t.render(minijinja::value::Serde(&index)))
-        .map_err(io::Error::other)?;
-    out.write_all(html.as_bytes())
+    super::html::render("contest.html", TEMPLATE, &index, out)
 }
 
 #[cfg(test)]

@@ -157,13 +157,21 @@ struct RunDetail(String, String, String);
 
 /// Writes the page for `report`.
 pub fn write_html(report: &JudgeReport, origin: &Origin, out: &mut dyn Write) -> io::Result<()> {
-    let page = page(report, origin);
+    render("report.html", TEMPLATE, &page(report, origin), out)
+}
+
+/// Writes the page `template` (named `name`) makes of `page`.
+pub(super) fn render(
+    name: &'static str,
+    template: &'static str,
+    page: &impl Serialize,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let mut env = minijinja::Environment::new();
-    env.add_template("report.html", TEMPLATE)
-        .map_err(io::Error::other)?;
+    env.add_template(name, template).map_err(io::Error::other)?;
     let html = env
-        .get_template("report.html")
-        .and_then(|t| t.render(minijinja::value::Serde(&page)))
+        .get_template(name)
+        .and_then(|t| t.render(minijinja::value::Serde(page)))
         .map_err(io::Error::other)?;
     out.write_all(html.as_bytes())
 }
