@@ -451,11 +451,10 @@ impl<'a> Judge<'a> {
                 continue;
             }
             let program = self.compiler.program(&build, roomy.memory)?;
-            let book = keeping.and_then(|_| RunBook::of_build(&build.dir));
             let built = Built {
                 program: &program,
                 build: &build,
-                kept: self.kept(keeping, &build, &runner, book.as_ref())?,
+                kept: self.kept(keeping, &build, &runner)?,
             };
             for test in tests
                 .iter()
@@ -475,9 +474,7 @@ impl<'a> Judge<'a> {
                     slowest = Some((result.cpu, format!("{} on {}", solution.name, test.name)));
                 }
             }
-            if let Some(book) = book {
-                book.save();
-            }
+            built.save();
         }
         let (cpu, on) =
             slowest.unwrap_or_else(|| (Duration::ZERO, "no accepted submission".into()));
@@ -496,16 +493,18 @@ impl<'a> Judge<'a> {
         }
     }
 
-    /// How `build`'s runs are kept, under `book`, where runs are kept at all: the key of its runs, and where the
-    /// tests' digests come from.
+    /// How `build`'s runs are kept, where runs are kept at all and it has a build of its own: its records, the key
+    /// of its runs, and where the tests' digests come from.
     fn kept<'k>(
         &self,
         keeping: Option<&'k Keeping>,
         build: &Compiled,
         runner: &TestRunner,
-        book: Option<&'k RunBook>,
     ) -> Result<Option<Kept<'k>>> {
-        let (Some(keeping), Some(book)) = (keeping, book) else {
+        let Some(keeping) = keeping.filter(|_| !build.is_prebuilt()) else {
+            return Ok(None);
+        };
+        let Some(book) = RunBook::of_build(&build.dir) else {
             return Ok(None);
         };
         let executable = super::records::executable_digest(&build.dir)
@@ -517,23 +516,26 @@ impl<'a> Judge<'a> {
         Ok(Some(Kept {
             book,
             key: RunKey::new(keeping.provenance, &[&build.key(), &executable], &judging),
+            executable,
             digests: &keeping.digests,
             fresh: keeping.provenance.fresh,
         }))
     }
 
-    /// What `solution`, built as `build`, was built from and into, where runs are kept.
+    /// What `solution`, built as `build` into files of digest `executable` (none if it did not build), was built
+    /// from and into, where runs are kept.
     fn build_trace(
         &self,
         keeping: Option<&Keeping>,
         solution: &Solution,
         build: &Compiled,
+        executable: Option<String>,
     ) -> Option<super::outcome::BuildTrace> {
         let keeping = keeping.filter(|_| !build.is_prebuilt())?;
         Some(super::outcome::BuildTrace {
             source: keeping.digests.of(&solution.path).unwrap_or_default(),
             key: build.key(),
-            executable: super::records::executable_digest(&build.dir).unwrap_or_default(),
+            executable: executable.unwrap_or_default(),
             toolchain: self.compiler.version(solution.language),
         })
     }
@@ -562,27 +564,24 @@ impl<'a> Judge<'a> {
             None => tests,
         };
         let (tree, tests) = tree_of(problem, tests)?;
-        let trace = self.build_trace(keeping, solution, &build);
+        let mut executable = None;
         let mut results = if build.outcome.ok {
             let program = self.compiler.program(&build, runner.limits.memory)?;
             let plan = Plan::for_rules(&tree, &solution.expectations, self.options.all_tests);
-            let book = keeping
-                .filter(|_| !build.is_prebuilt())
-                .and_then(|_| RunBook::of_build(&build.dir));
             let built = Built {
                 program: &program,
                 build: &build,
-                kept: self.kept(keeping, &build, runner, book.as_ref())?,
+                kept: self.kept(keeping, &build, runner)?,
             };
             let results = self.run_tests(runner, &built, solution, plan.as_ref(), &tests, on_event);
+            executable = built.kept.as_ref().map(|k| k.executable.clone());
             // What was run is kept even when the judge stops: the runs made need not be made again.
-            if let Some(book) = book {
-                book.save();
-            }
+            built.save();
             results?
         } else {
             vec![None; tests.len()]
         };
+        let trace = self.build_trace(keeping, solution, &build, executable);
         let scored = score(&tree, &mut results);
         // Collected in place, in the list of every test's result (a result and its absence are the same size): a
         // second list would double the judge's memory at its peak. Made to measure where tests were left out.
@@ -744,14 +743,23 @@ struct Built<'a> {
 
 /// Where a build's runs are kept, and under what key.
 struct Kept<'a> {
-    book: &'a RunBook,
+    book: RunBook,
     key: RunKey,
+    /// The digest of the files built, which the key holds.
+    executable: String,
     digests: &'a Digests,
     /// Whether outcomes kept are ignored: runs are made, and kept.
     fresh: bool,
 }
 
 impl Built<'_> {
+    /// Writes the runs made and kept, if runs are kept.
+    fn save(self) {
+        if let Some(kept) = self.kept {
+            kept.book.save();
+        }
+    }
+
     /// The outcome of the program on `test`: kept from an earlier judge if one is still decided, else judged now
     /// (and kept).
     fn judge(&self, runner: &TestRunner, test: &Test) -> Result<TestResult> {
