@@ -122,15 +122,16 @@ pub struct Provenance {
     pub fresh: bool,
 }
 
-/// The key of a program's runs on one problem, before the test is added: see the module's documentation.
+/// The key of a program's runs on one problem, before the test is added: see the module's documentation. A digest,
+/// so that each run's key hashes only it and the test's own parts.
 #[derive(Debug, Clone)]
-pub(crate) struct RunKey(Vec<u8>);
+pub(crate) struct RunKey(String);
 
 impl RunKey {
     /// The key of runs of the build `build` (its key and its executable's digest) judged as `judging` says (the
     /// checker, the limits but time, the margin).
     pub fn new(provenance: &Provenance, build: &[&str], judging: &str) -> RunKey {
-        let mut parts = Vec::new();
+        let mut key = CacheKey::default();
         for part in [
             "run record 1",
             &provenance.build,
@@ -141,16 +142,15 @@ impl RunKey {
         .into_iter()
         .chain(build.iter().copied())
         {
-            parts.extend((part.len() as u64).to_le_bytes());
-            parts.extend(part.as_bytes());
+            key.part(part.as_bytes());
         }
-        RunKey(parts)
+        RunKey(key.finish())
     }
 
     /// The key of the run on `test`, whose input and answer have the digests given.
     pub fn of(&self, test: &Test, input: &str, answer: &str) -> String {
         let mut key = CacheKey::default();
-        key.part(&self.0);
+        key.part(self.0.as_bytes());
         key.part(input.as_bytes());
         key.part(answer.as_bytes());
         key.part(format!("{:?}", test.flags).as_bytes());
