@@ -66,9 +66,6 @@ pub fn run(cli: Cli) -> Result<Outcome> {
     // Descriptors our caller left open (a jobserver's pipe, a file opened for writing) are not for the programs we
     // run, nor for the compilers and tools we start.
     sandbox::close_inherited_on_exec();
-    // Not dumpable, as each worker is not: a run of the same user, where no layer hides the judge from it, can then
-    // neither open the judge's memory through /proc nor its descriptors (the workers' replies) to forge a verdict.
-    sandbox::not_dumpable();
     // Processes orphaned by a supervisor that died come to us, so they can be killed before we exit.
     if let Err(e) = sandbox::become_subreaper() {
         eprintln!(

@@ -1,17 +1,19 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    // The two roles this executable plays inside the sandbox: a worker that carries out runs, and the program of a
-    // trial run.
-    match std::env::args_os().nth(1) {
-        Some(arg) if arg == cpjudge::sandbox::SUPERVISE_ARG => {
-            let args: Vec<String> = std::env::args().skip(2).collect();
-            return ExitCode::from(cpjudge::sandbox::serve(&args) as u8);
-        }
-        Some(arg) if arg == cpjudge::sandbox::PROBE_ARG => {
-            return ExitCode::from(cpjudge::sandbox::echo() as u8);
-        }
-        _ => {}
+    let role = std::env::args_os().nth(1);
+    // The program of a trial run, which runs as a solution would: nothing of ours to hide.
+    if role.as_deref() == Some(cpjudge::sandbox::PROBE_ARG.as_ref()) {
+        return ExitCode::from(cpjudge::sandbox::echo() as u8);
+    }
+    // Not dumpable before anything else, the judge and its workers alike: a run of the same user, where no layer
+    // hides us from it, can then neither open our memory through /proc nor our descriptors (the workers' replies) to
+    // forge a verdict. A judge started beside such a run is open to it only while it is being loaded.
+    cpjudge::sandbox::not_dumpable();
+    // The worker that carries out runs inside the sandbox.
+    if role.as_deref() == Some(cpjudge::sandbox::SUPERVISE_ARG.as_ref()) {
+        let args: Vec<String> = std::env::args().skip(2).collect();
+        return ExitCode::from(cpjudge::sandbox::serve(&args) as u8);
     }
     let cli = cpjudge::cli::Cli::parse_args();
     match cpjudge::run(cli) {

@@ -50,7 +50,7 @@ pub(crate) fn close_inherited_on_exec() {
 
 /// Makes this process not dumpable: processes of the same user may then neither trace it nor open its memory or
 /// its descriptors through /proc.
-pub(crate) fn not_dumpable() {
+pub fn not_dumpable() {
     // SAFETY: prctl takes plain integers.
     unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
 }

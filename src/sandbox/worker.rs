@@ -42,9 +42,8 @@ pub fn serve(args: &[String]) -> i32 {
         Some(Ok(layers)) => layers,
         _ => return 2,
     };
-    // Not dumpable: processes of the same user (a run without namespaces, say) can then neither trace this one
-    // nor open its descriptors through /proc to forge a reply.
-    process::not_dumpable();
+    // Not dumpable since its first instruction (`main`): processes of the same user (a run without namespaces, say)
+    // can neither trace this one nor open its descriptors through /proc to forge a reply.
     // SAFETY: setpgid takes plain integers.
     unsafe { libc::setpgid(0, 0) };
     process::close_inherited_on_exec();
