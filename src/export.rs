@@ -161,7 +161,7 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
         Comparison::Checker(path) => {
             let folder = wrapped_in("checker");
             wrap(
-                &Source::file(path)?,
+                &problem.own_source(Source::file(path)?),
                 &root.join(&folder),
                 CHECKER_RUN,
                 &problem.flags,
@@ -169,7 +169,11 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
             exported.wrapped.push(("checker", folder));
         }
         Comparison::OutputValidator(source) => {
-            copy_program(source, &root.join(validators), own)?;
+            copy_program(
+                &problem.own_source(source.clone()),
+                &root.join(validators),
+                own,
+            )?;
         }
         Comparison::Interactive {
             interactor,
@@ -177,7 +181,7 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
         } => {
             let folder = wrapped_in("interactor");
             wrap(
-                interactor,
+                &problem.own_source(interactor.clone()),
                 &root.join(&folder),
                 INTERACTOR_RUN,
                 &problem.flags,
@@ -187,7 +191,11 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
         Comparison::Interactive {
             interactor,
             protocol: Protocol::Package,
-        } => copy_program(interactor, &root.join(validators), own)?,
+        } => copy_program(
+            &problem.own_source(interactor.clone()),
+            &root.join(validators),
+            own,
+        )?,
         Comparison::Tokens
         | Comparison::Exact
         | Comparison::Float { .. }
@@ -199,7 +207,7 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
         match problem.protocol {
             Protocol::Cpjudge => {
                 wrap(
-                    &Source::file(validator)?,
+                    &problem.own_source(Source::file(validator)?),
                     &root.join(folder),
                     VALIDATOR_RUN,
                     &problem.flags,
@@ -210,7 +218,11 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
             Protocol::Package => {
                 for validator in problem.input_validators()?.0 {
                     if let crate::problem::InputValidator::Program(source) = validator {
-                        copy_program(&source, &root.join("input_validators"), true)?;
+                        copy_program(
+                            &problem.own_source(source),
+                            &root.join("input_validators"),
+                            true,
+                        )?;
                     }
                 }
             }
@@ -219,9 +231,11 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
     if let Some(package) = &problem.package {
         for validator in &package.input_validators {
             match validator {
-                crate::problem::InputValidator::Program(source) => {
-                    copy_program(source, &root.join("input_validators"), true)?
-                }
+                crate::problem::InputValidator::Program(source) => copy_program(
+                    &problem.own_source(source.clone()),
+                    &root.join("input_validators"),
+                    true,
+                )?,
                 crate::problem::InputValidator::Checktestdata(script) => {
                     copy_into(script, &root.join("input_validators"))?
                 }
@@ -250,7 +264,12 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
         exported.submissions += 1;
     }
     if let Some(generator) = &problem.generator {
-        copy_into(generator, &root.join("generators"))?;
+        // generators/ is free-form: the generator goes in as it is, with the headers it includes beside it.
+        copy_program(
+            &problem.own_source(Source::file(generator)?),
+            &root.join("generators"),
+            false,
+        )?;
     }
     statement::write(problem, root, format)?;
 
@@ -326,9 +345,9 @@ fn wrap(source: &Source, folder: &Path, run: &str, flags: &Flags) -> Result<()> 
             source.shown().display()
         )));
     }
-    copy_into(&source.main, folder)?;
-    for other in &source.others {
-        copy_into(other, folder)?;
+    let (main, others) = crate::compile::gather(source)?;
+    for (path, bytes) in std::iter::once(&main).chain(&others) {
+        write(&folder.join(path.file_name().unwrap_or_default()), bytes)?;
     }
     let language = source.language;
     let spec = language.spec();
@@ -400,24 +419,33 @@ fn shell_word(word: &str) -> String {
     }
 }
 
-/// A program as it is: its file into `folder`, or its files into a folder of its own there (`own`), or into
-/// `folder` itself.
+/// A program as it is built (see [`crate::compile::gather`]): its file into `folder`, or its files into a folder of
+/// its own there (`own`, named as its folder is, or as its file where the headers it includes go with it), or into
+/// `folder` itself. A header found in the problem's folder goes beside the program's main file, where its quoted
+/// include finds it.
 fn copy_program(source: &Source, folder: &Path, own: bool) -> Result<()> {
-    match &source.folder {
-        None => copy_into(&source.main, folder),
-        Some(theirs) => {
-            let into = if own {
-                folder.join(theirs.file_name().unwrap_or_default())
-            } else {
-                folder.to_owned()
-            };
-            for file in std::iter::once(&source.main).chain(&source.others) {
-                let below = file.strip_prefix(theirs).unwrap_or(file);
-                copy(file, &into.join(below))?;
-            }
-            Ok(())
-        }
+    let (main, others) = crate::compile::gather(source)?;
+    if source.folder.is_none() && others.is_empty() {
+        return write(
+            &folder.join(main.0.file_name().unwrap_or_default()),
+            &main.1,
+        );
     }
+    let into = match (&source.folder, own) {
+        (_, false) => folder.to_owned(),
+        (Some(theirs), true) => folder.join(theirs.file_name().unwrap_or_default()),
+        (None, true) => folder.join(source.main.file_stem().unwrap_or_default()),
+    };
+    let beside = source.main.parent().unwrap_or(Path::new(""));
+    let root = source.folder.as_deref().unwrap_or(beside);
+    for (file, bytes) in std::iter::once(&main).chain(&others) {
+        let below = match file.strip_prefix(root) {
+            Ok(below) => below,
+            Err(_) => Path::new(file.file_name().unwrap_or_default()),
+        };
+        write(&into.join(below), bytes)?;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

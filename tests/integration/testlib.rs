@@ -116,6 +116,71 @@ fn a_submission_includes_a_header_beside_it() {
     assert_eq!(solution(&report, "mine.cpp")["verdict"], "AC", "{report:#}");
 }
 
+/// Exported as a package, every program goes with the headers it includes: the checker, validator and generator
+/// with the problem's `testlib.h`, the reference (a folder of its own now) with its `util.h`. The package then
+/// judges green, and passes problemtools' verifyproblem where it is installed.
+#[test]
+fn an_exported_problem_takes_the_headers_its_programs_include() {
+    let mut judge = polygon();
+    let package = judge.root().join("sorting");
+    judge
+        .then(&["export", "sorting", package.to_str().unwrap()], b"")
+        .expect_code(0);
+    let testlib = std::fs::read(judge.root().join("problems/sorting/testlib.h")).unwrap();
+    for beside in [
+        "output_validators/checker",
+        "input_validators/validator",
+        "generators",
+    ] {
+        let header = package.join(beside).join("testlib.h");
+        assert_eq!(
+            std::fs::read(&header).ok(),
+            Some(testlib.clone()),
+            "{}",
+            header.display()
+        );
+    }
+    for file in ["sort.cpp", "util.h"] {
+        assert!(
+            package
+                .join("submissions/accepted/sort")
+                .join(file)
+                .is_file(),
+            "{file}"
+        );
+    }
+    let report = judge
+        .then(&["judge", package.to_str().unwrap(), "--json"], b"")
+        .expect_code(0)
+        .json();
+    assert_eq!(solution(&report, "sort")["verdict"], "AC", "{report:#}");
+    assert_eq!(
+        solution(&report, "as_read.py")["verdict"],
+        "WA",
+        "{report:#}"
+    );
+    let Some(tool) = crate::packages::verifyproblem() else {
+        return;
+    };
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(
+        repo.join("target/problemtools/languages.yaml"),
+        judge.root().join("languages.yaml"),
+    )
+    .unwrap();
+    let checked = std::process::Command::new(tool)
+        .current_dir(judge.root())
+        .args(["sorting", "-p", "submissions"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&checked.stdout);
+    assert!(
+        checked.status.success() && said.contains("sorting tested: 0 errors"),
+        "{said}\n{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+}
+
 #[test]
 fn a_header_that_links_out_of_the_problem_is_refused_by_name() {
     let judge = polygon();
