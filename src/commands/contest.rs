@@ -26,7 +26,6 @@ pub(super) fn judge(
         (!args.submissions.is_empty(), "--submission"),
         (!args.commands.is_empty(), "--command"),
         (args.tests.is_some(), "--tests"),
-        (args.run.junit.is_some(), "--junit"),
         (args.run.partition.is_some(), "--partition"),
     ] {
         if given {
@@ -55,9 +54,13 @@ pub(super) fn judge(
         _ => Detail::Normal,
     };
     let style = Style::for_stdout(color, detail);
+    if let Some(junit) = &args.run.junit {
+        session::check_folder_of(junit, "--junit")?;
+    }
     // Each problem judged as `judge PROBLEM` judges it; the report files are the contest's.
     let run_args = RunArgs {
         html: None,
+        junit: None,
         ..args.run.clone()
     };
     let mut problems: Vec<JudgedProblem> = Vec::new();
@@ -94,6 +97,13 @@ pub(super) fn judge(
     } else {
         let rows: Vec<ProblemRow> = problems.iter().map(|p| p.row.clone()).collect();
         write_stdout(|out| report::write_summary(&report::JUDGE_COLUMNS, &rows, style, out))?;
+    }
+    // Each file whole or not at all: a CI job must not pick up half a report.
+    if let Some(path) = &args.run.junit {
+        let mut xml = Vec::new();
+        report::write_contest_junit(&problems, &mut xml)
+            .map_err(|e| Error::io("write", path, e))?;
+        crate::atomic::write(path, &xml)?;
     }
     if let Some(index) = &args.run.html {
         write_html(&problems, index)?;

@@ -1,7 +1,8 @@
 //! JUnit XML (`judge --junit FILE`) for CI systems: a test suite per solution, a test case per solution x test,
 //! plus one case per solution for "got its expected verdict"; a scoring problem's groups are suites within the
-//! solution's, with their verdict and score as properties.
+//! solution's, with their verdict and score as properties. A contest's file holds every problem's suites.
 
+use super::contest::{JudgedProblem, ProblemRow, ProblemStatus};
 use crate::judge::{JudgeReport, SolutionReport};
 use crate::scoring::{GroupResult, show};
 use crate::verdict::Verdict;
@@ -10,18 +11,77 @@ use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
 use std::io::{self, Write};
 
 pub fn write_junit(report: &JudgeReport, out: &mut dyn Write) -> io::Result<()> {
+    let failures = report.solutions.iter().filter(|s| !s.ok).count();
+    write_suites(&report.problem, failures, out, |xml| {
+        report
+            .solutions
+            .iter()
+            .try_for_each(|solution| write_suite(xml, report, solution))
+    })
+}
+
+/// The JUnit XML of a contest's judge (`judge --junit FILE` naming no problem): each problem's suites as its own
+/// judge writes them, and for a problem that could not be judged, a suite of one failed case saying why.
+pub fn write_contest_junit(problems: &[JudgedProblem], out: &mut dyn Write) -> io::Result<()> {
+    let failures = problems
+        .iter()
+        .map(|problem| match &problem.judged {
+            Some((report, _)) => report.solutions.iter().filter(|s| !s.ok).count(),
+            None => 1,
+        })
+        .sum();
+    write_suites("contest", failures, out, |xml| {
+        problems
+            .iter()
+            .try_for_each(|problem| match &problem.judged {
+                Some((report, _)) => report
+                    .solutions
+                    .iter()
+                    .try_for_each(|solution| write_suite(xml, report, solution)),
+                None => write_unjudged(xml, &problem.row),
+            })
+    })
+}
+
+/// The document: its `testsuites`, named `name` with `failures` failed suites, holding what `suites` writes.
+fn write_suites(
+    name: &str,
+    failures: usize,
+    out: &mut dyn Write,
+    suites: impl FnOnce(&mut Writer<&mut dyn Write>) -> io::Result<()>,
+) -> io::Result<()> {
     let mut xml = Writer::new_with_indent(out, b' ', 2);
     xml.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
-    let failures = report.solutions.iter().filter(|s| !s.ok).count();
-    let mut suites = BytesStart::new("testsuites");
-    suites.push_attribute(("name", report.problem.as_str()));
-    suites.push_attribute(("failures", failures.to_string().as_str()));
-    xml.write_event(Event::Start(suites))?;
-    for solution in &report.solutions {
-        write_suite(&mut xml, report, solution)?;
-    }
+    let mut start = BytesStart::new("testsuites");
+    start.push_attribute(("name", name));
+    start.push_attribute(("failures", failures.to_string().as_str()));
+    xml.write_event(Event::Start(start))?;
+    suites(&mut xml)?;
     xml.write_event(Event::End(BytesEnd::new("testsuites")))?;
     writeln!(xml.get_mut())
+}
+
+/// The suite of a problem that could not be judged: one failed case, saying why.
+fn write_unjudged<W: Write>(xml: &mut Writer<W>, row: &ProblemRow) -> io::Result<()> {
+    let why = match &row.status {
+        ProblemStatus::Broken(why) => why.as_str(),
+        _ => "not judged",
+    };
+    let mut suite = BytesStart::new("testsuite");
+    suite.push_attribute(("name", row.problem.as_str()));
+    suite.push_attribute(("tests", "1"));
+    suite.push_attribute(("failures", "1"));
+    suite.push_attribute(("skipped", "0"));
+    xml.write_event(Event::Start(suite))?;
+    Case {
+        name: "judged",
+        seconds: 0.0,
+        failure: Some(why),
+        skipped: None,
+        output: None,
+    }
+    .write(xml, &row.problem)?;
+    xml.write_event(Event::End(BytesEnd::new("testsuite")))
 }
 
 fn write_suite<W: Write>(

@@ -62,14 +62,29 @@ fn problems_chooses_some_by_name() {
     assert!(none.stderr().contains("queen-*"), "{}", none.stderr());
 }
 
+/// A broken problem is said in its row and the others are judged; the contest's JUnit file (for a CI job) holds
+/// every judged problem's suites and a failed suite for each broken one.
 #[test]
 fn a_broken_problem_fails_the_contest_but_not_the_others() {
-    let run = Judge::bundled(&["young-chess", "knight-pawns"])
+    let judge = Judge::bundled(&["young-chess", "knight-pawns"])
         .write("problems/knight-pawns/problem.toml", "time_limit = \n")
         .write("problems/draft/statement.md", "# A problem begun by hand\n")
-        .args(&["judge"])
-        .run()
-        .expect_code(1);
+        .args(&["judge", "--junit", "contest.xml"]);
+    let run = judge.run().expect_code(1);
+    let xml = std::fs::read_to_string(judge.root().join("contest.xml")).unwrap();
+    assert!(
+        xml.contains(r#"<testsuites name="contest" failures="2">"#),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<testsuite name="young-chess.boundary_dp.rs""#),
+        "{xml}"
+    );
+    for broken in ["knight-pawns", "draft"] {
+        let suite = format!(r#"<testsuite name="{broken}" tests="1" failures="1" skipped="0">"#);
+        assert!(xml.contains(&suite), "{xml}");
+    }
+    assert!(xml.contains("problem.toml"), "{xml}");
     let table = run.stdout();
     assert!(
         row(&table, "young-chess").ends_with("as expected"),
