@@ -151,9 +151,10 @@ struct Runs {
 /// Why a solution that did not compile ran no test: what its cells say.
 const NOT_COMPILED: &str = "not run: compile error";
 
-/// A run's CPU and wall time and memory, in one line; what it said; and the diff or dialogue, if any.
+/// A run's CPU and wall time and memory, in one line; what it said; and the diff or dialogue: a list that ends at
+/// its last text, since most runs say nothing more than their numbers.
 #[derive(Serialize)]
-struct RunDetail(String, String, String);
+struct RunDetail(Vec<String>);
 
 /// Writes the page for `report`.
 pub fn write_html(report: &JudgeReport, origin: &Origin, out: &mut dyn Write) -> io::Result<()> {
@@ -396,7 +397,11 @@ fn detail(test: &TestResult) -> RunDetail {
         ),
         None => numbers,
     };
-    RunDetail(numbers, crate::text::bound(&test.message, 4096), more)
+    let mut texts = vec![numbers, crate::text::bound(&test.message, 4096), more];
+    while texts.last().is_some_and(String::is_empty) {
+        texts.pop();
+    }
+    RunDetail(texts)
 }
 
 /// What shows how a run went wrong, as the terminal shows it (`table::write_evidence`): an interactive test's
@@ -603,7 +608,7 @@ mod tests {
         );
         // Each run's time beside its verdict.
         assert!(
-            page.contains(r#"<td data-verdict="AC">AC <span class="time">7ms</span></td>"#),
+            page.contains(r#"<td data-verdict="AC">AC <small>7ms</small></td>"#),
             "{page}"
         );
         let start = page.find(r#"id="runs">"#).unwrap() + r#"id="runs">"#.len();
@@ -615,7 +620,8 @@ mod tests {
             "token 1: expected \"4\", found \"5\""
         );
         assert_eq!(runs["runs"][0][1][2], "-4\n+5");
-        assert_eq!(runs["runs"][0][0][2], "");
+        // A run that said nothing has its numbers alone.
+        assert_eq!(runs["runs"][0][0].as_array().unwrap().len(), 1);
         assert_eq!(runs["runs"][1][1], serde_json::Value::Null);
         assert_eq!(runs["not_run"][2], NOT_COMPILED);
     }

@@ -126,22 +126,31 @@ pub fn svg(points: &[Point], axes: &Axes) -> String {
 
 /// The tests' names under the axis, written upwards from it: every test's where they fit, else every n-th one,
 /// so that no two overlap. Each is its test's name, cut to its end where long, with the whole name as its title.
+/// They share one group that turns them upwards from the axis and holds their font and alignment, so that each
+/// name, which a page of many plots repeats in every plot, is only its title, its text and its place along the axis.
 fn test_labels(tests: &[String], ticks: &[(i32, i32)]) -> String {
     let apart = match ticks {
         [first, .., last] => f64::from(last.0 - first.0) / (ticks.len() - 1) as f64,
         _ => LABEL_SPACING,
     };
     let every = (LABEL_SPACING / apart.max(0.1)).ceil().max(1.0) as usize;
-    let mut labels = String::new();
-    for (test, &(x, y)) in tests.iter().zip(ticks).step_by(every) {
-        let y = y + 4;
+    // Every tick is on the axis, at the same height.
+    let Some(&(_, axis)) = ticks.first() else {
+        return String::new();
+    };
+    let mut labels = format!(
+        r#"<g class="test-labels" transform="translate(0 {}) rotate(-90)" text-anchor="end" dominant-baseline="central" font-family="sans-serif" font-size="{LABEL_SIZE}">"#,
+        axis + 4
+    );
+    labels.push('\n');
+    for (test, &(x, _)) in tests.iter().zip(ticks).step_by(every) {
         labels.push_str(&format!(
-            r#"<g class="test-label"><title>{}</title><text x="{x}" y="{y}" transform="rotate(-90 {x} {y})" text-anchor="end" dominant-baseline="central" font-family="sans-serif" font-size="{LABEL_SIZE}">{}</text></g>"#,
+            "<g><title>{}</title><text y=\"{x}\">{}</text></g>\n",
             quick_xml::escape::escape(test.as_str()),
             quick_xml::escape::escape(shown(test).as_str()),
         ));
-        labels.push('\n');
     }
+    labels.push_str("</g>\n");
     labels
 }
 
@@ -274,13 +283,38 @@ mod tests {
             .map(|i| format!("a-rather-long-group/<case>-{i}"))
             .collect();
         let drawn = svg(&points, &axes(&many));
-        let shown = drawn.matches("class=\"test-label\"").count();
+        let shown = drawn.matches("<title>").count();
         assert!((20..=80).contains(&shown), "{shown} labels: {drawn}");
         // Cut to their ends, and escaped.
         assert!(
             drawn.contains(">…long-group/&lt;case&gt;-0</text>"),
             "{drawn}"
         );
+    }
+
+    #[test]
+    fn the_test_names_share_their_font_and_turn() {
+        // Many plots on a page each name their tests: a name is its text and its place, no more.
+        let tests = names(40);
+        let points = [Point {
+            test: 0,
+            value: 30.0,
+            failed: false,
+        }];
+        let axes = Axes {
+            tests: &tests,
+            limit: 100.0,
+            suggested: None,
+            what: "CPU",
+        };
+        let drawn = svg(&points, &axes);
+        assert!(
+            drawn.contains("<g><title>test-39</title><text y=\""),
+            "{drawn}"
+        );
+        assert_eq!(drawn.matches(r#"font-size="10""#).count(), 1, "{drawn}");
+        // One turn for the vertical axis's description, one for all the names.
+        assert_eq!(drawn.matches("rotate(").count(), 2, "{drawn}");
     }
 
     #[test]

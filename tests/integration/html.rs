@@ -242,8 +242,8 @@ const LAYOUT_PROBE: &str = r#"<script>
       }
     }
     plots.push({
-      labels: [...svg.querySelectorAll('.test-label text')].map((t) => t.textContent),
-      titles: [...svg.querySelectorAll('.test-label title')].map((t) => t.textContent),
+      labels: [...svg.querySelectorAll('.test-labels text')].map((t) => t.textContent),
+      titles: [...svg.querySelectorAll('.test-labels title')].map((t) => t.textContent),
     });
   }
   const out = document.createElement('pre');
