@@ -455,9 +455,9 @@ pub struct RunArgs {
     pub strict: bool,
 
     /// Judge, then judge again each time a file the verdicts depend on changes (the solutions or the files given,
-    /// the tests, the checker, validators, interactor and problem.toml), until Ctrl-C. Not with --json, which promises
-    /// one report per command.
-    #[arg(long, conflicts_with = "json")]
+    /// the tests, the checker, validators, interactor and problem.toml), until Ctrl-C. With --json, each judge's
+    /// report is one line of standard output (JSON Lines), and what changed is said on standard error.
+    #[arg(long)]
     pub watch: bool,
 
     /// Judge only share K of N of the (solution, test) runs, the same share on every machine; join the reports

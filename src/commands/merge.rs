@@ -107,6 +107,7 @@ pub fn report(color: ColorChoice, args: &ReportArgs) -> Result<Outcome> {
 fn outputs(forms: &ReportForms, color: ColorChoice) -> Result<Outputs<'_>> {
     let outputs = Outputs {
         json: forms.json,
+        json_lines: false,
         style: Style::for_stdout(
             color,
             if forms.quiet {

@@ -44,6 +44,7 @@ pub(super) fn run(
     };
     let outputs = Outputs {
         json: args.json,
+        json_lines: args.watch,
         style: Style::for_stdout(color, detail),
         junit: args.junit.as_deref(),
         html: args.html.as_deref(),
@@ -217,6 +218,8 @@ fn set_aside_unavailable(session: &mut Session, toolchain: &Toolchain) -> Vec<Sk
 /// The reports a command writes: the table (in `style`) or JSON on standard output, and the files asked for.
 pub(super) struct Outputs<'a> {
     pub json: bool,
+    /// JSON reports one per line, for a reader of a stream of them (`--watch --json`).
+    pub json_lines: bool,
     pub style: Style,
     pub junit: Option<&'a Path>,
     pub html: Option<&'a Path>,
@@ -259,7 +262,10 @@ pub(super) fn write_reports(
             origin,
             harness_peak_memory: own_peak_memory(),
         };
-        report::write_json(report, &about, &mut out)
+        match outputs.json_lines {
+            true => report::write_json_line(report, &about, &mut out),
+            false => report::write_json(report, &about, &mut out),
+        }
     } else if let Some(comparison) = &outputs.contestant {
         report::write_contestant(report, comparison, outputs.style, &mut out)
     } else {

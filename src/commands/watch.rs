@@ -47,7 +47,7 @@ pub(super) fn watch(
             Wait::Interrupted => return Ok(Outcome::Interrupted),
             Wait::Changed(changed) => changed,
         };
-        report::write_changed(&changed, &cwd)
+        report::write_changed(&changed, &cwd, args.json)
             .map_err(|e| Error::io("write", "standard output", e))?;
         let judged = prepare().and_then(|session| {
             watch.set(places(&session))?;

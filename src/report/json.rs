@@ -286,6 +286,17 @@ pub fn write_json(report: &JudgeReport, about: &AboutJudge, out: &mut dyn Write)
     writeln!(out)
 }
 
+/// The object [`write_json`] writes, on one line: a report of a stream of them (`--watch --json`).
+pub fn write_json_line(
+    report: &JudgeReport,
+    about: &AboutJudge,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, &json_report(report, about))?;
+    writeln!(out)?;
+    out.flush()
+}
+
 /// The object [`write_json`] writes, for a report that holds it among others.
 pub(super) fn report_value(report: &JudgeReport, about: &AboutJudge) -> serde_json::Value {
     serde_json::to_value(json_report(report, about)).expect("a report is plain data")

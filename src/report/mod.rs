@@ -46,7 +46,10 @@ pub use doctor::{
 pub use exported::write_exported;
 pub use html::write_html;
 pub use imported::write_imported;
-pub use json::{AboutJudge, ProblemSummary, SavedReport, read_json, write_json, write_list_json};
+pub use json::{
+    AboutJudge, ProblemSummary, SavedReport, read_json, write_json, write_json_line,
+    write_list_json,
+};
 pub use junit::{write_contest_junit, write_junit};
 pub use new_problem::write_new_problem;
 pub use origin::Origin;

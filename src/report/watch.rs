@@ -1,5 +1,6 @@
 //! What `--watch` says between judges: which files changed and when, before each new report (on a terminal, in
-//! place of the last one), and that it waits for the next change.
+//! place of the last one), and that it waits for the next change. With `--json`, standard output holds the reports
+//! alone, one per line, and the rest is said on standard error.
 
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -9,11 +10,16 @@ const NAMED: usize = 5;
 
 /// Starts the report of a judge made because `changed` changed: on a terminal the screen is cleared, so that the
 /// new report stands where the last one stood; elsewhere (a file, a pipe) a separator line keeps the reports apart.
-/// The files are named from `cwd`.
-pub fn write_changed(changed: &[PathBuf], cwd: &Path) -> io::Result<()> {
+/// The files are named from `cwd`. Where the reports are JSON (`json`), standard output is theirs alone: the line
+/// goes to standard error.
+pub fn write_changed(changed: &[PathBuf], cwd: &Path, json: bool) -> io::Result<()> {
+    let line = changed_line(changed, cwd, &now());
+    if json {
+        eprintln!("--- {line} ---");
+        return Ok(());
+    }
     let stdout = io::stdout();
     let mut out = stdout.lock();
-    let line = changed_line(changed, cwd, &now());
     if out.is_terminal() {
         out.flush()?;
         console::Term::stdout().clear_screen()?;

@@ -21,10 +21,13 @@ const ONE_SOLUTION: &str = "title = \"Sum of numbers\"\ntime_limit = \"2s\"\nmem
                             [[solutions]]\npath = \"solutions/ac.c\"\nexpected = \"AC\"\nmain = true\n";
 
 /// A judge started with `--watch` in a copy of a fixture, its output gathered as it comes: standard output and
-/// error through one pipe, so that what it says after a report comes after all of the report.
+/// error through one pipe, so that what it says after a report comes after all of the report (or each apart,
+/// for a judge whose standard output is JSON).
 struct Watching {
     judge: Child,
     output: Arc<Mutex<String>>,
+    /// Standard error, where it is gathered apart.
+    errors: Arc<Mutex<String>>,
     project: tempfile::TempDir,
     cache: tempfile::TempDir,
     tmp: tempfile::TempDir,
@@ -33,6 +36,11 @@ struct Watching {
 impl Watching {
     /// Starts `cpjudge ARGS` in a copy of the fixture `name`, once `prepare` has changed it.
     fn start(name: &str, prepare: impl FnOnce(&Path), args: &[&str]) -> Watching {
+        Self::start_with(name, prepare, args, false)
+    }
+
+    /// As [`Watching::start`], with standard error gathered apart from standard output where `apart`.
+    fn start_with(name: &str, prepare: impl FnOnce(&Path), args: &[&str], apart: bool) -> Watching {
         let (project, cache, tmp) = (
             tempfile::tempdir().unwrap(),
             tempfile::tempdir().unwrap(),
@@ -41,6 +49,11 @@ impl Watching {
         copy_dir(&fixtures().join(name), project.path());
         prepare(project.path());
         let (reader, writer) = std::io::pipe().unwrap();
+        let (error_reader, error_writer) = std::io::pipe().unwrap();
+        let stderr = match apart {
+            true => error_writer,
+            false => writer.try_clone().unwrap(),
+        };
         let judge = Command::new(env!("CARGO_BIN_EXE_cpjudge"))
             .arg("--cache-dir")
             .arg(cache.path())
@@ -48,13 +61,14 @@ impl Watching {
             .current_dir(project.path())
             .env("TMPDIR", tmp.path())
             .stdin(Stdio::null())
-            .stdout(writer.try_clone().unwrap())
-            .stderr(writer)
+            .stdout(writer)
+            .stderr(stderr)
             .spawn()
             .unwrap();
         Watching {
             judge,
             output: gather(reader),
+            errors: gather(error_reader),
             project,
             cache,
             tmp,
@@ -119,7 +133,8 @@ impl Watching {
 
     /// Everything the judge said, for failure messages.
     fn said(&self) -> String {
-        self.output.lock().unwrap().clone()
+        let errors = self.errors.lock().unwrap();
+        format!("{}{errors}", self.output.lock().unwrap())
     }
 
     /// Nothing of the judge is left: no process (a program run from the cache, or one that inherited the judge's
@@ -325,17 +340,44 @@ fn a_contestant_file_is_judged_again_when_a_sample_changes() {
     watching.assert_nothing_left();
 }
 
-/// A watch prints a report per judge, which a reader of JSON, expecting one, could not take.
+/// `--watch --json`: standard output holds the reports alone, one per line, each the object `judge --json`
+/// prints, for an editor to read as they come; what changed is said on standard error.
 #[test]
-fn watch_with_json_is_refused() {
-    let output = Command::new(env!("CARGO_BIN_EXE_cpjudge"))
-        .args(["judge", "sum", "--watch", "--json"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2), "{output:?}");
-    let said = String::from_utf8_lossy(&output.stderr);
-    assert!(
-        said.contains("--json") && said.contains("--watch"),
-        "{said}"
+fn watch_with_json_writes_a_report_per_line() {
+    let mut watching = Watching::start_with(
+        "basic",
+        |project| {
+            std::fs::write(project.join("problems/sum/problem.toml"), ONE_SOLUTION).unwrap();
+        },
+        &["judge", "sum", "--watch", "--json"],
+        true,
     );
+    let lines = |watching: &mut Watching, count: usize| -> Vec<serde_json::Value> {
+        let start = Instant::now();
+        while watching.errors.lock().unwrap().matches(WAITING).count() < count {
+            assert!(
+                start.elapsed() < BOUND,
+                "judge {count} never came: {}",
+                watching.said()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let output = watching.output.lock().unwrap().clone();
+        output
+            .lines()
+            .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line}")))
+            .collect()
+    };
+    let first = lines(&mut watching, 1);
+    assert_eq!(first.len(), 1, "{}", watching.said());
+    assert_eq!(first[0]["ok"], true, "{:#}", first[0]);
+    std::fs::write(watching.path("testdata/sum/1.ans"), "7\n").unwrap();
+    let both = lines(&mut watching, 2);
+    assert_eq!(both.len(), 2, "{}", watching.said());
+    assert_eq!(both[1]["ok"], false, "{:#}", both[1]);
+    assert_eq!(both[1]["problem"], "sum");
+    let errors = watching.errors.lock().unwrap().clone();
+    assert!(errors.contains("testdata/sum/1.ans changed"), "{errors}");
+    assert_eq!(watching.interrupt(), 130, "{}", watching.said());
+    watching.assert_nothing_left();
 }
