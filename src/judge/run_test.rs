@@ -300,6 +300,10 @@ impl TestRunner<'_> {
         result.verdict = verdict;
         result.message = message;
         take_score(&mut result, interactor, workdir);
+        // Points given as testlib's `quitp` gives them, as a checker's are: the test's score, if it stands accepted.
+        if said.score.is_some() && result.verdict.is_accepted() {
+            result.validator_score = said.score;
+        }
         hold_to_limit(
             &mut result,
             dialogue::verdict(classify(&solution, &self.limits), said.clone(), ending),

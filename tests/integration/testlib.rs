@@ -264,3 +264,43 @@ fn a_testlib_checker_verdicts_are_read_as_testlib_means_them() {
     assert_eq!(points["validator_score"]["score"], 2.5, "{points:#}");
     assert_eq!(solution(&report, "points.py")["score"], 2.5, "{report:#}");
 }
+
+/// An interactor giving points as testlib's `quitp` does (exit code 7, `points 2.5 ...` first in its message):
+/// the test accepted with the points as its score, as a checker's points are.
+#[test]
+fn an_interactors_points_are_the_tests_score() {
+    let interactor = "import sys\n\
+                      print('say', flush=True)\n\
+                      word = sys.stdin.readline().strip()\n\
+                      if word == 'ok':\n    sys.exit(0)\n\
+                      if word == 'points':\n    sys.stderr.write('points 2.5 partly right\\n')\n    sys.exit(7)\n\
+                      sys.stderr.write('unknown word ' + word + '\\n')\n\
+                      sys.exit(1)\n";
+    let mut toml = String::from(
+        "title = \"interactor points\"\ntime_limit = \"1s\"\nmemory_limit = \"256MiB\"\n\
+         interactor = \"interactor.py\"\n\n[[groups]]\nname = \"all\"\npoints = 10\nscoring = \"sum\"\n",
+    );
+    let mut judge = Judge::fixture("polygon")
+        .write("problems/talk/interactor.py", interactor)
+        .write("testdata/talk/all/1.in", "1\n")
+        .write("testdata/talk/all/1.ans", "1\n");
+    for (i, word) in ["ok", "points", "wrong"].iter().enumerate() {
+        judge = judge.write(
+            &format!("problems/talk/solutions/{word}.py"),
+            &format!("input()\nprint({word:?}, flush=True)\n"),
+        );
+        toml.push_str(&format!(
+            "\n[[solutions]]\npath = \"solutions/{word}.py\"\nexpected = \"AC\"\n{}",
+            if i == 0 { "main = true\n" } else { "" }
+        ));
+    }
+    judge = judge.write("problems/talk/problem.toml", &toml);
+    let report = judge.then(&["judge", "talk", "--json"], b"").json();
+    let test = |name: &str| solution(&report, name)["tests"][0].clone();
+    assert_eq!(test("ok.py")["verdict"], "AC", "{report:#}");
+    assert_eq!(test("wrong.py")["verdict"], "WA", "{report:#}");
+    let points = test("points.py");
+    assert_eq!(points["verdict"], "AC", "{report:#}");
+    assert_eq!(points["validator_score"]["score"], 2.5, "{points:#}");
+    assert_eq!(solution(&report, "points.py")["score"], 2.5, "{report:#}");
+}
