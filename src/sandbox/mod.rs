@@ -35,7 +35,7 @@ pub use process::own_peak_memory;
 pub(crate) use process::{
     become_subreaper, close_inherited_on_exec, kill_orphans, not_dumpable, signal_name,
 };
-pub use runner::{Runner, SUPERVISE_ARG, Sandbox};
+pub use runner::{Runner, SUPERVISE_ARG, Sandbox, wait_for_released};
 pub use spec::{
     LimitKind, Limits, Reply, Request, RunResult, RunSpec, Termination, Trust, small_env,
 };
