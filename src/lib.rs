@@ -131,8 +131,10 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         }
         Command::Cache(args) => commands::cache(&cache, args).map(|()| Outcome::AsExpected),
     };
-    sandbox::kill_orphans();
+    // The workers a judge released end while its folders are removed; none is left once they are waited for.
     scratch::clean_up();
+    sandbox::wait_for_released();
+    sandbox::kill_orphans();
     outcome.map_err(|e| sandbox::forget_after(e, &cli.layers).in_cache(&cache_dir))
 }
 

@@ -153,6 +153,8 @@ pub(super) fn judge(
         progress.on_event(&event)
     });
     progress.finish();
+    // No more runs: the workers end while the report is made and written (see `crate::run`).
+    sandbox.release();
     let mut report = outcome?;
     report.skipped = skipped;
     report.time_limit_overridden = args.time_limit.is_some();

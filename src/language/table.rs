@@ -23,8 +23,8 @@ pub struct Spec {
     /// The file name patterns of its sources, as given.
     pub files: Vec<String>,
     matcher: GlobSet,
-    /// Files matching the first set count for this language only if their first bytes match the pattern.
-    gate: Option<(GlobSet, Regex)>,
+    /// Files matching the gate's names count for this language only if their first bytes match its pattern.
+    gate: Option<Gate>,
     /// The language this one is another implementation of (PyPy of Python 3), chosen only when preferred.
     pub variant_of: Option<String>,
     /// Whether a package's programs use this variant where its tool is installed (Kattis's PyPy).
@@ -60,8 +60,8 @@ impl Spec {
     /// gates files of its name on their content (`#!...python2`).
     pub(super) fn passes_gate(&self, path: &Path, head: &mut dyn FnMut() -> String) -> bool {
         match &self.gate {
-            Some((files, pattern)) if path.file_name().is_some_and(|n| files.is_match(n)) => {
-                pattern.is_match(&head())
+            Some(gate) if path.file_name().is_some_and(|n| gate.files.is_match(n)) => {
+                gate.pattern().is_match(&head())
             }
             _ => true,
         }
@@ -195,6 +195,24 @@ impl RawSpec {
     }
 }
 
+/// A language's gate on the content of some of its files. Its pattern is compiled when a file is first put to it:
+/// the shipped table's patterns (which a test compiles) cost a command nothing that tells no file's language, and a
+/// pattern from a user's or a project's file is compiled as the file is read, so that a mistake in it is told then.
+#[derive(Debug)]
+struct Gate {
+    files: GlobSet,
+    source: String,
+    compiled: OnceLock<Regex>,
+}
+
+impl Gate {
+    fn pattern(&self) -> &Regex {
+        self.compiled.get_or_init(|| {
+            Regex::new(&self.source).expect("a gate's pattern was checked when its table was read")
+        })
+    }
+}
+
 /// Where an entry was last written: the file and the line of its header, for messages.
 #[derive(Clone)]
 struct Origin {
@@ -208,31 +226,37 @@ impl Table {
             path: PathBuf::from("languages.toml (shipped)"),
             line: 1,
         };
-        let mut entries: Vec<(String, RawSpec, Origin)> = Vec::new();
-        let mut add = |text: &str, origin: &Origin, users_own: bool| -> Result<()> {
-            for (id, raw, line) in parse(text, &origin.path)? {
-                if !users_own {
-                    let here = Origin {
+        type Entries = Vec<(String, RawSpec, Origin)>;
+        let add =
+            |entries: &mut Entries, text: &str, origin: &Origin, users_own: bool| -> Result<()> {
+                for (id, raw, line) in parse(text, &origin.path)? {
+                    if !users_own {
+                        let here = Origin {
+                            line,
+                            ..origin.clone()
+                        };
+                        outside_the_sandbox(&raw).map_err(|message| here.error(message))?;
+                    }
+                    let origin = Origin {
                         line,
                         ..origin.clone()
                     };
-                    outside_the_sandbox(&raw).map_err(|message| here.error(message))?;
-                }
-                let origin = Origin {
-                    line,
-                    ..origin.clone()
-                };
-                match entries.iter_mut().find(|(known, ..)| *known == id) {
-                    Some(entry) => {
-                        entry.1 = std::mem::take(&mut entry.1).over(raw);
-                        entry.2 = origin;
+                    match entries.iter_mut().find(|(known, ..)| *known == id) {
+                        Some(entry) => {
+                            entry.1 = std::mem::take(&mut entry.1).over(raw);
+                            entry.2 = origin;
+                        }
+                        None => entries.push((id, raw, origin)),
                     }
-                    None => entries.push((id, raw, origin)),
                 }
-            }
-            Ok(())
-        };
-        add(SHIPPED, &shipped, true)?;
+                Ok(())
+            };
+        let mut entries = Entries::new();
+        add(&mut entries, SHIPPED, &shipped, true)?;
+        let shipped_gates: Vec<String> = entries
+            .iter()
+            .filter_map(|(_, raw, _)| raw.gate.clone())
+            .collect();
         for file in files {
             let text = std::fs::read_to_string(&file.path)
                 .map_err(|e| Error::io("read", &file.path, e))?;
@@ -240,13 +264,13 @@ impl Table {
                 path: file.path.clone(),
                 line: 1,
             };
-            add(&text, &origin, file.users_own)?;
+            add(&mut entries, &text, &origin, file.users_own)?;
         }
         let ids: Vec<String> = entries.iter().map(|(id, ..)| id.clone()).collect();
         let specs = entries
             .into_iter()
             .map(|(id, raw, origin)| {
-                validate(id, raw, &ids).map_err(|message| origin.error(message))
+                validate(id, raw, &ids, &shipped_gates).map_err(|message| origin.error(message))
             })
             .collect::<Result<Vec<_>>>()?;
         let mut table = Table {
@@ -346,7 +370,14 @@ fn outside_the_sandbox(raw: &RawSpec) -> std::result::Result<(), String> {
     }
 }
 
-fn validate(id: String, raw: RawSpec, ids: &[String]) -> std::result::Result<Spec, String> {
+/// The entry `raw` of the language `id` as a [`Spec`], or what is wrong with it. `ids`: every language of the table;
+/// `shipped_gates`: the gate patterns of the shipped table, known to compile.
+fn validate(
+    id: String,
+    raw: RawSpec,
+    ids: &[String],
+    shipped_gates: &[String],
+) -> std::result::Result<Spec, String> {
     let key = |what: &str| format!("[{id}] {what}");
     if id.is_empty()
         || !id
@@ -395,10 +426,18 @@ fn validate(id: String, raw: RawSpec, ids: &[String]) -> std::result::Result<Spe
     let matcher = globs(&files, "files")?;
     let gate = match (raw.gate_files, raw.gate) {
         (None, None) => None,
-        (Some(gate_files), Some(pattern)) => Some((
-            globs(&gate_files, "gate_files")?,
-            Regex::new(&pattern).map_err(|e| key(&format!("gate: {e}")))?,
-        )),
+        (Some(gate_files), Some(pattern)) => {
+            let compiled = OnceLock::new();
+            if !shipped_gates.contains(&pattern) {
+                let regex = Regex::new(&pattern).map_err(|e| key(&format!("gate: {e}")))?;
+                let _ = compiled.set(regex);
+            }
+            Some(Gate {
+                files: globs(&gate_files, "gate_files")?,
+                source: pattern,
+                compiled,
+            })
+        }
         _ => return Err(key("`gate` and `gate_files` go together")),
     };
     let standards = raw.standards.unwrap_or_default();
@@ -500,6 +539,11 @@ mod tests {
             ),
             ("[c]\ncolour = \"blue\"\n", "unknown field `colour`", 2),
             ("[cpp]\ngate = \"(\"\n", "go together", 1),
+            (
+                "[cpp]\ngate_files = [\"*.cpp\"]\ngate = \"(\"\n",
+                "[cpp] gate:",
+                1,
+            ),
             ("[pypy3]\nvariant_of = \"cobol\"\n", "names no language", 1),
         ];
         for (text, wanted, line) in cases {
@@ -526,5 +570,34 @@ mod tests {
             message.contains("--prefer cobol") && message.contains("pypy3"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn the_shipped_gates_are_compiled_when_a_file_is_first_put_to_them() {
+        let table = Table::read(&[], &[]).unwrap();
+        let gated: Vec<&Spec> = table.specs.iter().filter(|s| s.gate.is_some()).collect();
+        assert!(gated.len() >= 3, "python2, pypy2 and prolog are gated");
+        for spec in &gated {
+            let gate = spec.gate.as_ref().unwrap();
+            assert!(
+                gate.compiled.get().is_none(),
+                "[{}] compiled at read",
+                spec.id
+            );
+            // Each compiles: nothing else checks the shipped patterns.
+            gate.pattern();
+        }
+        let python2 = table.spec(table.position(|s| s.id == "python2").unwrap());
+        let shebang = |text: &'static str| move || text.to_owned();
+        assert!(python2.passes_gate(Path::new("a.py"), &mut shebang("#!/usr/bin/python2\n")));
+        assert!(!python2.passes_gate(Path::new("a.py"), &mut shebang("#!/usr/bin/python3\n")));
+    }
+
+    #[test]
+    fn a_gate_given_by_a_file_is_compiled_as_it_is_read() {
+        let (_dir, path) = file("[cpp]\ngate_files = [\"*.cpp\"]\ngate = \"^// cpp\"\n");
+        let table = Table::read(&[users(path)], &[]).unwrap();
+        let cpp = table.spec(table.position(|s| s.id == "cpp").unwrap());
+        assert!(cpp.gate.as_ref().unwrap().compiled.get().is_some());
     }
 }

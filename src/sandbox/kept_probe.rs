@@ -3,7 +3,8 @@
 //!
 //! The answer is kept under a key naming everything the layers' own checks and the trial run depend on (the boot,
 //! the kernel and its settings, the user, the cgroups and namespaces the judge is in, the executable) and is used
-//! only while that key holds. Each set of wanted layers has a memo of its own. A probe in which a layer failed its
+//! only while that key holds. Each executable has a memo of its own for each set of wanted layers, so that two
+//! builds used in turn (one installed, one being worked on) do not each find the other's answer and probe again. A probe in which a layer failed its
 //! trial run is not kept: judging stops then, and the next start tries again. A kept answer, stale or planted (a run
 //! without layers may write where the user can), never weakens isolation: a layer it calls off is checked again
 //! (see `ready`), and a layer it calls active is asked of every worker, which fails loudly without it; the command
@@ -47,7 +48,7 @@ pub fn probe_once(wanted: &Layers, supervisor: &Path, fresh: bool) -> (Isolation
         };
         return (Isolation::off(), probe);
     }
-    let memo = memo_of(wanted);
+    let memo = memo_of(wanted, supervisor);
     let key = key(&facts(wanted, supervisor));
     if !fresh
         && let Some(memo) = &memo
@@ -84,12 +85,15 @@ pub fn probe_once(wanted: &Layers, supervisor: &Path, fresh: bool) -> (Isolation
     (isolation, probe)
 }
 
-/// `error`, having forgotten the kept probe of `wanted` where it is a run the sandbox could not carry out: a layer
-/// kept as working may have stopped working, and the next command probes again.
+/// `error`, having forgotten this executable's kept probe of `wanted` where it is a run the sandbox could not carry
+/// out: a layer kept as working may have stopped working, and the next command probes again.
 pub fn forget_after(error: Error, wanted: &Layers) -> Error {
     match error {
         Error::Sandbox(why) if *wanted != Layers::none() => {
-            if let Some(memo) = memo_of(wanted) {
+            if let Some(memo) = std::env::current_exe()
+                .ok()
+                .and_then(|exe| memo_of(wanted, &exe))
+            {
                 memo.forget();
             }
             Error::Sandbox(format!(
@@ -101,8 +105,8 @@ pub fn forget_after(error: Error, wanted: &Layers) -> Error {
     }
 }
 
-fn memo_of(wanted: &Layers) -> Option<Memo> {
-    Memo::of("isolation", &wanted.to_string())
+fn memo_of(wanted: &Layers, supervisor: &Path) -> Option<Memo> {
+    Memo::of("isolation", &format!("{wanted}\n{}", supervisor.display()))
 }
 
 /// Whether a kept answer may be used: each wanted layer it says is off is checked again (the kernel's check alone,
@@ -281,5 +285,23 @@ mod tests {
             key(&facts(&Layers::all(), &exe)),
             "so are other layers"
         );
+    }
+
+    #[test]
+    fn each_executable_keeps_its_own_probe() {
+        let memo = |layers: &Layers, exe: &str| {
+            memo_of(layers, Path::new(exe)).map(|m| m.path().to_owned())
+        };
+        let all = Layers::all();
+        if memo(&all, "/a/cpjudge").is_none() {
+            eprintln!("skipped: no home folder to keep memos in");
+            return;
+        }
+        assert_ne!(memo(&all, "/a/cpjudge"), memo(&all, "/b/cpjudge"));
+        assert_ne!(
+            memo(&all, "/a/cpjudge"),
+            memo(&Layers::none(), "/a/cpjudge")
+        );
+        assert_eq!(memo(&all, "/a/cpjudge"), memo(&all, "/a/cpjudge"));
     }
 }

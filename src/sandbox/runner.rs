@@ -75,6 +75,21 @@ impl Sandbox {
         self.workers.started.load(Ordering::SeqCst)
     }
 
+    /// Tells the idle workers to end, and leaves them to it: they end while the command goes on (writes its report,
+    /// removes its folders), and [`wait_for_released`] waits for them before it exits. Call it once no more runs
+    /// are coming; a later run starts a new worker.
+    pub fn release(&self) {
+        let idle =
+            std::mem::take(&mut *self.workers.idle.lock().unwrap_or_else(|e| e.into_inner()));
+        let mut released = RELEASED.lock().unwrap_or_else(|e| e.into_inner());
+        // Those released before that have ended are reaped now, so that a long command (`--watch`) keeps none.
+        released.retain_mut(|worker| matches!(worker.process.try_wait(), Ok(None)));
+        for mut worker in idle.into_iter().flatten() {
+            worker.requests = None;
+            released.push(worker);
+        }
+    }
+
     /// A sandbox whose supervisor is the running executable.
     pub fn from_current_exe() -> Result<Self> {
         let exe = std::env::current_exe()
@@ -153,6 +168,16 @@ fn open_streams(spec: &RunSpec) -> Result<[File; 2]> {
     let stdout = File::create(&spec.stdout)
         .map_err(|e| Error::Sandbox(format!("failed to create the output file: {e}")))?;
     Ok([stdin, stdout])
+}
+
+/// Workers told to end by [`Sandbox::release`], not yet waited for.
+static RELEASED: Mutex<Vec<Worker>> = Mutex::new(Vec::new());
+
+/// Waits for the workers [`Sandbox::release`] told to end, as a worker dropped is waited for (one that takes too
+/// long is killed): once this returns, no worker and none of its runs is left.
+pub fn wait_for_released() {
+    let released = std::mem::take(&mut *RELEASED.lock().unwrap_or_else(|e| e.into_inner()));
+    drop(released);
 }
 
 /// The workers of a sandbox that wait for a run, of each kind (runs made as the worker's own user, or as one of

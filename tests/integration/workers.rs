@@ -197,3 +197,35 @@ fn every_run_of_a_worker_sees_the_same_process_ids() {
         "process IDs differ from run to run: {seen:?}"
     );
 }
+
+/// The processes this thread started (each run's worker is started by the thread that asks for the run).
+fn own_children() -> Vec<String> {
+    std::fs::read_to_string("/proc/thread-self/children")
+        .unwrap()
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A sandbox lets its idle workers go without waiting for them to end (the judge writes its report and removes its
+/// folders meanwhile): a later run gets a new worker, and once the released ones are waited for, none of them is
+/// left.
+#[test]
+fn released_workers_are_not_reused_and_are_waited_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let sandbox = sandbox(&working_layers());
+    sandbox.run(&shell(dir.path(), "true")).unwrap();
+    let first = own_children();
+    assert_eq!(first.len(), 1, "one worker: {first:?}");
+    sandbox.release();
+    let result = sandbox.run(&shell(dir.path(), "echo after")).unwrap();
+    assert!(result.succeeded(), "{result:?}");
+    assert_eq!(sandbox.workers_started(), 2, "a released worker was reused");
+    cpjudge::sandbox::wait_for_released();
+    let left = own_children();
+    assert!(
+        !left.contains(&first[0]),
+        "the released worker is left: {left:?}"
+    );
+    assert_eq!(left.len(), 1, "only the second worker: {left:?}");
+}
