@@ -18,9 +18,10 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 /// The CPU time the program's process used before it called exec, as it read its own clock just before: its start,
-/// the sandbox's work (its streams, its confinement), which the program is not charged for. The exec itself is left
-/// in the program's time: what `perf stat` counts of a program starts a little later (once the kernel's exec has
-/// replaced the worker's memory), and the child cannot read its clock from inside the exec.
+/// the sandbox's work (its streams, its confinement, the worker's descriptors closed), which the program is not
+/// charged for. The exec itself is left in the program's time: what `perf stat` counts of a program starts a little
+/// later (once the kernel's exec has replaced the worker's memory), and the child cannot read its clock from inside
+/// the exec.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct StartCost {
     /// From its clone to just before exec: what the kernel counts for the process (its clock, its rusage).
@@ -226,6 +227,8 @@ impl Launch<'_> {
             Ok(joined) => joined,
             Err(e) => return e,
         };
+        // Nothing after needs a descriptor but its streams.
+        process::close_inherited();
         let total = process::own_cpu_time();
         self.start = StartCost {
             total,
