@@ -15,6 +15,7 @@ use super::view::View;
 use std::io;
 use std::os::fd::RawFd;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// The parts of a run's confinement the child enters.
 pub(crate) struct Confinement {
@@ -348,15 +349,41 @@ pub(crate) fn prepare(
     })
 }
 
+#[cfg(test)]
+impl Confinement {
+    /// No layer: only what every run enters (its own session, its descriptors closed on exec, death with its
+    /// parent) and the rlimits of generous limits.
+    pub(crate) fn bare() -> Confinement {
+        let limits = super::Limits {
+            cpu: Duration::from_secs(5),
+            wall: Duration::from_secs(10),
+            memory: crate::units::Bytes::mib(256),
+            output: crate::units::Bytes::mib(1),
+            disk: crate::units::Bytes::mib(1),
+            stack: crate::units::Bytes::mib(8),
+            cap_address_space: false,
+        };
+        Confinement {
+            cgroup_fds: Vec::new(),
+            rlimits: RlimitSet::for_limits(&limits, false),
+            namespaces: false,
+            run_as: None,
+            files: None,
+            syscalls: None,
+        }
+    }
+}
+
 /// The processes of a worker in its user namespace: the worker and the process that keeps it.
 const WORKER_PROCESSES: u64 = 2;
 
 impl Confinement {
-    /// Enters every layer, in a child of the worker `worker`, which it dies with.
+    /// Enters every layer, in a child of the worker `worker`, which it dies with. Returns the CPU time the child
+    /// had used as it joined the run's cgroup: what the cgroup does not count of its start.
     ///
     /// # Safety
     /// Must be called in the child of [`super::spawn`], which shares the memory of the single-threaded worker.
-    pub unsafe fn enter(&self, worker: libc::pid_t) -> io::Result<()> {
+    pub unsafe fn enter(&self, worker: libc::pid_t) -> io::Result<Duration> {
         // Its own session, and so its own process group, so the whole run can be signalled at once, and without a
         // controlling terminal, so it can neither read from nor type into the judge's.
         // SAFETY: setsid has no preconditions.
@@ -373,8 +400,13 @@ impl Confinement {
         // makes a layer fail.
         self.rlimits.apply()?;
         // Only the program joins the cgroup, as late as it can: what is left to do after is the few system calls
-        // that drop its capabilities and install its filter, charged to it. It then takes a cgroup namespace of its
-        // own, rooted at the run's cgroup, which needs the capabilities it is about to drop.
+        // that drop its capabilities and install its filter, which the cgroup counts and the run is not charged for
+        // (see `spawn::StartCost`). It then takes a cgroup namespace of its own, rooted at the run's cgroup, which
+        // needs the capabilities it is about to drop.
+        // The kernel charges a process's CPU time to its cgroup only when it next counts it, and reading the
+        // process's clock counts it: read just before joining, everything so far goes to the worker's cgroup (not,
+        // as at the next tick, all to the run's), and the run's cgroup counts from here on.
+        let joined = super::process::own_cpu_time();
         cgroup::join(&self.cgroup_fds)?;
         if self.namespaces {
             namespace::enter_cgroup_namespace()?;
@@ -383,6 +415,6 @@ impl Confinement {
         if let Some(syscalls) = &self.syscalls {
             syscalls.apply()?;
         }
-        Ok(())
+        Ok(joined)
     }
 }

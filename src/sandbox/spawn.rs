@@ -8,12 +8,27 @@
 //! not reach), so no handler of its can run in the child and touch the memory they share.
 
 use super::confine::Confinement;
+use super::process;
 use std::ffi::{CString, OsStr};
 use std::fs::File;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::sync::OnceLock;
+use std::time::Duration;
+
+/// The CPU time the program's process used before it called exec, as it read its own clock just before: its start,
+/// the sandbox's work (its streams, its confinement, the worker's descriptors closed), which the program is not
+/// charged for. The exec itself is left in the program's time: what `perf stat` counts of a program starts a little
+/// later (once the kernel's exec has replaced the worker's memory), and the child cannot read its clock from inside
+/// the exec.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct StartCost {
+    /// From its clone to just before exec: what the kernel counts for the process (its clock, its rusage).
+    pub total: Duration,
+    /// From just before it joined the run's cgroup to just before exec: what the cgroup counts of it.
+    pub in_cgroup: Duration,
+}
 
 /// The size of the child's stack: far more than entering the confinement takes.
 const STACK_SIZE: usize = 256 * 1024;
@@ -101,15 +116,15 @@ impl Program {
     }
 
     /// Starts the program with its standard input and output on `stdin` and `stdout`, in `confinement`, as a child
-    /// of the worker `worker`. Returns its PID, once it has called exec, and the read end of a pipe that is its
-    /// standard error; or why it could not be started (it is then reaped).
+    /// of the worker `worker`. Returns its PID, once it has called exec, the read end of a pipe that is its
+    /// standard error, and the CPU time its start took; or why it could not be started (it is then reaped).
     pub fn start(
         &mut self,
         stdin: &File,
         stdout: &File,
         confinement: &Confinement,
         worker: libc::pid_t,
-    ) -> io::Result<(libc::pid_t, File)> {
+    ) -> io::Result<(libc::pid_t, File, StartCost)> {
         let mut ends = [0; 2];
         // SAFETY: pipe2 writes two descriptors to `ends`.
         if unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC) } == -1 {
@@ -123,6 +138,7 @@ impl Program {
             streams: [stdin.as_raw_fd(), stdout.as_raw_fd(), write.as_raw_fd()],
             confinement,
             worker,
+            start: StartCost::default(),
             failed: None,
         };
         // SAFETY: the child runs on a stack of its own, only makes system calls on `launch` (which outlives it: the
@@ -146,7 +162,7 @@ impl Program {
             {}
             return Err(e);
         }
-        Ok((pid, read))
+        Ok((pid, read, launch.start))
     }
 }
 
@@ -157,6 +173,8 @@ struct Launch<'a> {
     streams: [RawFd; 3],
     confinement: &'a Confinement,
     worker: libc::pid_t,
+    /// What its start took, as the child read its clock before exec.
+    start: StartCost,
     failed: Option<io::Error>,
 }
 
@@ -205,9 +223,17 @@ impl Launch<'_> {
             }
         }
         // SAFETY: as asked of this function.
-        if let Err(e) = unsafe { self.confinement.enter(self.worker) } {
-            return e;
-        }
+        let joined = match unsafe { self.confinement.enter(self.worker) } {
+            Ok(joined) => joined,
+            Err(e) => return e,
+        };
+        // Nothing after needs a descriptor but its streams.
+        process::close_inherited();
+        let total = process::own_cpu_time();
+        self.start = StartCost {
+            total,
+            in_cgroup: total.saturating_sub(joined),
+        };
         self.exec()
     }
 
@@ -280,4 +306,35 @@ fn stack() -> io::Result<*mut libc::c_void> {
     });
     top.map(|top| top as *mut libc::c_void)
         .ok_or_else(|| io::Error::other("cannot map a stack for the program's start"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The start is read by the child before exec, and is part of what the kernel counts for the process: taking
+    /// it off what the process used never leaves less than nothing.
+    #[test]
+    fn the_start_is_measured_within_what_the_process_used() {
+        let stdin = File::open("/dev/null").unwrap();
+        let stdout = File::options().write(true).open("/dev/null").unwrap();
+        let mut program =
+            Program::new(&["/bin/true".into()], &[], std::path::Path::new("/")).unwrap();
+        // SAFETY: getpid has no preconditions.
+        let worker = unsafe { libc::getpid() };
+        let (pid, _stderr, start) = program
+            .start(&stdin, &stdout, &Confinement::bare(), worker)
+            .unwrap();
+        // SAFETY: a zeroed rusage is valid, and wait4 writes only to `status` and `usage`.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let mut status = 0;
+        // SAFETY: as above; the child is ours.
+        assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
+        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+        let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+        let used = time(usage.ru_utime) + time(usage.ru_stime);
+        assert!(start.total > Duration::ZERO, "{start:?}");
+        assert!(start.in_cgroup <= start.total, "{start:?}");
+        assert!(start.total <= used, "{start:?} against {used:?} in all");
+    }
 }

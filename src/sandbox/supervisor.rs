@@ -7,7 +7,7 @@ use super::confine::Confinement;
 use super::excerpt::Excerpt;
 use super::namespace;
 use super::process::{self, ProcStat};
-use super::spawn;
+use super::spawn::{self, StartCost};
 use super::spec::{LimitKind, Limits, RunResult, RunSpec, Termination};
 use crate::units::Bytes;
 use std::fs::File;
@@ -73,7 +73,7 @@ pub(super) fn run(
         .map_err(|e| format!("failed to start {}: {e}", program.to_string_lossy()))?;
     let children_before = process::children_usage().0;
     let start = Instant::now();
-    let (leader, stderr) = program
+    let (leader, stderr, start_cost) = program
         .start(&stdin, &stdout, &confinement, worker)
         .map_err(|e| format!("failed to start {}: {e}", program.name()))?;
     // Closed here, so that only the program holds its output.
@@ -87,7 +87,7 @@ pub(super) fn run(
         (true, None) => vec![std::path::Path::new("/dev/shm")],
         (false, _) => Vec::new(),
     };
-    let mut meter = Meter::new(leader, cgroup, in_memory);
+    let mut meter = Meter::new(leader, cgroup, in_memory, start_cost);
     // A folder of the run's own in memory has its size set by the kernel; one on disk is looked at as it goes.
     let disk = (spec.scratch.is_none() || !place.namespaces).then_some(spec.workdir.as_path());
     let verdict = watch(leader, spec, start, &mut meter, disk, &mut stderr);
@@ -123,9 +123,12 @@ pub(super) fn run(
     if verdict == Watch::HarnessGone {
         return Ok(None);
     }
-    // The cgroup counts the program alone, from just before exec; what the worker reaped in this run (the
-    // kernel's count for its children) also holds its start, up to exec.
-    let reaped_cpu = process::children_usage().0.saturating_sub(children_before);
+    // What the worker reaped in this run (the kernel's count for its children) holds the program's start too,
+    // from its clone: that is taken off, as the meter takes it off what it reads.
+    let reaped_cpu = process::children_usage()
+        .0
+        .saturating_sub(children_before)
+        .saturating_sub(start_cost.total);
     let cpu = match cgroup {
         Some(_) => meter.cpu_total(),
         None => meter.cpu_total().max(reaped_cpu),
@@ -251,10 +254,12 @@ fn watch(
 }
 /// Reads how much CPU time and memory the run has used so far: from its cgroup, which counts every process and
 /// thread, or without one from every process of the run, summed; and from the program's own process, whose peak
-/// resident memory the kernel keeps.
+/// resident memory the kernel keeps. The program's start, before its exec, is not the program's: its CPU time is
+/// taken off each count, as far as that count holds it.
 struct Meter<'a> {
     cgroup: Option<&'a RunCgroup>,
     program: libc::pid_t,
+    start: StartCost,
     /// The file systems in memory the run writes in (its folder, its /dev/shm), where no cgroup counts them.
     in_memory: Vec<&'a std::path::Path>,
     /// What a solution keeps in its folder on disk, as last added up: memory too.
@@ -270,10 +275,12 @@ impl<'a> Meter<'a> {
         program: libc::pid_t,
         cgroup: Option<&'a RunCgroup>,
         in_memory: Vec<&'a std::path::Path>,
+        start: StartCost,
     ) -> Self {
         Meter {
             cgroup,
             program,
+            start,
             in_memory,
             files: Bytes(0),
             peak: Bytes(0),
@@ -282,10 +289,9 @@ impl<'a> Meter<'a> {
     }
 
     fn sample(&mut self) -> (Option<Duration>, Bytes) {
-        let cpu = self
-            .cgroup
-            .and_then(RunCgroup::cpu)
-            .or_else(|| ProcStat::read(self.program).map(|s| s.cpu));
+        let cpu = self.cgroup_cpu().or_else(|| {
+            ProcStat::read(self.program).map(|s| s.cpu.saturating_sub(self.start.total))
+        });
         // Every process of the run is a descendant of the worker: it is their subreaper (or, in its namespaces,
         // their init).
         // Without a cgroup, the files the run keeps in memory count too, as the cgroup counts them.
@@ -307,8 +313,13 @@ impl<'a> Meter<'a> {
 
     /// The CPU time of the run as far as it was seen, counted by the cgroup at the end where there is one.
     fn cpu_total(&self) -> Duration {
-        let counted = self.cgroup.and_then(RunCgroup::cpu).unwrap_or_default();
-        self.cpu_seen.max(counted)
+        self.cpu_seen.max(self.cgroup_cpu().unwrap_or_default())
+    }
+
+    /// The CPU time the cgroup counted for the run, without what it counted of the start.
+    fn cgroup_cpu(&self) -> Option<Duration> {
+        let counted = self.cgroup.and_then(RunCgroup::cpu)?;
+        Some(counted.saturating_sub(self.start.in_cgroup))
     }
 }
 
