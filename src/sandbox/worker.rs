@@ -235,7 +235,10 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
 /// What a run left behind for the next one, which retires the worker; everything of it that can be killed is.
 fn left_behind(reused: &Reused, mounted: bool) -> Option<String> {
     let mut found = Vec::new();
-    let strays = process::children_of(std::process::id() as libc::pid_t);
+    let strays = match process::has_children() {
+        true => process::children_of(std::process::id() as libc::pid_t),
+        false => Vec::new(),
+    };
     if !strays.is_empty() {
         found.push(format!(
             "{} processes still running after the run",
