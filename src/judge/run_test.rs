@@ -20,8 +20,8 @@ use std::time::Duration;
 /// The program's output, in the folder of its run.
 pub(crate) const OUTPUT: &str = "output";
 
-/// The program's working directory, in the folder of its run.
-pub(super) const WORKDIR: &str = "box";
+/// The program's working directory, in the folder of its run: the name a worker holds a solution's run at.
+pub(super) const WORKDIR: &str = crate::sandbox::HELD_WORKDIR;
 
 /// How a program is run and judged on any test of one problem.
 pub(crate) struct TestRunner<'a> {

@@ -8,13 +8,14 @@ use super::cgroup::{self, RunCgroup};
 use super::filesystem::{self, Fixed, FsRules};
 use super::isolation::{Layer, Layers};
 use super::limits::RlimitSet;
-use super::namespace::{self, MountWatch, Pids};
+use super::namespace::{self, Holder, MountWatch, Pids};
 use super::spec::{Request, RunSpec, Trust};
 use super::syscalls::{RunFilter, SyscallFilter};
 use super::view::View;
 use std::io;
 use std::os::fd::RawFd;
 use std::path::PathBuf;
+use std::rc::Rc;
 use std::time::Duration;
 
 /// The parts of a run's confinement the child enters.
@@ -25,7 +26,7 @@ pub(crate) struct Confinement {
     namespaces: bool,
     /// The user (and group) it runs as in them, where it is not the worker's.
     run_as: Option<libc::uid_t>,
-    files: Option<FsRules>,
+    files: Option<Rc<FsRules>>,
     syscalls: Option<RunFilter>,
 }
 
@@ -139,6 +140,10 @@ pub(crate) struct Reused {
     own: Option<Opened>,
     /// What every run's Landlock rules name besides its own folder and output.
     fixed: Option<Fixed>,
+    /// In the namespaces with Landlock, where a solution's run is mounted (see [`Reused::holds`]), and the rules of
+    /// its runs: made once for what they were last asked to keep out of and to read.
+    holder: Option<Holder>,
+    held_rules: Option<(Vec<PathBuf>, Vec<PathBuf>, Rc<FsRules>)>,
     /// For a judge run as root: the user its solutions and compilers run as, in the namespaces, and what they can
     /// reach by name.
     run_user: Option<libc::uid_t>,
@@ -171,6 +176,8 @@ impl Reused {
             readable: None,
             own: None,
             fixed: None,
+            holder: None,
+            held_rules: None,
             run_user,
             view: View::default(),
         })
@@ -208,6 +215,7 @@ impl Reused {
         if self.view.covers() != covers {
             self.readable = None;
             self.own = None;
+            self.held_rules = None;
         }
         Ok(())
     }
@@ -228,6 +236,36 @@ impl Reused {
         self.layers.contains(Layer::Namespaces)
     }
 
+    /// The holder a run of `spec` is mounted in, if it is: a solution's in scratch space, in a working directory of
+    /// the name the holder has, in a worker with namespaces and Landlock. Other runs (compilers, the problem's
+    /// tools, which read files beside their folder by name) are mounted where they are, with rules of their own.
+    pub fn holds(&self, spec: &RunSpec) -> Option<&Holder> {
+        let named = spec.workdir.file_name() == Some(namespace::HELD_WORKDIR.as_ref());
+        let solution = matches!(spec.trust, Trust::Solution { .. });
+        self.holder
+            .as_ref()
+            .filter(|_| named && solution && spec.scratch.is_some())
+    }
+
+    /// Mounts a run of `spec` in the holder, if [`Reused::holds`] it, its folder owned by `owner`, with its output
+    /// `stdout`: what unmounts it, and the output opened again through the holder where it is a regular file.
+    pub fn hold(
+        &self,
+        spec: &RunSpec,
+        owner: Option<libc::uid_t>,
+        stdout: &std::fs::File,
+    ) -> Option<io::Result<(namespace::Workdir, Option<std::fs::File>)>> {
+        let (holder, size) = (self.holds(spec)?, spec.scratch?);
+        let held = (|| {
+            let output = match stdout.metadata()? {
+                file if file.is_file() => Some((self.view.detached(&spec.stdout)?, file)),
+                _ => None,
+            };
+            holder.mount(&spec.workdir, size, owner, output)
+        })();
+        Some(held)
+    }
+
     /// In the worker, before its first run: in the namespaces, makes it their init and starts watching its mounts;
     /// then, once it has made every mount it keeps, opens what every run's Landlock rules name and installs its part
     /// of the system-call filter.
@@ -242,6 +280,11 @@ impl Reused {
         }
         if self.layers.contains(Layer::Landlock) {
             self.fixed = Some(Fixed::open(self.namespaces())?);
+            if self.namespaces() {
+                let holder =
+                    Holder::make().map_err(|e| format!("cannot make the worker's holder: {e}"))?;
+                self.holder = Some(holder);
+            }
         }
         if self.layers.contains(Layer::Seccomp) {
             let filter = SyscallFilter::new()?;
@@ -309,13 +352,31 @@ pub(crate) fn prepare(
             .fixed
             .as_ref()
             .ok_or("the worker has no Landlock rules")?;
+        let held = reused.holds(spec).is_some();
         let around = kept_open(&mut reused.readable, hidden, || {
             filesystem::open_all(&filesystem::readable_outside(hidden))
         });
         let own = kept_open(&mut reused.own, &readable, || {
             filesystem::open_all(&readable)
         });
-        Some(FsRules::new(&spec.workdir, &[around, own], fixed, stdout)?)
+        Some(match reused.holder.as_ref().filter(|_| held) {
+            Some(holder) => {
+                let kept = reused
+                    .held_rules
+                    .as_ref()
+                    .filter(|(h, r, _)| h == hidden && *r == readable);
+                match kept {
+                    Some((_, _, rules)) => Rc::clone(rules),
+                    None => {
+                        let rules = Rc::new(FsRules::held(&[around, own], fixed, holder.root())?);
+                        reused.held_rules =
+                            Some((hidden.to_vec(), readable.clone(), Rc::clone(&rules)));
+                        rules
+                    }
+                }
+            }
+            None => Rc::new(FsRules::new(&spec.workdir, &[around, own], fixed, stdout)?),
+        })
     } else {
         None
     };

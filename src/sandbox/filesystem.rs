@@ -50,20 +50,7 @@ impl FsRules {
         fixed: &Fixed,
         stdout: std::os::fd::BorrowedFd<'_>,
     ) -> Result<FsRules, String> {
-        let ruleset = Ruleset::default()
-            .handle_access(AccessFs::from_all(ABI_WANTED))
-            .and_then(|r| r.handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp))
-            .and_then(|r| r.scope(Scope::Signal | Scope::AbstractUnixSocket))
-            .and_then(|r| r.create())
-            .map_err(|e| format!("cannot build the Landlock rules: {e}"))?;
-        // Without a descriptor, the kernel took none of it.
-        let ruleset =
-            Option::<OwnedFd>::from(ruleset).ok_or("Landlock is not enforced by this kernel")?;
-        let rules = FsRules { ruleset };
-        let fail = |e: io::Error| format!("cannot build the Landlock rules: {e}");
-        for grant in grants.iter().copied().flatten().chain(&fixed.0) {
-            rules.add(grant.fd.as_fd(), grant.access).map_err(fail)?;
-        }
+        let rules = FsRules::common(grants, fixed)?;
         let folder =
             PathFd::new(workdir).map_err(|e| format!("cannot open {}: {e}", workdir.display()))?;
         if let Some(access) = fitted(folder.as_fd(), own_folder()) {
@@ -77,6 +64,39 @@ impl FsRules {
             if let Some(access) = fitted(stdout, access) {
                 rules.add(stdout, access).map_err(fail)?;
             }
+        }
+        Ok(rules)
+    }
+
+    /// Rules for every run of a solution held by the worker's `holder` (see `namespace::Holder`), which may read
+    /// what `grants` name and what every run may reach (`fixed`): its folder and output are mounted in the holder
+    /// for each run, and the one rule that names the holder covers them, whatever they are. Made once, for as long
+    /// as what it may read stays the same; each run only enforces them.
+    pub fn held(
+        grants: &[&[Grant]],
+        fixed: &Fixed,
+        holder: std::os::fd::BorrowedFd<'_>,
+    ) -> Result<FsRules, String> {
+        let rules = FsRules::common(grants, fixed)?;
+        let access = fitted(holder, own_folder()).ok_or("cannot look at the worker's holder")?;
+        rules.add(holder, access).map_err(fail)?;
+        Ok(rules)
+    }
+
+    /// A ruleset of what every run may do, and read what `grants` and `fixed` name.
+    fn common(grants: &[&[Grant]], fixed: &Fixed) -> Result<FsRules, String> {
+        let ruleset = Ruleset::default()
+            .handle_access(AccessFs::from_all(ABI_WANTED))
+            .and_then(|r| r.handle_access(AccessNet::BindTcp | AccessNet::ConnectTcp))
+            .and_then(|r| r.scope(Scope::Signal | Scope::AbstractUnixSocket))
+            .and_then(|r| r.create())
+            .map_err(|e| format!("cannot build the Landlock rules: {e}"))?;
+        // Without a descriptor, the kernel took none of it.
+        let ruleset =
+            Option::<OwnedFd>::from(ruleset).ok_or("Landlock is not enforced by this kernel")?;
+        let rules = FsRules { ruleset };
+        for grant in grants.iter().copied().flatten().chain(&fixed.0) {
+            rules.add(grant.fd.as_fd(), grant.access).map_err(fail)?;
         }
         Ok(rules)
     }
@@ -151,6 +171,11 @@ impl Fixed {
         );
         Ok(Fixed(grants))
     }
+}
+
+/// Why a rule could not be added.
+fn fail(e: io::Error) -> String {
+    format!("cannot build the Landlock rules: {e}")
 }
 
 /// The rights of `access` that a rule beneath what `fd` is may grant: on anything but a folder, only those a file

@@ -158,6 +158,45 @@ impl View {
         Ok(())
     }
 
+    /// The file at `path` (absolute: the real one, whatever covers it in the view), alone, as a detached mount that
+    /// may be written through (the view is read-only) and from which nothing can be executed: a run's output, to be
+    /// mounted where its rules reach it. The file itself is looked for through the real folder beneath the nearest
+    /// cover above it, if any, and never followed if it is a link.
+    pub fn detached(&self, path: &Path) -> io::Result<OwnedFd> {
+        let beneath = path
+            .ancestors()
+            .skip(1)
+            .find_map(|folder| Some((self.covered.get(folder)?, path.strip_prefix(folder).ok()?)));
+        let (from, within) = match beneath {
+            Some((real, within)) => (real.as_raw_fd(), within),
+            None => (libc::AT_FDCWD, path),
+        };
+        let name = CString::new(within.as_os_str().as_bytes())?;
+        let flags =
+            libc::OPEN_TREE_CLONE | libc::OPEN_TREE_CLOEXEC | libc::AT_SYMLINK_NOFOLLOW as u32;
+        // SAFETY: open_tree takes a descriptor, a C string and flags; a non-negative result is a new descriptor.
+        let tree = checked(unsafe {
+            libc::syscall(libc::SYS_open_tree, from, name.as_ptr(), flags) as libc::c_int
+        })?;
+        // SAFETY: a new descriptor that nothing else owns.
+        let tree = unsafe { OwnedFd::from_raw_fd(tree) };
+        let mut attr: libc::mount_attr = unsafe { std::mem::zeroed() };
+        attr.attr_clr = libc::MOUNT_ATTR_RDONLY;
+        attr.attr_set = libc::MOUNT_ATTR_NOSUID | libc::MOUNT_ATTR_NODEV | libc::MOUNT_ATTR_NOEXEC;
+        // SAFETY: mount_setattr reads `attr`, of the size given, on our own descriptor.
+        checked(unsafe {
+            libc::syscall(
+                libc::SYS_mount_setattr,
+                tree.as_raw_fd(),
+                c"".as_ptr(),
+                libc::AT_EMPTY_PATH as libc::c_uint,
+                &raw const attr,
+                std::mem::size_of::<libc::mount_attr>(),
+            ) as libc::c_int
+        })?;
+        Ok(tree)
+    }
+
     /// Binds the real `top/within` at `place`, its path in the skeleton covering `top`.
     fn bind(&mut self, top: &Path, within: &Path, place: &Path) -> io::Result<()> {
         let real = &self.covered[top];

@@ -178,13 +178,23 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
         if run_as.is_some() {
             reused.expose(&request.reach, spec.scratch.is_some())?;
         }
-        // Unmounted when the run is over.
-        let workdir = match reused.namespaces() {
-            true => Some(
+        // Unmounted when the run is over. A solution's run held by the worker's holder writes its output through
+        // the holder.
+        let mut streams = streams;
+        let workdir = match reused.hold(spec, run_as, &streams.stdout) {
+            Some(held) => {
+                let (workdir, output) =
+                    held.map_err(|e| format!("cannot make the run's folder writable: {e}"))?;
+                if let Some(output) = output {
+                    streams.stdout = output;
+                }
+                Some(workdir)
+            }
+            _ if reused.namespaces() => Some(
                 Workdir::mount(&spec.workdir, spec.scratch, run_as)
                     .map_err(|e| format!("cannot make the run's folder writable: {e}"))?,
             ),
-            false => None,
+            _ => None,
         };
         // Our own mounts are no change.
         reused.mounts_changed();
@@ -224,7 +234,10 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
 /// What a run left behind for the next one, which retires the worker; everything of it that can be killed is.
 fn left_behind(reused: &Reused, mounted: bool) -> Option<String> {
     let mut found = Vec::new();
-    let strays = process::children_of(std::process::id() as libc::pid_t);
+    let strays = match process::has_children() {
+        true => process::children_of(std::process::id() as libc::pid_t),
+        false => Vec::new(),
+    };
     if !strays.is_empty() {
         found.push(format!(
             "{} processes still running after the run",

@@ -88,6 +88,7 @@ hostile! {
     tmpdir_leftover: "tmpdir_leftover.py" => [AC];
     workdir_marks: "workdir_marks.py" => [AC];
     dev_stdin: "dev_stdin.py" => [AC];
+    reopen_stdout: "reopen_stdout.c" => [AC];
     shared_memory: "shared_memory.py" => [AC];
 
     // Looking for the answers instead of computing them. The namespaces give a run its own /proc, but the file
