@@ -50,16 +50,13 @@ pub struct TestFlags {
 /// is `NAME.ans`, or `NAME.out` where there is no `.ans` (as online-judge-tools writes them). An input without an
 /// answer, or an answer without an input, is an error: a half-written test should not be silently skipped.
 pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
-    let files = files(dir)?;
-    if let Some(answer) = files.iter().find(|path| {
-        // Whatever is there is looked at below: one that is not a file is refused as such.
-        path.extension().is_some_and(|e| e == "ans") && !path.with_extension("in").exists()
-    }) {
-        return Err(Error::MissingInput {
-            answer: answer.clone(),
-        });
+    let (mut tests, unanswering) = inputs(dir, true)?;
+    if let Some(answer) = unanswering {
+        return Err(Error::MissingInput { answer });
     }
-    let mut tests = inputs(dir, &files)?;
+    for test in &tests {
+        check_test_file(&test.input)?;
+    }
     for test in &mut tests {
         test.answer = answer_of(&test.input).ok_or_else(|| Error::MissingAnswer {
             input: test.input.to_path_buf(),
@@ -77,7 +74,11 @@ pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
 /// Every test input under `dir` (`NAME.in`), answered or not, in the order of [`find_tests`]; the answer is where
 /// it would be. For the commands that look at inputs alone (validating them, rebuilding them).
 pub fn find_inputs(dir: &Path) -> Result<Vec<Test>> {
-    inputs(dir, &files(dir)?)
+    let (tests, _) = inputs(dir, false)?;
+    for test in &tests {
+        check_test_file(&test.input)?;
+    }
+    Ok(tests)
 }
 
 /// The answer beside an input: `NAME.ans`, or `NAME.out` as online-judge-tools names it.
@@ -111,54 +112,60 @@ pub(crate) fn check_test_file(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Every file under `dir`, following links.
-fn files(dir: &Path) -> Result<Vec<PathBuf>> {
+/// The `.in` files under `dir`, following links, as tests answered by `NAME.ans`, samples first, then in natural
+/// order; with the first answer found without its input, where `answers` asks for it to be looked for. Only the
+/// inputs are kept as the folder is walked, and they are sorted in place: a list of every file, or a second list
+/// to sort into, would be the largest thing a judge of many tests holds.
+fn inputs(dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<PathBuf>)> {
     if !dir.is_dir() {
         return Err(Error::NoTestsFolder {
             dir: dir.to_owned(),
         });
     }
-    let mut files = Vec::new();
+    let mut tests = Vec::new();
+    let mut unanswering = None;
     for entry in WalkDir::new(dir).follow_links(true) {
         let entry = entry.map_err(|e| {
             let path = e.path().unwrap_or(dir).to_owned();
             Error::io("read", path, e.into())
         })?;
-        files.push(entry.into_path());
+        let path = entry.path();
+        match path.extension() {
+            Some(e) if e == "in" => tests.push(Test {
+                name: crate::text::file_name(
+                    path.strip_prefix(dir)
+                        .unwrap_or(path)
+                        .with_extension("")
+                        .as_os_str(),
+                ),
+                input: path.into(),
+                answer: path.with_extension("ans"),
+                flags: TestFlags::default(),
+                kind: Default::default(),
+            }),
+            // Whatever is there is looked at later: one that is not a file is refused as such.
+            Some(e)
+                if e == "ans"
+                    && answers
+                    && unanswering.is_none()
+                    && !path.with_extension("in").exists() =>
+            {
+                unanswering = Some(path.to_owned());
+            }
+            _ => {}
+        }
     }
-    Ok(files)
-}
-
-/// The `.in` files among `files`, as tests answered by `NAME.ans`, samples first, then in natural order; an input
-/// over the size limit is an error.
-fn inputs(dir: &Path, files: &[PathBuf]) -> Result<Vec<Test>> {
-    let mut tests: Vec<Test> = files
-        .iter()
-        .filter(|path| path.extension().is_some_and(|e| e == "in"))
-        .map(|path| Test {
-            name: crate::text::file_name(
-                path.strip_prefix(dir)
-                    .unwrap_or(path)
-                    .with_extension("")
-                    .as_os_str(),
-            ),
-            input: path.as_path().into(),
-            answer: path.with_extension("ans"),
-            flags: TestFlags::default(),
-            kind: Default::default(),
-        })
-        .collect();
-    tests.sort_by(|a, b| {
+    // Names are unique, but natural order takes "01" and "1" for the same: the names themselves order those, so
+    // that the order is one whichever way the folder is read, and no scratch list is needed to keep it.
+    tests.sort_unstable_by(|a, b| {
         b.is_sample()
             .cmp(&a.is_sample())
             .then_with(|| natord::compare(&a.name, &b.name))
+            .then_with(|| a.name.cmp(&b.name))
     });
     // Grown by doubling, the list of many tests could hold almost twice what it has.
     tests.shrink_to_fit();
-    for test in &tests {
-        check_test_file(&test.input)?;
-    }
-    Ok(tests)
+    Ok((tests, unanswering))
 }
 
 impl Test {
