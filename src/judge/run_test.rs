@@ -74,7 +74,7 @@ impl TestRunner<'_> {
     pub fn judge(&self, program: &Program, build: &Compiled, test: &Test) -> Result<TestResult> {
         match &test.kind {
             TestKind::Output => self.run(program, test),
-            TestKind::Static { args, .. } => self.judge_files(build, test, args),
+            TestKind::Static(case) => self.judge_files(build, test, &case.args),
         }
     }
 

@@ -31,11 +31,23 @@ pub enum TestKind {
     #[default]
     Output,
     /// A group's static validation test case (2025-09): no input and no answer; the package's static validator
-    /// judges the submission's files once, given `args` (the group's `static_validator_args`).
-    Static {
-        score: crate::scoring::StaticScore,
-        args: Vec<String>,
-    },
+    /// judges the submission's files once. Boxed: a judge keeps a test of every test, and these are few.
+    Static(Box<StaticCase>),
+}
+
+/// How a static validation test case is judged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaticCase {
+    pub score: crate::scoring::StaticScore,
+    /// The static validator's arguments (the group's `static_validator_args`).
+    pub args: Vec<String>,
+}
+
+impl TestKind {
+    /// A static validation test case scored as `score`, its validator given `args`.
+    pub fn static_case(score: crate::scoring::StaticScore, args: Vec<String>) -> TestKind {
+        TestKind::Static(Box::new(StaticCase { score, args }))
+    }
 }
 
 /// The arguments a package's test group gives its validators.
