@@ -357,7 +357,7 @@ mod tests {
         keys.push(same.of(&test, "i2", "a"));
         keys.push(same.of(&test, "i", "a2"));
         let mut flagged = test.clone();
-        flagged.flags.output = vec!["case_sensitive".into()];
+        flagged.flags = crate::problem::TestFlags::new(Vec::new(), vec!["case_sensitive".into()]);
         keys.push(same.of(&flagged, "i", "a"));
         let distinct: std::collections::HashSet<_> = keys.iter().collect();
         assert_eq!(distinct.len(), keys.len(), "{keys:?}");

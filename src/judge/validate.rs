@@ -225,10 +225,7 @@ mod tests {
             name: "1".to_owned(),
             input: input.into(),
             answer: input.with_extension("ans"),
-            flags: TestFlags {
-                input: vec!["--n".to_owned(), "5".to_owned()],
-                output: Vec::new(),
-            },
+            flags: TestFlags::new(vec!["--n".to_owned(), "5".to_owned()], Vec::new()),
             kind: Default::default(),
         };
         (validator, test)

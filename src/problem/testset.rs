@@ -50,11 +50,48 @@ impl TestKind {
     }
 }
 
-/// The arguments a package's test group gives its validators.
+/// The arguments a package's test group gives its validators, read as a [`ValidatorArgs`]. Most tests have none,
+/// and hold no room for them: a judge keeps a test of every test.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct TestFlags(Option<Box<ValidatorArgs>>);
+
+/// The arguments of a test's validators.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TestFlags {
+pub struct ValidatorArgs {
     pub input: Vec<String>,
     pub output: Vec<String>,
+}
+
+/// A test's validators given no arguments.
+static NO_ARGS: ValidatorArgs = ValidatorArgs {
+    input: Vec::new(),
+    output: Vec::new(),
+};
+
+impl TestFlags {
+    /// The input validators given `input`, the output validator `output`.
+    pub fn new(input: Vec<String>, output: Vec<String>) -> TestFlags {
+        let none = input.is_empty() && output.is_empty();
+        TestFlags((!none).then(|| Box::new(ValidatorArgs { input, output })))
+    }
+}
+
+impl std::ops::Deref for TestFlags {
+    type Target = ValidatorArgs;
+
+    fn deref(&self) -> &ValidatorArgs {
+        self.0.as_deref().unwrap_or(&NO_ARGS)
+    }
+}
+
+/// As the arguments themselves were written: a kept run's key holds it (see `judge::records`).
+impl std::fmt::Debug for TestFlags {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TestFlags")
+            .field("input", &self.input)
+            .field("output", &self.output)
+            .finish()
+    }
 }
 
 /// Every test under `dir`: the samples first (see [`Test::is_sample`]), then the others, each group in natural order
@@ -366,6 +403,21 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn flags_read_and_show_as_the_arguments_themselves() {
+        let none = TestFlags::new(Vec::new(), Vec::new());
+        assert_eq!(none, TestFlags::default());
+        assert!(none.input.is_empty() && none.output.is_empty());
+        assert_eq!(format!("{none:?}"), "TestFlags { input: [], output: [] }");
+        let some = TestFlags::new(vec!["--n".into()], vec!["case_sensitive".into()]);
+        assert_eq!(some.input, ["--n"]);
+        assert_eq!(some.output, ["case_sensitive"]);
+        assert_eq!(
+            format!("{some:?}"),
+            r#"TestFlags { input: ["--n"], output: ["case_sensitive"] }"#
+        );
     }
 
     #[test]
