@@ -832,7 +832,7 @@ impl Built<'_> {
                 .map_err(|e| Error::io("read", path, e)),
             false => Ok(String::new()),
         };
-        let (input, answer) = (digest(&test.input)?, digest(&test.answer)?);
+        let (input, answer) = (digest(&test.input)?, digest(&test.answer())?);
         let key = kept.key.of(test, &input, &answer);
         let limit = runner.limits.time;
         let mut trace = super::outcome::RunTrace {

@@ -137,7 +137,7 @@ impl Brief {
             let nameless = Test {
                 name: String::new(),
                 input: std::path::Path::new("").into(),
-                answer: Default::default(),
+                answer: std::path::PathBuf::new().into(),
                 flags: Default::default(),
                 kind: Default::default(),
             };
@@ -187,7 +187,7 @@ mod tests {
         Test {
             name: "group/7".into(),
             input: std::path::Path::new("/tests/group/7.in").into(),
-            answer: "/tests/group/7.ans".into(),
+            answer: std::path::PathBuf::from("/tests/group/7.ans").into(),
             flags: Default::default(),
             kind: Default::default(),
         }

@@ -280,7 +280,7 @@ mod tests {
         Test {
             name: "1".into(),
             input: std::path::Path::new("1.in").into(),
-            answer: "1.ans".into(),
+            answer: std::path::PathBuf::from("1.ans").into(),
             flags: Default::default(),
             kind: Default::default(),
         }

@@ -224,7 +224,7 @@ mod tests {
         let test = Test {
             name: "1".to_owned(),
             input: input.into(),
-            answer: input.with_extension("ans"),
+            answer: input.with_extension("ans").into(),
             flags: TestFlags::new(vec!["--n".to_owned(), "5".to_owned()], Vec::new()),
             kind: Default::default(),
         };

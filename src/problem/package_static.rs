@@ -150,7 +150,7 @@ pub(super) fn read(
         cases.push(Test {
             name,
             input: Path::new("").into(),
-            answer: PathBuf::new(),
+            answer: PathBuf::new().into(),
             flags: Default::default(),
             kind: TestKind::static_case(score, args.unwrap_or_default()),
         });
@@ -298,7 +298,7 @@ mod tests {
         Test {
             name: name.into(),
             input: Path::new(&format!("{name}.in")).into(),
-            answer: format!("{name}.ans").into(),
+            answer: PathBuf::from(format!("{name}.ans")).into(),
             flags: Default::default(),
             kind: TestKind::Output,
         }

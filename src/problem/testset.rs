@@ -17,11 +17,27 @@ pub struct Test {
     pub name: String,
     /// Shared with the results of the runs on it: a judge keeps a result of every test.
     pub input: Arc<Path>,
-    pub answer: PathBuf,
+    /// Where its answer is: see [`Test::answer`].
+    pub answer: Answer,
     /// Arguments for the problem's validators on this test (a package's test group gives them).
     pub flags: TestFlags,
     /// What judges it: the submission's output, or the package's static validator.
     pub kind: TestKind,
+}
+
+/// Where a test's answer is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// Beside the input, named as it is but for this extension ("ans", "out"): a test found in a folder holds no
+    /// second path, and a judge keeps a test of every test.
+    Beside(&'static str),
+    At(PathBuf),
+}
+
+impl From<PathBuf> for Answer {
+    fn from(path: PathBuf) -> Answer {
+        Answer::At(path)
+    }
 }
 
 /// What a test judges.
@@ -107,10 +123,13 @@ pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
         check_test_file(&test.input)?;
     }
     for test in &mut tests {
-        test.answer = answer_of(&test.input).ok_or_else(|| Error::MissingAnswer {
-            input: test.input.to_path_buf(),
-        })?;
-        check_test_file(&test.answer)?;
+        test.answer =
+            Answer::Beside(
+                answer_beside(&test.input).ok_or_else(|| Error::MissingAnswer {
+                    input: test.input.to_path_buf(),
+                })?,
+            );
+        check_test_file(&test.answer())?;
     }
     if tests.is_empty() {
         return Err(Error::NoTests {
@@ -132,10 +151,14 @@ pub fn find_inputs(dir: &Path) -> Result<Vec<Test>> {
 
 /// The answer beside an input: `NAME.ans`, or `NAME.out` as online-judge-tools names it.
 pub fn answer_of(input: &Path) -> Option<PathBuf> {
+    answer_beside(input).map(|extension| input.with_extension(extension))
+}
+
+/// The extension of the answer beside an input (see [`answer_of`]).
+fn answer_beside(input: &Path) -> Option<&'static str> {
     ["ans", "out"]
-        .map(|extension| input.with_extension(extension))
         .into_iter()
-        .find(|answer| answer.exists())
+        .find(|extension| input.with_extension(extension).exists())
 }
 
 /// Refuses a test file that is not a regular file (once links are followed: a FIFO would make whoever reads it
@@ -188,7 +211,7 @@ fn inputs(dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<PathBuf>)> {
                         .as_os_str(),
                 ),
                 input: path.into(),
-                answer: path.with_extension("ans"),
+                answer: Answer::Beside("ans"),
                 flags: TestFlags::default(),
                 kind: Default::default(),
             }),
@@ -218,6 +241,14 @@ fn inputs(dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<PathBuf>)> {
 }
 
 impl Test {
+    /// The path of its answer.
+    pub fn answer(&self) -> std::borrow::Cow<'_, Path> {
+        match &self.answer {
+            Answer::Beside(extension) => self.input.with_extension(extension).into(),
+            Answer::At(path) => path.into(),
+        }
+    }
+
     /// Whether it is a test of the submission's output, with an input and an answer: not a static validation
     /// test case.
     pub fn has_files(&self) -> bool {
@@ -313,10 +344,19 @@ mod tests {
     fn an_out_file_answers_where_there_is_no_ans() {
         let dir = tempfile::tempdir().unwrap();
         touch(dir.path(), &["1.in", "1.out", "2.in", "2.ans", "2.out"]);
-        let answers: Vec<_> = find_tests(dir.path())
-            .unwrap()
+        let tests = find_tests(dir.path()).unwrap();
+        // Held as where it is beside the input, not as a second path.
+        let held: Vec<_> = tests.iter().map(|t| t.answer.clone()).collect();
+        assert_eq!(held, [Answer::Beside("out"), Answer::Beside("ans")]);
+        let answers: Vec<_> = tests
             .into_iter()
-            .map(|t| t.answer.file_name().unwrap().to_string_lossy().into_owned())
+            .map(|t| {
+                t.answer()
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
             .collect();
         assert_eq!(answers, ["1.out", "2.ans"]);
     }
