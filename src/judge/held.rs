@@ -1,8 +1,10 @@
 //! A test's result as a solution's judge holds it until the solution is scored. Where the reports show each test,
 //! the result itself; where they show only the solution's summary (`-q` alone), a test passed with nothing to say
 //! is held as its figures alone, a sixth of a result's size: the judge of many tests holds one for every test.
+//! Of a kept run's trace (see `judge::records`) it holds only whether the run was taken from an earlier judge,
+//! which the summary counts: its key and digests are shown by the reports that show each test, and nowhere else.
 
-use super::outcome::TestResult;
+use super::outcome::{RunTrace, TestResult};
 use crate::problem::Test;
 use crate::scoring::TestScore;
 use crate::units::Bytes;
@@ -48,13 +50,15 @@ pub(crate) enum Brief {
     Passed(Figures),
 }
 
-/// A run's figures, in 32 bytes: the times in nanoseconds (a `Duration` takes 16 bytes).
+/// A run's figures, in 32 bytes: the times in nanoseconds (a `Duration` takes 16 bytes); whether it was taken from
+/// an earlier judge, where runs are kept.
 #[derive(Clone, Copy)]
 pub(crate) struct Figures {
     cpu: u64,
     wall: u64,
     memory: Bytes,
     passes: u32,
+    reused: Option<bool>,
 }
 
 impl Figures {
@@ -64,6 +68,7 @@ impl Figures {
             wall: result.wall.as_nanos() as u64,
             memory: result.memory,
             passes: result.passes,
+            reused: result.trace.as_ref().map(|trace| trace.reused),
         }
     }
 
@@ -74,6 +79,14 @@ impl Figures {
             wall: Duration::from_nanos(self.wall),
             memory: self.memory,
             passes: self.passes,
+            trace: self.reused.map(|reused| {
+                Box::new(RunTrace {
+                    key: String::new(),
+                    input: String::new(),
+                    answer: String::new(),
+                    reused,
+                })
+            }),
             ..TestResult::without_run(test)
         }
     }
@@ -89,8 +102,7 @@ impl Brief {
             && result.dialogue.is_none()
             && result.at_margin.is_none()
             && result.validator_score.is_none()
-            && result.score.is_none()
-            && result.trace.is_none();
+            && result.score.is_none();
         if plain {
             return Brief::Passed(Figures::of(&result));
         }
@@ -215,6 +227,34 @@ mod tests {
         assert_eq!(brief.cpu(), Duration::new(1, 234_567_891));
         assert_eq!(brief.memory(), Bytes(12_345_678));
         same(&brief.result(&test), &passed(&test));
+    }
+
+    #[test]
+    fn of_a_kept_run_a_passed_test_holds_only_whether_it_was_reused() {
+        let test = test();
+        for reused in [false, true] {
+            let trace = RunTrace {
+                key: "key".into(),
+                input: "input digest".into(),
+                answer: "answer digest".into(),
+                reused,
+            };
+            let kept = TestResult {
+                trace: Some(Box::new(trace)),
+                ..passed(&test)
+            };
+            let brief = Brief::of(kept);
+            assert!(matches!(brief, Brief::Passed(_)));
+            let given = brief.result(&test);
+            assert_eq!(given.trace.map(|t| t.reused), Some(reused));
+            same(
+                &TestResult {
+                    trace: None,
+                    ..given
+                },
+                &passed(&test),
+            );
+        }
     }
 
     #[test]
