@@ -139,7 +139,7 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
             &root.join("data").join(name.with_extension("in")),
         )?;
         copy(
-            &test.answer,
+            &test.answer(),
             &root.join("data").join(name.with_extension("ans")),
         )?;
     }
@@ -461,7 +461,7 @@ mod tests {
         let test = Test {
             name: "secret/g\\xfe/t\\xff".into(),
             input: input.into(),
-            answer: input.with_extension("ans"),
+            answer: input.with_extension("ans").into(),
             flags: Default::default(),
             kind: Default::default(),
         };
@@ -472,7 +472,7 @@ mod tests {
         let plain = Test {
             name: "1.5".into(),
             input: Path::new("/p/testdata/sum/1.5.in").into(),
-            answer: "/p/testdata/sum/1.5.ans".into(),
+            answer: PathBuf::from("/p/testdata/sum/1.5.ans").into(),
             flags: Default::default(),
             kind: Default::default(),
         };

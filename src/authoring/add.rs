@@ -151,7 +151,7 @@ pub fn add(
         let test = Test {
             name: candidate.origin.clone(),
             input: input.as_path().into(),
-            answer: answer_path,
+            answer: answer_path.into(),
             flags: flags.clone(),
             kind: Default::default(),
         };

@@ -335,7 +335,7 @@ impl<'a> Stress<'a> {
         let test = Test {
             name: "stress".to_owned(),
             input: input_path.as_path().into(),
-            answer: answer_path,
+            answer: answer_path.into(),
             flags,
             kind: Default::default(),
         };

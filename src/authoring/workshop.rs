@@ -201,7 +201,7 @@ impl<'a> Workshop<'a> {
         let test = Test {
             name: "answer".to_owned(),
             input: input.into(),
-            answer: input.to_path_buf(),
+            answer: input.to_path_buf().into(),
             flags: self.problem.new_test_flags(),
             kind: Default::default(),
         };

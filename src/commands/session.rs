@@ -82,7 +82,9 @@ pub(super) fn judge(
         |path: &Path| std::path::absolute(path).map_err(|e| Error::io("resolve", path, e));
     for test in found.iter_mut().filter(|t| t.has_files()) {
         test.input = absolute(&test.input)?.into();
-        test.answer = absolute(&test.answer)?;
+        if let crate::problem::Answer::At(answer) = &mut test.answer {
+            *answer = absolute(answer)?;
+        }
     }
     session.tests_dir = absolute(&session.tests_dir)?;
     let every_test = found.len();

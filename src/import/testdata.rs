@@ -76,7 +76,7 @@ fn stem(path: &Path) -> Option<PathBuf> {
 /// the judge reads them.
 pub(super) fn copy(placed: &[Placed], into: &Path) -> Result<()> {
     for Placed { test, to } in placed {
-        for (from, extension) in [(&*test.input, "in"), (&*test.answer, "ans")] {
+        for (from, extension) in [(&*test.input, "in"), (&*test.answer(), "ans")] {
             check_test_file(from)?;
             let mut name = to.as_os_str().to_owned();
             name.push(".");

@@ -1,6 +1,7 @@
 //! Judging a problem: compile the tools and the solutions, validate the tests, run every solution on the tests,
 //! and decide each solution's verdict.
 
+use super::held::{Brief, Held};
 use super::limit_check::LimitCheck;
 use super::outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult};
 use super::partition::Partition;
@@ -17,7 +18,7 @@ use crate::problem::{
 use crate::sandbox::Runner;
 use crate::scoring::{Judged, Plan, Scored, TestScore, Tree, aggregate};
 use crate::toolchain::Toolchain;
-use crate::units::format_time;
+use crate::units::{Bytes, format_time};
 use crate::verdict::Verdict;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, mpsc};
@@ -564,33 +565,46 @@ impl<'a> Judge<'a> {
             None => tests,
         };
         let (tree, tests) = tree_of(problem, tests)?;
-        let mut executable = None;
-        let mut results = if build.outcome.ok {
-            let program = self.compiler.program(&build, runner.limits.memory)?;
-            let plan = Plan::for_rules(&tree, &solution.expectations, self.options.all_tests);
-            let built = Built {
-                program: &program,
-                build: &build,
-                kept: self.kept(keeping, &build, runner)?,
+        // Where only the summary is reported, and no rule of the solution's reads every test's result, a passed
+        // test is held as its figures alone (see `judge::held`).
+        let (results, executable, scored) =
+            if self.options.per_test || !solution.expectations.is_empty() {
+                let (mut results, executable) = self.results(
+                    runner,
+                    solution,
+                    &build,
+                    &tree,
+                    &tests,
+                    keeping,
+                    on_event,
+                    |r| r,
+                )?;
+                let scored = score(&tree, &mut results);
+                // Collected in place, in the list of every test's result (a result and its absence are the same
+                // size): a second list would double the judge's memory at its peak. Made to measure where tests were
+                // left out.
+                results.retain(Option::is_some);
+                results.shrink_to_fit();
+                let results: Vec<TestResult> = results
+                    .into_iter()
+                    .map(|r| r.expect("only results are left"))
+                    .collect();
+                (results, executable, scored)
+            } else {
+                let (mut results, executable) = self.results(
+                    runner,
+                    solution,
+                    &build,
+                    &tree,
+                    &tests,
+                    keeping,
+                    on_event,
+                    Brief::of,
+                )?;
+                let scored = score(&tree, &mut results);
+                (summary(results, &tests), executable, scored)
             };
-            let results = self.run_tests(runner, &built, solution, plan.as_ref(), &tests, on_event);
-            executable = built.kept.as_ref().map(|k| k.executable.clone());
-            // What was run is kept even when the judge stops: the runs made need not be made again.
-            built.save();
-            results?
-        } else {
-            vec![None; tests.len()]
-        };
         let trace = self.build_trace(keeping, solution, &build, executable);
-        let scored = score(&tree, &mut results);
-        // Collected in place, in the list of every test's result (a result and its absence are the same size): a
-        // second list would double the judge's memory at its peak. Made to measure where tests were left out.
-        results.retain(Option::is_some);
-        results.shrink_to_fit();
-        let results: Vec<TestResult> = results
-            .into_iter()
-            .map(|r| r.expect("only results are left"))
-            .collect();
         // A legacy grader may accept a submission that failed tests (accept_if_any_accepted, always_accept); where
         // it does not, the verdict is the first failed test's, as for every problem.
         let verdict = match scored.verdict {
@@ -638,11 +652,54 @@ impl<'a> Judge<'a> {
         })
     }
 
+    /// The results of `solution`, built as `build`, on `tests` (by test, None where not run), each held as `hold`
+    /// makes it; with the digest of its build's files, where its runs are kept.
+    #[allow(clippy::too_many_arguments)]
+    fn results<T: Held>(
+        &self,
+        runner: &TestRunner,
+        solution: &Solution,
+        build: &Compiled,
+        tree: &Tree,
+        tests: &[&Test],
+        keeping: Option<&Keeping>,
+        on_event: &mut dyn FnMut(Event),
+        hold: fn(TestResult) -> T,
+    ) -> Result<(Vec<Option<T>>, Option<String>)> {
+        if !build.outcome.ok {
+            return Ok((
+                std::iter::repeat_with(|| None).take(tests.len()).collect(),
+                None,
+            ));
+        }
+        let program = self.compiler.program(build, runner.limits.memory)?;
+        let plan = Plan::for_rules(tree, &solution.expectations, self.options.all_tests);
+        let built = Built {
+            program: &program,
+            build,
+            kept: self.kept(keeping, build, runner)?,
+        };
+        let results = self.run_tests(
+            runner,
+            &built,
+            solution,
+            plan.as_ref(),
+            tests,
+            on_event,
+            hold,
+        );
+        let executable = built.kept.as_ref().map(|k| k.executable.clone());
+        // What was run is kept even when the judge stops: the runs made need not be made again.
+        built.save();
+        Ok((results?, executable))
+    }
+
     /// Runs the tests on up to `jobs` threads, in order of number, as `plan` asks (None: every test): no test is
     /// started that an earlier failure rules out, and results a one-at-a-time judge would not
     /// have are dropped, so the outcome does not depend on how many ran at once. The results are by test, None
     /// where not run.
-    fn run_tests(
+    #[allow(clippy::too_many_arguments)]
+    fn run_tests<T: Held>(
         &self,
         runner: &TestRunner,
         built: &Built,
@@ -650,14 +707,16 @@ impl<'a> Judge<'a> {
         plan: Option<&Plan>,
         tests: &[&Test],
         on_event: &mut dyn FnMut(Event),
-    ) -> Result<Vec<Option<TestResult>>> {
+        hold: fn(TestResult) -> T,
+    ) -> Result<Vec<Option<T>>> {
         // The plan, and what the failures so far decide of it.
         let planned = plan.map(|plan| (plan, Mutex::new(plan.start())));
         let next = AtomicUsize::new(0);
         // Set when the harness itself fails (a run that could not be carried out): nothing more is started.
         let broken = AtomicBool::new(false);
         let (sender, receiver) = mpsc::channel();
-        let mut results: Vec<Option<TestResult>> = vec![None; tests.len()];
+        let mut results: Vec<Option<T>> =
+            std::iter::repeat_with(|| None).take(tests.len()).collect();
         std::thread::scope(|scope| -> Result<()> {
             for _ in 0..self.options.jobs.clamp(1, tests.len().max(1)) {
                 let sender = sender.clone();
@@ -711,7 +770,7 @@ impl<'a> Judge<'a> {
                     solution,
                     result: &result,
                 });
-                results[index] = Some(result);
+                results[index] = Some(hold(result));
             }
             Ok(())
         })?;
@@ -720,14 +779,14 @@ impl<'a> Judge<'a> {
         };
         plan.keep(
             results,
-            |r| r.verdict.is_accepted(),
+            |r| r.verdict().is_accepted(),
             |index| {
                 let result = built.judge(runner, tests[index])?;
                 on_event(Event::TestFinished {
                     solution,
                     result: &result,
                 });
-                Ok(result)
+                Ok(hold(result))
             },
         )
     }
@@ -773,7 +832,7 @@ impl Built<'_> {
                 .map_err(|e| Error::io("read", path, e)),
             false => Ok(String::new()),
         };
-        let (input, answer) = (digest(&test.input)?, digest(&test.answer)?);
+        let (input, answer) = (digest(&test.input)?, digest(&test.answer())?);
         let key = kept.key.of(test, &input, &answer);
         let limit = runner.limits.time;
         let mut trace = super::outcome::RunTrace {
@@ -809,26 +868,20 @@ pub(crate) fn tree_of<'t>(problem: &Problem, tests: &'t [Test]) -> Result<(Tree,
 
 /// Aggregates `results` over `tree`, and gives each test its score; a test whose validator broke a scoring
 /// rule becomes a judge error.
-pub(crate) fn score(tree: &Tree, results: &mut [Option<TestResult>]) -> Scored {
+pub(crate) fn score(tree: &Tree, results: &mut [Option<impl Held>]) -> Scored {
     let scores: Vec<Option<TestScore>> = results
         .iter()
-        .map(|r| {
-            r.as_ref().map(|r| TestScore {
-                verdict: r.verdict,
-                validator: r.validator_score,
-            })
-        })
+        .map(|r| r.as_ref().map(Held::test_score))
         .collect();
     let scored = aggregate(tree, &scores);
     for (index, why) in &scored.judge_errors {
         if let Some(result) = &mut results[*index] {
-            result.verdict = Verdict::JudgeError;
-            result.message = why.clone();
+            result.judge_error(why);
         }
     }
     for (result, score) in results.iter_mut().zip(&scored.tests) {
         if let Some(result) = result {
-            result.score = *score;
+            result.set_score(*score);
         }
     }
     scored
@@ -837,15 +890,14 @@ pub(crate) fn score(tree: &Tree, results: &mut [Option<TestResult>]) -> Scored {
 /// Of a solution's results, in order, those its summary is made of: its first failure (its verdict's test), its
 /// first test sensitive to the time limit, its slowest and its largest.
 fn notable(mut results: Vec<TestResult>) -> Vec<TestResult> {
-    let first = |keep: fn(&TestResult) -> bool| results.iter().position(keep);
-    let most =
-        |key: fn(&TestResult) -> u64| (0..results.len()).rev().max_by_key(|&at| key(&results[at]));
-    let kept = [
-        first(|r| !r.verdict.is_accepted()),
-        first(|r| r.at_margin.is_some()),
-        most(|r| r.cpu.as_nanos() as u64),
-        most(|r| r.memory.0),
-    ];
+    let kept = notable_of(results.iter().map(|r| {
+        Some((
+            !r.verdict.is_accepted(),
+            r.at_margin.is_some(),
+            r.cpu,
+            r.memory,
+        ))
+    }));
     let mut at = 0;
     results.retain(|_| {
         at += 1;
@@ -853,6 +905,59 @@ fn notable(mut results: Vec<TestResult>) -> Vec<TestResult> {
     });
     results.shrink_to_fit();
     results
+}
+
+/// The results of `tests` its summary is made of (see [`notable`]), of those held for it (by test, None where not
+/// run).
+fn summary(results: Vec<Option<Brief>>, tests: &[&Test]) -> Vec<TestResult> {
+    let kept = notable_of(results.iter().map(|r| {
+        r.as_ref().map(|r| {
+            (
+                !r.verdict().is_accepted(),
+                r.at_margin(),
+                r.cpu(),
+                r.memory(),
+            )
+        })
+    }));
+    results
+        .into_iter()
+        .zip(tests)
+        .enumerate()
+        .filter(|(at, _)| kept.contains(&Some(*at)))
+        .filter_map(|(_, (result, test))| result.map(|r| r.result(test)))
+        .collect()
+}
+
+/// The places, among `results` (whether failed, whether sensitive to the time limit, CPU time and memory; None
+/// where not run), of the first failure, the first sensitive to the time limit, the slowest and the largest: of
+/// equals, the first.
+fn notable_of(
+    results: impl DoubleEndedIterator<Item = Option<(bool, bool, Duration, Bytes)>>
+    + ExactSizeIterator
+    + Clone,
+) -> [Option<usize>; 4] {
+    let present = || {
+        results
+            .clone()
+            .enumerate()
+            .filter_map(|(at, r)| Some((at, r?)))
+    };
+    let first = |keep: fn(&(bool, bool, Duration, Bytes)) -> bool| {
+        present().find(|(_, r)| keep(r)).map(|(at, _)| at)
+    };
+    let most = |key: fn(&(bool, bool, Duration, Bytes)) -> u64| {
+        present()
+            .rev()
+            .max_by_key(|(_, r)| key(r))
+            .map(|(at, _)| at)
+    };
+    [
+        first(|r| r.0),
+        first(|r| r.1),
+        most(|r| r.2.as_nanos() as u64),
+        most(|r| r.3.0),
+    ]
 }
 
 /// Reports `warning` as it is found, and keeps it in the report.
@@ -1087,6 +1192,29 @@ mod tests {
         assert_eq!(solution.failing_test().unwrap().name, "3");
         assert_eq!(solution.max_cpu(), Duration::from_millis(1));
         assert_eq!(solution.max_memory(), Bytes::mib(1));
+    }
+
+    #[test]
+    fn a_summary_is_made_of_the_results_the_whole_report_shows() {
+        let fixture = fixture();
+        for all_tests in [false, true] {
+            let report = |per_test| {
+                let options = JudgeOptions {
+                    all_tests,
+                    jobs: 3,
+                    per_test,
+                    ..JudgeOptions::default()
+                };
+                judge(&fake(&["3", "6"], &[]), &fixture, options).unwrap()
+            };
+            let whole = report(true).solutions.remove(0);
+            let summary = report(false).solutions.remove(0);
+            let shown = |tests: Vec<TestResult>| -> Vec<String> {
+                tests.iter().map(|t| format!("{t:?}")).collect()
+            };
+            assert_eq!(summary.verdict, whole.verdict);
+            assert_eq!(shown(summary.tests), shown(notable(whole.tests)));
+        }
     }
 
     #[test]

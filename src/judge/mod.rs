@@ -4,6 +4,7 @@
 mod classify;
 mod dialogue;
 mod engine;
+mod held;
 mod last_words;
 mod limit_check;
 mod merge;

@@ -66,6 +66,8 @@ pub(super) fn judge(
         pass += 1;
         let folder = dir.join(format!("pass-{pass}"));
         std::fs::create_dir(&folder).map_err(|e| Error::io("create", &folder, e))?;
+        // The answer stays the test's, wherever the next input is.
+        this.answer = this.answer().into_owned().into();
         this.input = folder.join("input").into();
         if let Err(why) = copy_bounded(written, &this.input, TEST_FILE_LIMIT)? {
             break (result, Some(why));

@@ -280,7 +280,7 @@ mod tests {
         Test {
             name: "1".into(),
             input: std::path::Path::new("1.in").into(),
-            answer: "1.ans".into(),
+            answer: std::path::PathBuf::from("1.ans").into(),
             flags: Default::default(),
             kind: Default::default(),
         }
@@ -357,7 +357,7 @@ mod tests {
         keys.push(same.of(&test, "i2", "a"));
         keys.push(same.of(&test, "i", "a2"));
         let mut flagged = test.clone();
-        flagged.flags.output = vec!["case_sensitive".into()];
+        flagged.flags = crate::problem::TestFlags::new(Vec::new(), vec!["case_sensitive".into()]);
         keys.push(same.of(&flagged, "i", "a"));
         let distinct: std::collections::HashSet<_> = keys.iter().collect();
         assert_eq!(distinct.len(), keys.len(), "{keys:?}");

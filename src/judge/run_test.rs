@@ -74,7 +74,7 @@ impl TestRunner<'_> {
     pub fn judge(&self, program: &Program, build: &Compiled, test: &Test) -> Result<TestResult> {
         match &test.kind {
             TestKind::Output => self.run(program, test),
-            TestKind::Static { args, .. } => self.judge_files(build, test, args),
+            TestKind::Static(case) => self.judge_files(build, test, &case.args),
         }
     }
 
@@ -180,9 +180,9 @@ impl TestRunner<'_> {
             }
             if checked.verdict == Verdict::WrongAnswer {
                 if self.checker.is_none() {
-                    result.diff = check::first_difference(&places.output, &test.answer);
+                    result.diff = check::first_difference(&places.output, &test.answer());
                 }
-                result.texts = TestTexts::read(&test.input, &test.answer, &places.output);
+                result.texts = TestTexts::read(&test.input, &test.answer(), &places.output);
             }
             said = Some(checked);
         }
@@ -216,16 +216,16 @@ impl TestRunner<'_> {
                     workdir,
                     &test.input,
                     output,
-                    &test.answer,
+                    &test.answer(),
                     &test.flags.output,
                 );
             }
             (None, Comparison::PackageDefault) => {
-                check::package_default::compare(output, &test.answer, &test.flags.output)
+                check::package_default::compare(output, &test.answer(), &test.flags.output)
             }
-            (None, comparison) => check::compare(comparison, output, &test.answer),
+            (None, comparison) => check::compare(comparison, output, &test.answer()),
         };
-        compared.map_err(|e| Error::io("compare the output with", &test.answer, e))
+        compared.map_err(|e| Error::io("compare the output with", test.answer(), e))
     }
 
     /// The solution and the interactor at once, the judge passing on what each says to the other; the verdict as
@@ -384,7 +384,7 @@ mod tests {
         let test = Test {
             name: "1".into(),
             input: Path::new("1.in").into(),
-            answer: "1.ans".into(),
+            answer: std::path::PathBuf::from("1.ans").into(),
             flags: Default::default(),
             kind: Default::default(),
         };

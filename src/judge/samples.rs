@@ -72,7 +72,7 @@ mod tests {
             let test = Test {
                 name: input.into(),
                 input: std::path::Path::new(input).into(),
-                answer: "a".into(),
+                answer: std::path::PathBuf::from("a").into(),
                 flags: Default::default(),
                 kind: Default::default(),
             };

@@ -224,11 +224,8 @@ mod tests {
         let test = Test {
             name: "1".to_owned(),
             input: input.into(),
-            answer: input.with_extension("ans"),
-            flags: TestFlags {
-                input: vec!["--n".to_owned(), "5".to_owned()],
-                output: Vec::new(),
-            },
+            answer: input.with_extension("ans").into(),
+            flags: TestFlags::new(vec!["--n".to_owned(), "5".to_owned()], Vec::new()),
             kind: Default::default(),
         };
         (validator, test)

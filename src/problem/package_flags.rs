@@ -88,8 +88,8 @@ pub(super) fn group_flags(
         &group.output_validator_flags,
         &group.output_validator_args,
     ));
-    Ok(TestFlags {
-        input: words(&group.input_validator_flags, &group.input_validator_args),
+    Ok(TestFlags::new(
+        words(&group.input_validator_flags, &group.input_validator_args),
         output,
-    })
+    ))
 }

@@ -150,12 +150,9 @@ pub(super) fn read(
         cases.push(Test {
             name,
             input: Path::new("").into(),
-            answer: PathBuf::new(),
+            answer: PathBuf::new().into(),
             flags: Default::default(),
-            kind: TestKind::Static {
-                score,
-                args: args.unwrap_or_default(),
-            },
+            kind: TestKind::static_case(score, args.unwrap_or_default()),
         });
     }
     if validator.is_some() && cases.is_empty() {
@@ -301,7 +298,7 @@ mod tests {
         Test {
             name: name.into(),
             input: Path::new(&format!("{name}.in")).into(),
-            answer: format!("{name}.ans").into(),
+            answer: PathBuf::from(format!("{name}.ans")).into(),
             flags: Default::default(),
             kind: TestKind::Output,
         }
@@ -310,10 +307,7 @@ mod tests {
     fn case(group: &str) -> Test {
         Test {
             name: format!("{group}/{STATIC_CASE}"),
-            kind: TestKind::Static {
-                score: StaticScore::PassFail,
-                args: Vec::new(),
-            },
+            kind: TestKind::static_case(StaticScore::PassFail, Vec::new()),
             ..test("x")
         }
     }
@@ -406,9 +400,8 @@ mod tests {
             .iter()
             .map(|t| (t.name.as_str(), &t.kind))
             .collect();
-        let kind = |score, args: &[&str]| TestKind::Static {
-            score,
-            args: args.iter().map(|a| a.to_string()).collect(),
+        let kind = |score, args: &[&str]| {
+            TestKind::static_case(score, args.iter().map(|a| a.to_string()).collect())
         };
         assert_eq!(
             cases,

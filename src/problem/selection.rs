@@ -85,7 +85,7 @@ mod tests {
             .map(|name| Test {
                 name: (*name).into(),
                 input: std::path::Path::new(&format!("{name}.in")).into(),
-                answer: format!("{name}.ans").into(),
+                answer: std::path::PathBuf::from(format!("{name}.ans")).into(),
                 flags: Default::default(),
                 kind: Default::default(),
             })

@@ -17,11 +17,27 @@ pub struct Test {
     pub name: String,
     /// Shared with the results of the runs on it: a judge keeps a result of every test.
     pub input: Arc<Path>,
-    pub answer: PathBuf,
+    /// Where its answer is: see [`Test::answer`].
+    pub answer: Answer,
     /// Arguments for the problem's validators on this test (a package's test group gives them).
     pub flags: TestFlags,
     /// What judges it: the submission's output, or the package's static validator.
     pub kind: TestKind,
+}
+
+/// Where a test's answer is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// Beside the input, named as it is but for this extension ("ans", "out"): a test found in a folder holds no
+    /// second path, and a judge keeps a test of every test.
+    Beside(&'static str),
+    At(PathBuf),
+}
+
+impl From<PathBuf> for Answer {
+    fn from(path: PathBuf) -> Answer {
+        Answer::At(path)
+    }
 }
 
 /// What a test judges.
@@ -31,18 +47,67 @@ pub enum TestKind {
     #[default]
     Output,
     /// A group's static validation test case (2025-09): no input and no answer; the package's static validator
-    /// judges the submission's files once, given `args` (the group's `static_validator_args`).
-    Static {
-        score: crate::scoring::StaticScore,
-        args: Vec<String>,
-    },
+    /// judges the submission's files once. Boxed: a judge keeps a test of every test, and these are few.
+    Static(Box<StaticCase>),
 }
 
-/// The arguments a package's test group gives its validators.
+/// How a static validation test case is judged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaticCase {
+    pub score: crate::scoring::StaticScore,
+    /// The static validator's arguments (the group's `static_validator_args`).
+    pub args: Vec<String>,
+}
+
+impl TestKind {
+    /// A static validation test case scored as `score`, its validator given `args`.
+    pub fn static_case(score: crate::scoring::StaticScore, args: Vec<String>) -> TestKind {
+        TestKind::Static(Box::new(StaticCase { score, args }))
+    }
+}
+
+/// The arguments a package's test group gives its validators, read as a [`ValidatorArgs`]. Most tests have none,
+/// and hold no room for them: a judge keeps a test of every test.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct TestFlags(Option<Box<ValidatorArgs>>);
+
+/// The arguments of a test's validators.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct TestFlags {
+pub struct ValidatorArgs {
     pub input: Vec<String>,
     pub output: Vec<String>,
+}
+
+/// A test's validators given no arguments.
+static NO_ARGS: ValidatorArgs = ValidatorArgs {
+    input: Vec::new(),
+    output: Vec::new(),
+};
+
+impl TestFlags {
+    /// The input validators given `input`, the output validator `output`.
+    pub fn new(input: Vec<String>, output: Vec<String>) -> TestFlags {
+        let none = input.is_empty() && output.is_empty();
+        TestFlags((!none).then(|| Box::new(ValidatorArgs { input, output })))
+    }
+}
+
+impl std::ops::Deref for TestFlags {
+    type Target = ValidatorArgs;
+
+    fn deref(&self) -> &ValidatorArgs {
+        self.0.as_deref().unwrap_or(&NO_ARGS)
+    }
+}
+
+/// As the arguments themselves were written: a kept run's key holds it (see `judge::records`).
+impl std::fmt::Debug for TestFlags {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TestFlags")
+            .field("input", &self.input)
+            .field("output", &self.output)
+            .finish()
+    }
 }
 
 /// Every test under `dir`: the samples first (see [`Test::is_sample`]), then the others, each group in natural order
@@ -50,21 +115,21 @@ pub struct TestFlags {
 /// is `NAME.ans`, or `NAME.out` where there is no `.ans` (as online-judge-tools writes them). An input without an
 /// answer, or an answer without an input, is an error: a half-written test should not be silently skipped.
 pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
-    let files = files(dir)?;
-    if let Some(answer) = files.iter().find(|path| {
-        // Whatever is there is looked at below: one that is not a file is refused as such.
-        path.extension().is_some_and(|e| e == "ans") && !path.with_extension("in").exists()
-    }) {
-        return Err(Error::MissingInput {
-            answer: answer.clone(),
-        });
+    let (mut tests, unanswering) = inputs(dir, true)?;
+    if let Some(answer) = unanswering {
+        return Err(Error::MissingInput { answer });
     }
-    let mut tests = inputs(dir, &files)?;
+    for test in &tests {
+        check_test_file(&test.input)?;
+    }
     for test in &mut tests {
-        test.answer = answer_of(&test.input).ok_or_else(|| Error::MissingAnswer {
-            input: test.input.to_path_buf(),
-        })?;
-        check_test_file(&test.answer)?;
+        test.answer =
+            Answer::Beside(
+                answer_beside(&test.input).ok_or_else(|| Error::MissingAnswer {
+                    input: test.input.to_path_buf(),
+                })?,
+            );
+        check_test_file(&test.answer())?;
     }
     if tests.is_empty() {
         return Err(Error::NoTests {
@@ -77,15 +142,23 @@ pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
 /// Every test input under `dir` (`NAME.in`), answered or not, in the order of [`find_tests`]; the answer is where
 /// it would be. For the commands that look at inputs alone (validating them, rebuilding them).
 pub fn find_inputs(dir: &Path) -> Result<Vec<Test>> {
-    inputs(dir, &files(dir)?)
+    let (tests, _) = inputs(dir, false)?;
+    for test in &tests {
+        check_test_file(&test.input)?;
+    }
+    Ok(tests)
 }
 
 /// The answer beside an input: `NAME.ans`, or `NAME.out` as online-judge-tools names it.
 pub fn answer_of(input: &Path) -> Option<PathBuf> {
+    answer_beside(input).map(|extension| input.with_extension(extension))
+}
+
+/// The extension of the answer beside an input (see [`answer_of`]).
+fn answer_beside(input: &Path) -> Option<&'static str> {
     ["ans", "out"]
-        .map(|extension| input.with_extension(extension))
         .into_iter()
-        .find(|answer| answer.exists())
+        .find(|extension| input.with_extension(extension).exists())
 }
 
 /// Refuses a test file that is not a regular file (once links are followed: a FIFO would make whoever reads it
@@ -111,57 +184,71 @@ pub(crate) fn check_test_file(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Every file under `dir`, following links.
-fn files(dir: &Path) -> Result<Vec<PathBuf>> {
+/// The `.in` files under `dir`, following links, as tests answered by `NAME.ans`, samples first, then in natural
+/// order; with the first answer found without its input, where `answers` asks for it to be looked for. Only the
+/// inputs are kept as the folder is walked, and they are sorted in place: a list of every file, or a second list
+/// to sort into, would be the largest thing a judge of many tests holds.
+fn inputs(dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<PathBuf>)> {
     if !dir.is_dir() {
         return Err(Error::NoTestsFolder {
             dir: dir.to_owned(),
         });
     }
-    let mut files = Vec::new();
+    let mut tests = Vec::new();
+    let mut unanswering = None;
     for entry in WalkDir::new(dir).follow_links(true) {
         let entry = entry.map_err(|e| {
             let path = e.path().unwrap_or(dir).to_owned();
             Error::io("read", path, e.into())
         })?;
-        files.push(entry.into_path());
+        let path = entry.path();
+        match path.extension() {
+            Some(e) if e == "in" => tests.push(Test {
+                name: crate::text::file_name(
+                    path.strip_prefix(dir)
+                        .unwrap_or(path)
+                        .with_extension("")
+                        .as_os_str(),
+                ),
+                input: path.into(),
+                answer: Answer::Beside("ans"),
+                flags: TestFlags::default(),
+                kind: Default::default(),
+            }),
+            // Whatever is there is looked at later: one that is not a file is refused as such.
+            Some(e)
+                if e == "ans"
+                    && answers
+                    && unanswering.is_none()
+                    && !path.with_extension("in").exists() =>
+            {
+                unanswering = Some(path.to_owned());
+            }
+            _ => {}
+        }
     }
-    Ok(files)
-}
-
-/// The `.in` files among `files`, as tests answered by `NAME.ans`, samples first, then in natural order; an input
-/// over the size limit is an error.
-fn inputs(dir: &Path, files: &[PathBuf]) -> Result<Vec<Test>> {
-    let mut tests: Vec<Test> = files
-        .iter()
-        .filter(|path| path.extension().is_some_and(|e| e == "in"))
-        .map(|path| Test {
-            name: crate::text::file_name(
-                path.strip_prefix(dir)
-                    .unwrap_or(path)
-                    .with_extension("")
-                    .as_os_str(),
-            ),
-            input: path.as_path().into(),
-            answer: path.with_extension("ans"),
-            flags: TestFlags::default(),
-            kind: Default::default(),
-        })
-        .collect();
-    tests.sort_by(|a, b| {
+    // Names are unique, but natural order takes "01" and "1" for the same: the names themselves order those, so
+    // that the order is one whichever way the folder is read, and no scratch list is needed to keep it.
+    tests.sort_unstable_by(|a, b| {
         b.is_sample()
             .cmp(&a.is_sample())
             .then_with(|| natord::compare(&a.name, &b.name))
+            .then_with(|| a.name.cmp(&b.name))
     });
     // Grown by doubling, the list of many tests could hold almost twice what it has.
     tests.shrink_to_fit();
-    for test in &tests {
-        check_test_file(&test.input)?;
-    }
-    Ok(tests)
+    Ok((tests, unanswering))
 }
 
 impl Test {
+    /// The path of its answer.
+    pub fn answer(&self) -> std::borrow::Cow<'_, Path> {
+        match &self.answer {
+            Answer::Beside(extension) => self.input.with_extension(extension).into(),
+            Answer::At(path) => path.into(),
+        }
+    }
+
     /// Whether it is a test of the submission's output, with an input and an answer: not a static validation
     /// test case.
     pub fn has_files(&self) -> bool {
@@ -257,10 +344,19 @@ mod tests {
     fn an_out_file_answers_where_there_is_no_ans() {
         let dir = tempfile::tempdir().unwrap();
         touch(dir.path(), &["1.in", "1.out", "2.in", "2.ans", "2.out"]);
-        let answers: Vec<_> = find_tests(dir.path())
-            .unwrap()
+        let tests = find_tests(dir.path()).unwrap();
+        // Held as where it is beside the input, not as a second path.
+        let held: Vec<_> = tests.iter().map(|t| t.answer.clone()).collect();
+        assert_eq!(held, [Answer::Beside("out"), Answer::Beside("ans")]);
+        let answers: Vec<_> = tests
             .into_iter()
-            .map(|t| t.answer.file_name().unwrap().to_string_lossy().into_owned())
+            .map(|t| {
+                t.answer()
+                    .file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
             .collect();
         assert_eq!(answers, ["1.out", "2.ans"]);
     }
@@ -347,6 +443,21 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn flags_read_and_show_as_the_arguments_themselves() {
+        let none = TestFlags::new(Vec::new(), Vec::new());
+        assert_eq!(none, TestFlags::default());
+        assert!(none.input.is_empty() && none.output.is_empty());
+        assert_eq!(format!("{none:?}"), "TestFlags { input: [], output: [] }");
+        let some = TestFlags::new(vec!["--n".into()], vec!["case_sensitive".into()]);
+        assert_eq!(some.input, ["--n"]);
+        assert_eq!(some.output, ["case_sensitive"]);
+        assert_eq!(
+            format!("{some:?}"),
+            r#"TestFlags { input: ["--n"], output: ["case_sensitive"] }"#
+        );
     }
 
     #[test]

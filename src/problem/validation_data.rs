@@ -148,7 +148,7 @@ fn find(
             test: Test {
                 name: crate::text::file_name(below.as_os_str()),
                 input: input.as_path().into(),
-                answer,
+                answer: answer.into(),
                 flags: flags(input)?,
                 kind: Default::default(),
             },
@@ -209,7 +209,7 @@ mod tests {
         );
         let case = &find(dir.path(), ValidOutput, &|_| Ok(TestFlags::default())).unwrap()[0];
         assert_eq!(case.output, Some(dir.path().join("valid_output/a.out")));
-        assert_eq!(case.test.answer, dir.path().join("valid_output/a.ans"));
+        assert_eq!(case.test.answer(), dir.path().join("valid_output/a.ans"));
     }
 
     #[test]

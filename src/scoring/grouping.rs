@@ -130,9 +130,9 @@ impl Grouping {
                     order.push(t);
                     items.push(match &tests[t].kind {
                         TestKind::Output => Item::Test(*next),
-                        TestKind::Static { score, .. } => Item::Static {
+                        TestKind::Static(case) => Item::Static {
                             test: *next,
-                            score: *score,
+                            score: case.score,
                         },
                     });
                     *next += 1;
@@ -196,7 +196,7 @@ mod tests {
         Test {
             name: name.into(),
             input: std::path::Path::new(&format!("{name}.in")).into(),
-            answer: format!("{name}.ans").into(),
+            answer: std::path::PathBuf::from(format!("{name}.ans")).into(),
             flags: Default::default(),
             kind: Default::default(),
         }
@@ -283,10 +283,7 @@ mod tests {
             by_name: true,
         };
         let static_case = |name: &str, points| Test {
-            kind: TestKind::Static {
-                score: crate::scoring::StaticScore::Points(points),
-                args: Vec::new(),
-            },
+            kind: TestKind::static_case(crate::scoring::StaticScore::Points(points), Vec::new()),
             ..test(name)
         };
         let tests = vec![
