@@ -63,7 +63,12 @@ fn read_only_mount(path: &Path) -> io::Result<File> {
     if stat.st_mode & libc::S_IFMT != libc::S_IFREG {
         return Err(io::Error::other("not a regular file"));
     }
-    File::open(format!("/proc/self/fd/{}", tree.as_raw_fd()))
+    let file = File::open(format!("/proc/self/fd/{}", tree.as_raw_fd()));
+    // Closing the mount's own descriptor takes it apart, which waits for the kernel's readers of mounts to pass
+    // (an RCU grace period, milliseconds): that is left to a thread of its own, while the run goes on. The file
+    // opened keeps the mount for itself. Should no thread be had, it is closed here.
+    let _ = std::thread::Builder::new().spawn(move || drop(tree));
+    file
 }
 
 /// A copy of the file in memory that nobody can change: written, sealed against writing, growing and shrinking,
