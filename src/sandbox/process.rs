@@ -397,10 +397,32 @@ pub fn own_peak_memory() -> Bytes {
 
 /// The peak resident memory of a live process so far (VmHWM).
 pub(crate) fn peak_rss(pid: libc::pid_t) -> Option<Bytes> {
-    let text = read_small(&format!("/proc/{pid}/status"))?;
-    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(Bytes(kib * Bytes::KIB))
+    Status::open(pid)?.peak_rss()
+}
+
+/// A process's /proc/<pid>/status, kept open to be read again at each look at a running program: one read from
+/// its start, where opening it each time would walk its path and check access anew. It stays that process's for
+/// as long as it is open.
+pub(crate) struct Status(std::fs::File);
+
+impl Status {
+    pub fn open(pid: libc::pid_t) -> Option<Status> {
+        std::fs::File::open(format!("/proc/{pid}/status"))
+            .ok()
+            .map(Status)
+    }
+
+    /// The peak resident memory of the process so far (VmHWM); None once it has ended.
+    pub fn peak_rss(&self) -> Option<Bytes> {
+        use std::os::unix::fs::FileExt;
+        // The whole file is about 1.5 KiB, VmHWM in its first kilobyte.
+        let mut buf = [0u8; 4096];
+        let read = self.0.read_at(&mut buf, 0).ok()?;
+        let text = std::str::from_utf8(&buf[..read]).ok()?;
+        let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+        let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+        Some(Bytes(kib * Bytes::KIB))
+    }
 }
 
 fn clock_ticks() -> u64 {

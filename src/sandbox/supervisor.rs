@@ -259,6 +259,8 @@ fn watch(
 struct Meter<'a> {
     cgroup: Option<&'a RunCgroup>,
     program: libc::pid_t,
+    /// The program's /proc status, kept open for its peak memory at each look.
+    status: Option<process::Status>,
     start: StartCost,
     /// The file systems in memory the run writes in (its folder, its /dev/shm), where no cgroup counts them.
     in_memory: Vec<&'a std::path::Path>,
@@ -280,6 +282,7 @@ impl<'a> Meter<'a> {
         Meter {
             cgroup,
             program,
+            status: process::Status::open(program),
             start,
             in_memory,
             files: Bytes(0),
@@ -305,7 +308,11 @@ impl<'a> Meter<'a> {
             ),
         };
         let tree = Bytes(tree.0.saturating_add(self.files.0));
-        let program = process::peak_rss(self.program).unwrap_or_default();
+        let program = self
+            .status
+            .as_ref()
+            .and_then(process::Status::peak_rss)
+            .unwrap_or_default();
         self.peak = self.peak.max(tree).max(program);
         self.cpu_seen = self.cpu_seen.max(cpu.unwrap_or_default());
         (cpu, tree.max(program))
