@@ -125,6 +125,10 @@ pub(super) fn judge(
     hidden.push(session.tests_dir.clone());
     let (sandbox, isolation) =
         prepare_sandbox(layers, args.strict, hidden, &session.tests_dir, &cache.dir)?;
+    // The first run's worker sets itself up while the judge prepares that run.
+    if Judge::surely_runs(&session.solutions, &tests) {
+        sandbox.start_early()?;
+    }
     let options = JudgeOptions {
         all_tests: args.all,
         jobs: usize::from(args.jobs),

@@ -494,6 +494,12 @@ impl<'a> Judge<'a> {
         }
     }
 
+    /// Whether judging `solutions` on `tests` surely runs a program, whatever earlier judges kept: a program run as
+    /// it is has no build of its own, and keeps no runs (see [`Judge::kept`]).
+    pub fn surely_runs(solutions: &[Solution], tests: &[Test]) -> bool {
+        tests.iter().any(Test::has_files) && solutions.iter().any(|s| s.prebuilt.is_some())
+    }
+
     /// How `build`'s runs are kept, where runs are kept at all and it has a build of its own: its records, the key
     /// of its runs, and where the tests' digests come from.
     fn kept<'k>(
@@ -1215,6 +1221,20 @@ mod tests {
             assert_eq!(summary.verdict, whole.verdict);
             assert_eq!(shown(summary.tests), shown(notable(whole.tests)));
         }
+    }
+
+    #[test]
+    fn only_a_program_run_as_it_is_surely_runs_whatever_was_kept() {
+        let mut fixture = fixture();
+        let solutions = [fixture.solution.clone()];
+        assert!(!Judge::surely_runs(&solutions, &fixture.tests));
+        fixture.solution.prebuilt = Some(crate::prebuilt::Prebuilt {
+            argv: vec!["/bin/true".into()],
+            readable: Vec::new(),
+        });
+        let prebuilt = [fixture.solution];
+        assert!(Judge::surely_runs(&prebuilt, &fixture.tests));
+        assert!(!Judge::surely_runs(&prebuilt, &[]));
     }
 
     #[test]

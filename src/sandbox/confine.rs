@@ -295,6 +295,16 @@ impl Reused {
         }
         Ok(())
     }
+
+    /// Opens the folders readable around `hidden` for the Landlock rules of the solutions' runs, before the first
+    /// asks for them.
+    pub fn hide(&mut self, hidden: &[PathBuf]) {
+        if self.layers.contains(Layer::Landlock) {
+            kept_open(&mut self.readable, hidden, || {
+                filesystem::open_all(&filesystem::readable_outside(hidden))
+            });
+        }
+    }
 }
 
 /// Folders opened to name in Landlock rules, and what they were opened for: a worker's runs ask for the same ones

@@ -6,6 +6,13 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
+/// Whether a solution's runs are made as a user of their own, in a worker with namespaces: where the judge is root.
+pub(super) fn own_user() -> bool {
+    static ROOT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    // SAFETY: geteuid has no preconditions.
+    *ROOT.get_or_init(|| unsafe { libc::geteuid() } == 0)
+}
+
 /// What a solution or compiler must reach by name, for a worker that makes it a user of its own (only a judge run
 /// as root does): the folders it may read (its program's), its working directory, and the toolchain its first
 /// argument belongs to (the folder above the `bin` folder of the real executable: a Python's prefix, a Rust
@@ -16,9 +23,7 @@ pub(super) fn reach(spec: &RunSpec, known: &RealPaths) -> Reach {
     let Trust::Solution { readable } = &spec.trust else {
         return Reach::default();
     };
-    static ROOT: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    // SAFETY: geteuid has no preconditions.
-    if !*ROOT.get_or_init(|| unsafe { libc::geteuid() } == 0) {
+    if !own_user() {
         return Reach::default();
     }
     let toolchain = spec.argv.first().and_then(|program| {

@@ -90,6 +90,23 @@ impl Sandbox {
         }
     }
 
+    /// Starts the worker a solution's first run will take, if none is started yet, and leaves it to set itself up
+    /// (its namespaces, its cgroup, the Landlock rules around the hidden folders) while the command prepares that
+    /// run: call it once runs are sure to come. One not taken ends at [`Sandbox::release`], as any idle worker.
+    pub fn start_early(&self) -> Result<()> {
+        if self.workers.started.load(Ordering::SeqCst) > 0 {
+            return Ok(());
+        }
+        let kind = usize::from(
+            self.layers.contains(super::isolation::Layer::Namespaces) && super::reach::own_user(),
+        );
+        let worker = self
+            .workers
+            .take(kind, &self.supervisor, &self.layers, &self.hidden)?;
+        self.workers.put_back(kind, worker);
+        Ok(())
+    }
+
     /// A sandbox whose supervisor is the running executable.
     pub fn from_current_exe() -> Result<Self> {
         let exe = std::env::current_exe()
@@ -114,7 +131,9 @@ impl Runner for Sandbox {
         // A worker whose runs are a user of their own covers closed folders in its view (see `view`): the
         // problem's own tools, which read the tests wherever they are, never run in one.
         let kind = usize::from(!reach.is_empty());
-        let mut worker = self.workers.take(kind, &self.supervisor, &self.layers)?;
+        let mut worker = self
+            .workers
+            .take(kind, &self.supervisor, &self.layers, &self.hidden)?;
         let request = Request {
             id: self.workers.next_request.fetch_add(1, Ordering::SeqCst),
             spec: spec.clone(),
@@ -191,14 +210,20 @@ struct Workers {
 }
 
 impl Workers {
-    /// An idle worker, or a new one if none is.
-    fn take(&self, kind: usize, executable: &Path, layers: &Layers) -> Result<Worker> {
+    /// An idle worker, or a new one if none is, told the folders hidden from solutions.
+    fn take(
+        &self,
+        kind: usize,
+        executable: &Path,
+        layers: &Layers,
+        hidden: &[PathBuf],
+    ) -> Result<Worker> {
         let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner())[kind].pop();
         match idle {
             Some(worker) => Ok(worker),
             None => {
                 self.started.fetch_add(1, Ordering::SeqCst);
-                Worker::start(executable, layers)
+                Worker::start(executable, layers, hidden)
             }
         }
     }
@@ -220,7 +245,9 @@ struct Worker {
 }
 
 impl Worker {
-    fn start(executable: &Path, layers: &Layers) -> Result<Worker> {
+    /// Starts a worker, and tells it at once the folders hidden from solutions, so that it makes the Landlock rules
+    /// around them before its first request comes.
+    fn start(executable: &Path, layers: &Layers, hidden: &[PathBuf]) -> Result<Worker> {
         let fail = |e: &dyn std::fmt::Display| {
             Error::Sandbox(format!(
                 "failed to start a worker ({}): {e}",
@@ -242,6 +269,15 @@ impl Worker {
             .stdout(Stdio::piped())
             .spawn()
             .map_err(|e| fail(&e))?;
+        let hiding = serde_json::to_vec(hidden).expect("paths are always encodable");
+        // A worker that cannot take it ends, and the first request says why.
+        let _ = sendmsg::<()>(
+            ours.as_raw_fd(),
+            &[IoSlice::new(&hiding)],
+            &[],
+            MsgFlags::MSG_NOSIGNAL,
+            None,
+        );
         Ok(Worker {
             requests: Some(ours),
             replies: process.stdout.take().expect("stdout was piped"),

@@ -6,10 +6,11 @@
 //! (in its namespaces, the worker sees the file system read-only, and opens nothing for a run itself). The worker
 //! answers each with a [`Reply`] line on its standard output. What does not change from run to run it makes once:
 //! its cgroup and its namespaces when it starts, with nothing left that exec could grant capabilities from, the
-//! system-call filter and the folders a solution may read at its first run. For each run it starts the program (see
-//! `spawn`), watches it, kills and reaps everything it started, and hands back
-//! what it measured: it is the subreaper of every process of its runs (in its namespaces, their init), and its own
-//! set-up is never charged to a program.
+//! system-call filter, and the folders a solution may read around the hidden ones, which the harness sends as the
+//! worker starts (the worker opens them while the harness prepares the first run). For each run it starts the
+//! program (see `spawn`), watches it, kills and reaps everything it started, and hands back what it measured: it
+//! is the subreaper of every process of its runs (in its namespaces, their init), and its own set-up is never
+//! charged to a program.
 //!
 //! After each run the worker looks for anything the run left behind: a process, processes or memory still in its
 //! cgroup, and in its namespaces a file in /dev/shm, a message queue, a System V object or a mount. If it finds
@@ -32,6 +33,7 @@ use nix::sys::socket::{ControlMessageOwned, MsgFlags, recvmsg};
 use std::fs::File;
 use std::io::{self, IoSliceMut, Write};
 use std::os::fd::{FromRawFd, RawFd};
+use std::path::PathBuf;
 
 /// The largest request taken: far more than any run's command line, environment and hidden folders.
 const REQUEST_LIMIT: usize = 1 << 20;
@@ -105,9 +107,23 @@ fn start(mut reused: Reused, keeper: libc::pid_t) -> Result<Reused, String> {
 fn carry_out_runs(worker: Result<Reused, String>) -> i32 {
     let mut replies = io::stdout().lock();
     let mut buf = vec![0u8; REQUEST_LIMIT];
-    let mut worker = worker;
+    // The folders hidden from solutions come first, sent as the worker starts: the rules around them are made
+    // while the harness prepares the first run.
+    let hidden = match receive(&mut buf) {
+        Ok(None) => return 0,
+        Ok(Some((hidden, fds))) if fds.is_empty() => {
+            serde_json::from_slice::<Vec<PathBuf>>(hidden).map_err(|e| e.to_string())
+        }
+        Ok(Some(_)) => Err("the hidden folders come without descriptors".into()),
+        Err(e) => Err(e),
+    };
+    let mut worker = worker.and_then(|mut reused| {
+        let hidden = hidden.map_err(|e| format!("bad list of hidden folders: {e}"))?;
+        reused.hide(&hidden);
+        Ok(reused)
+    });
     loop {
-        let reply = match (receive(&mut buf), &mut worker) {
+        let reply = match (request(&mut buf), &mut worker) {
             (Ok(None), _) => return 0,
             (Ok(Some((request, streams))), Ok(reused)) => carry_out(&request, streams, reused),
             (Ok(Some((request, _))), Err(e)) => Reply::failed(request.id, e.clone()),
@@ -123,7 +139,23 @@ fn carry_out_runs(worker: Result<Reused, String>) -> i32 {
 }
 
 /// The next request and the run's standard streams, or None once the harness has closed the requests.
-fn receive(buf: &mut [u8]) -> Result<Option<(Request, Streams)>, String> {
+fn request(buf: &mut [u8]) -> Result<Option<(Request, Streams)>, String> {
+    let Some((message, fds)) = receive(buf)? else {
+        return Ok(None);
+    };
+    let request: Request = serde_json::from_slice(message).map_err(|e| e.to_string())?;
+    let mut fds = fds.into_iter();
+    match (fds.next(), fds.next(), fds.next()) {
+        (Some(stdin), Some(stdout), None) => Ok(Some((request, Streams { stdin, stdout }))),
+        _ => Err("a request comes with its standard input and output, and nothing else".into()),
+    }
+}
+
+/// A message from the harness, and the descriptors sent with it.
+type Message<'a> = (&'a [u8], Vec<File>);
+
+/// The next message, or None once the harness has closed the requests.
+fn receive(buf: &mut [u8]) -> Result<Option<Message<'_>>, String> {
     let mut iov = [IoSliceMut::new(buf)];
     let mut space = nix::cmsg_space!([RawFd; 2]);
     let message = loop {
@@ -160,12 +192,7 @@ fn receive(buf: &mut [u8]) -> Result<Option<(Request, Streams)>, String> {
     if truncated {
         return Err("the request is too long".into());
     }
-    let request: Request = serde_json::from_slice(&buf[..bytes]).map_err(|e| e.to_string())?;
-    let mut fds = fds.into_iter();
-    match (fds.next(), fds.next(), fds.next()) {
-        (Some(stdin), Some(stdout), None) => Ok(Some((request, Streams { stdin, stdout }))),
-        _ => Err("a request comes with its standard input and output, and nothing else".into()),
-    }
+    Ok(Some((&buf[..bytes], fds)))
 }
 
 /// Carries out one run, and looks for what it left behind.
