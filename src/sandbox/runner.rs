@@ -269,7 +269,10 @@ impl Worker {
             .stdout(Stdio::piped())
             .spawn()
             .map_err(|e| fail(&e))?;
-        let hiding = serde_json::to_vec(hidden).expect("paths are always encodable");
+        // In the requests' own encoding of paths, which takes names that are not UTF-8.
+        let mut hiding = Vec::new();
+        super::wire::paths::serialize(hidden, &mut serde_json::Serializer::new(&mut hiding))
+            .expect("paths are always encodable");
         // A worker that cannot take it ends, and the first request says why.
         let _ = sendmsg::<()>(
             ours.as_raw_fd(),

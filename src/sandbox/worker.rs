@@ -33,7 +33,6 @@ use nix::sys::socket::{ControlMessageOwned, MsgFlags, recvmsg};
 use std::fs::File;
 use std::io::{self, IoSliceMut, Write};
 use std::os::fd::{FromRawFd, RawFd};
-use std::path::PathBuf;
 
 /// The largest request taken: far more than any run's command line, environment and hidden folders.
 const REQUEST_LIMIT: usize = 1 << 20;
@@ -112,7 +111,8 @@ fn carry_out_runs(worker: Result<Reused, String>) -> i32 {
     let hidden = match receive(&mut buf) {
         Ok(None) => return 0,
         Ok(Some((hidden, fds))) if fds.is_empty() => {
-            serde_json::from_slice::<Vec<PathBuf>>(hidden).map_err(|e| e.to_string())
+            super::wire::paths::deserialize(&mut serde_json::Deserializer::from_slice(hidden))
+                .map_err(|e| e.to_string())
         }
         Ok(Some(_)) => Err("the hidden folders come without descriptors".into()),
         Err(e) => Err(e),
