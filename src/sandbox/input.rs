@@ -8,10 +8,11 @@
 //! fails whoever the run is, and its link names no path. Making that mount takes the judge's CAP_SYS_ADMIN; where
 //! it is refused, the large input is copied too.
 
+use super::mounts;
 use super::namespace::checked;
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
@@ -32,30 +33,12 @@ pub(super) fn open(path: &Path) -> io::Result<File> {
 /// mount goes away with the last descriptor.
 fn read_only_mount(path: &Path) -> io::Result<File> {
     let name = std::ffi::CString::new(path.as_os_str().as_bytes())?;
-    let flags = libc::OPEN_TREE_CLONE | libc::OPEN_TREE_CLOEXEC | libc::AT_SYMLINK_NOFOLLOW as u32;
-    // SAFETY: open_tree takes a descriptor, a C string and flags; a non-negative result is a new descriptor.
-    let tree = checked(unsafe {
-        libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, name.as_ptr(), flags) as libc::c_int
-    })?;
-    // SAFETY: a new descriptor that nothing else owns.
-    let tree = unsafe { OwnedFd::from_raw_fd(tree) };
-    // SAFETY: an all-zero mount_attr is a valid one.
-    let mut attr: libc::mount_attr = unsafe { std::mem::zeroed() };
-    attr.attr_set = libc::MOUNT_ATTR_RDONLY
+    let tree = mounts::open_tree(libc::AT_FDCWD, &name, libc::AT_SYMLINK_NOFOLLOW as u32)?;
+    let read_only = libc::MOUNT_ATTR_RDONLY
         | libc::MOUNT_ATTR_NOSUID
         | libc::MOUNT_ATTR_NODEV
         | libc::MOUNT_ATTR_NOEXEC;
-    // SAFETY: mount_setattr reads `attr`, of the size given, and an empty C string.
-    checked(unsafe {
-        libc::syscall(
-            libc::SYS_mount_setattr,
-            tree.as_raw_fd(),
-            c"".as_ptr(),
-            libc::AT_EMPTY_PATH as libc::c_uint,
-            &attr as *const libc::mount_attr,
-            std::mem::size_of::<libc::mount_attr>(),
-        ) as libc::c_int
-    })?;
+    mounts::set_attributes(tree.as_fd(), read_only, 0)?;
     // Only a regular file: opening a FIFO would block, and a device is no test.
     // SAFETY: fstat fills the struct it is given.
     let mut stat: libc::stat = unsafe { std::mem::zeroed() };

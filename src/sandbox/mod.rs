@@ -16,6 +16,7 @@ mod input;
 mod isolation;
 mod kept_probe;
 mod limits;
+mod mounts;
 mod namespace;
 mod process;
 mod reach;

@@ -367,17 +367,7 @@ impl Holder {
         };
         let output = [held.0.as_bytes(), b"/output"].concat();
         let output = CString::new(output)?;
-        // SAFETY: move_mount takes descriptors, C strings and flags.
-        checked(unsafe {
-            libc::syscall(
-                libc::SYS_move_mount,
-                tree.as_raw_fd(),
-                c"".as_ptr(),
-                libc::AT_FDCWD,
-                output.as_ptr(),
-                libc::MOVE_MOUNT_F_EMPTY_PATH,
-            ) as libc::c_int
-        })?;
+        super::mounts::move_to(tree.as_raw_fd(), libc::AT_FDCWD, &output)?;
         let path = Path::new(std::ffi::OsStr::from_bytes(output.as_bytes()));
         let opened = std::fs::OpenOptions::new().write(true).open(path)?;
         let is = opened.metadata()?;
@@ -486,11 +476,11 @@ unsafe fn private_dev() -> io::Result<()> {
         // The devices are taken along as detached mounts before the real /dev is covered.
         let mut taken = [-1; DEVICES.len()];
         for (fd, (path, _)) in taken.iter_mut().zip(DEVICES) {
-            let flags = (libc::OPEN_TREE_CLONE | libc::OPEN_TREE_CLOEXEC) as libc::c_uint;
-            *fd = checked(
-                libc::syscall(libc::SYS_open_tree, libc::AT_FDCWD, path.as_ptr(), flags)
-                    as libc::c_int,
-            )?;
+            *fd = std::os::fd::IntoRawFd::into_raw_fd(super::mounts::open_tree(
+                libc::AT_FDCWD,
+                path,
+                0,
+            )?);
         }
         let flags = libc::MS_NOSUID | libc::MS_NOEXEC;
         mount_with(
@@ -512,14 +502,7 @@ unsafe fn private_dev() -> io::Result<()> {
                 0o666,
             ))?;
             libc::close(placeholder);
-            checked(libc::syscall(
-                libc::SYS_move_mount,
-                fd,
-                c"".as_ptr(),
-                dev,
-                name.as_ptr(),
-                libc::MOVE_MOUNT_F_EMPTY_PATH,
-            ) as libc::c_int)?;
+            super::mounts::move_to(fd, dev, name)?;
             libc::close(fd);
         }
         for (target, name) in [

@@ -10,11 +10,12 @@
 //! directory is exposed for that run alone and withdrawn after it; programs and toolchains stay exposed for the
 //! worker's later runs.
 
+use super::mounts;
 use super::namespace::{checked, mount_with};
 use std::collections::{HashMap, HashSet};
 use std::ffi::CString;
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
@@ -172,28 +173,9 @@ impl View {
             None => (libc::AT_FDCWD, path),
         };
         let name = CString::new(within.as_os_str().as_bytes())?;
-        let flags =
-            libc::OPEN_TREE_CLONE | libc::OPEN_TREE_CLOEXEC | libc::AT_SYMLINK_NOFOLLOW as u32;
-        // SAFETY: open_tree takes a descriptor, a C string and flags; a non-negative result is a new descriptor.
-        let tree = checked(unsafe {
-            libc::syscall(libc::SYS_open_tree, from, name.as_ptr(), flags) as libc::c_int
-        })?;
-        // SAFETY: a new descriptor that nothing else owns.
-        let tree = unsafe { OwnedFd::from_raw_fd(tree) };
-        let mut attr: libc::mount_attr = unsafe { std::mem::zeroed() };
-        attr.attr_clr = libc::MOUNT_ATTR_RDONLY;
-        attr.attr_set = libc::MOUNT_ATTR_NOSUID | libc::MOUNT_ATTR_NODEV | libc::MOUNT_ATTR_NOEXEC;
-        // SAFETY: mount_setattr reads `attr`, of the size given, on our own descriptor.
-        checked(unsafe {
-            libc::syscall(
-                libc::SYS_mount_setattr,
-                tree.as_raw_fd(),
-                c"".as_ptr(),
-                libc::AT_EMPTY_PATH as libc::c_uint,
-                &raw const attr,
-                std::mem::size_of::<libc::mount_attr>(),
-            ) as libc::c_int
-        })?;
+        let tree = mounts::open_tree(from, &name, libc::AT_SYMLINK_NOFOLLOW as u32)?;
+        let set = libc::MOUNT_ATTR_NOSUID | libc::MOUNT_ATTR_NODEV | libc::MOUNT_ATTR_NOEXEC;
+        mounts::set_attributes(tree.as_fd(), set, libc::MOUNT_ATTR_RDONLY)?;
         Ok(tree)
     }
 
@@ -201,18 +183,7 @@ impl View {
     fn bind(&mut self, top: &Path, within: &Path, place: &Path) -> io::Result<()> {
         let real = &self.covered[top];
         let within_name = CString::new(within.as_os_str().as_bytes())?;
-        let flags = libc::OPEN_TREE_CLONE | libc::OPEN_TREE_CLOEXEC | libc::AT_RECURSIVE as u32;
-        // SAFETY: open_tree takes a descriptor, a C string and flags; a non-negative result is a new descriptor.
-        let tree = checked(unsafe {
-            libc::syscall(
-                libc::SYS_open_tree,
-                real.as_raw_fd(),
-                within_name.as_ptr(),
-                flags,
-            ) as libc::c_int
-        })?;
-        // SAFETY: a new descriptor that nothing else owns.
-        let tree = unsafe { OwnedFd::from_raw_fd(tree) };
+        let tree = mounts::open_tree(real.as_raw_fd(), &within_name, libc::AT_RECURSIVE as u32)?;
         // The place to bind at: a folder for a folder, an empty file for anything else.
         let is_dir = std::fs::metadata(format!("/proc/self/fd/{}", tree.as_raw_fd()))
             .map(|m| m.is_dir())
@@ -223,17 +194,7 @@ impl View {
             std::fs::File::create(place)?;
         }
         let place_name = CString::new(place.as_os_str().as_bytes())?;
-        // SAFETY: move_mount takes descriptors, C strings and flags.
-        checked(unsafe {
-            libc::syscall(
-                libc::SYS_move_mount,
-                tree.as_raw_fd(),
-                c"".as_ptr(),
-                libc::AT_FDCWD,
-                place_name.as_ptr(),
-                libc::MOVE_MOUNT_F_EMPTY_PATH,
-            ) as libc::c_int
-        })?;
+        mounts::move_to(tree.as_raw_fd(), libc::AT_FDCWD, &place_name)?;
         self.bound.insert(place.to_owned());
         Ok(())
     }
