@@ -34,12 +34,14 @@ pub fn reported<'a>(report: &'a Value, package: &Path) -> Vec<(String, Option<&'
 }
 
 /// What is wrong with cpjudge's report of one submission, if anything. `solution` is `None` when the report does
-/// not name it, `Some(None)` when it names it only as skipped; `present`, whether its language's compiler is here.
+/// not name it, `Some(None)` when it names it only as skipped; `present`, whether its language's compiler is here;
+/// `memory_limit_kib`, the package's memory limit as the report gives it.
 pub fn check(
     entry: &str,
     submission: &Submission,
     solution: Option<Option<&Value>>,
     present: bool,
+    memory_limit_kib: u64,
 ) -> Option<String> {
     let language = &submission.language;
     let was_skipped = matches!(solution, Some(s) if s.is_none_or(skipped));
@@ -74,7 +76,10 @@ pub fn check(
             format!("{entry}: got {verdict}, as its authors intend: the gap ({gap}) is closed, remove it")
         });
     }
-    if !submission.verdicts.iter().any(|v| v == verdict) {
+    let host_bound = verdict == "TLE"
+        && submission.slow_memory.is_some()
+        && filled_memory(solution, memory_limit_kib);
+    if !submission.verdicts.iter().any(|v| v == verdict) && !host_bound {
         return Some(format!(
             "{entry} ({language}): got {verdict}, its authors allow {:?}{}",
             submission.verdicts,
@@ -87,6 +92,15 @@ pub fn check(
         ));
     }
     None
+}
+
+/// Whether the test a solution ran out of time on had filled at least three quarters of the memory limit by then.
+fn filled_memory(solution: &Value, memory_limit_kib: u64) -> bool {
+    let tests = solution["tests"].as_array().into_iter().flatten();
+    tests
+        .filter(|t| t["verdict"] == "TLE")
+        .filter_map(|t| t["memory_kib"].as_u64())
+        .any(|used| used.saturating_mul(4) >= memory_limit_kib.saturating_mul(3))
 }
 
 /// What cpjudge said about the first test a solution failed, or its compile error.
@@ -118,6 +132,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    const LIMIT: u64 = 2 * 1024 * 1024;
+
     fn expecting(verdicts: &[&str]) -> Submission {
         Submission {
             language: "c".into(),
@@ -126,6 +142,7 @@ mod tests {
             flagged: false,
             optional: false,
             unchecked: None,
+            slow_memory: None,
             gap: None,
             judged: true,
             note: None,
@@ -139,11 +156,14 @@ mod tests {
     #[test]
     fn a_verdict_is_checked_against_the_ones_the_authors_allow() {
         let wa_or_re = expecting(&["WA", "RE"]);
-        assert_eq!(check("a.c", &wa_or_re, Some(Some(&got("RE"))), true), None);
-        let wrong = check("a.c", &wa_or_re, Some(Some(&got("AC"))), true).unwrap();
+        assert_eq!(
+            check("a.c", &wa_or_re, Some(Some(&got("RE"))), true, LIMIT),
+            None
+        );
+        let wrong = check("a.c", &wa_or_re, Some(Some(&got("AC"))), true, LIMIT).unwrap();
         assert!(wrong.contains("got AC"), "{wrong}");
         assert!(
-            check("a.c", &wa_or_re, None, true)
+            check("a.c", &wa_or_re, None, true, LIMIT)
                 .unwrap()
                 .contains("not reported")
         );
@@ -152,21 +172,27 @@ mod tests {
     #[test]
     fn a_language_without_its_compiler_must_be_skipped() {
         let ac = expecting(&["AC"]);
-        assert_eq!(check("a.c", &ac, Some(Some(&got("SKIPPED"))), false), None);
-        assert_eq!(check("a.c", &ac, Some(None), false), None);
-        assert!(check("a.c", &ac, Some(Some(&got("CE"))), false).is_some());
+        assert_eq!(
+            check("a.c", &ac, Some(Some(&got("SKIPPED"))), false, LIMIT),
+            None
+        );
+        assert_eq!(check("a.c", &ac, Some(None), false, LIMIT), None);
+        assert!(check("a.c", &ac, Some(Some(&got("CE"))), false, LIMIT).is_some());
         // Where the compiler is, a language cpjudge judges must not be skipped; another may be.
-        assert!(check("a.c", &ac, Some(Some(&got("SKIPPED"))), true).is_some());
+        assert!(check("a.c", &ac, Some(Some(&got("SKIPPED"))), true, LIMIT).is_some());
         let lisp = Submission {
             language: "lisp".into(),
             ..expecting(&["AC"])
         };
         assert_eq!(
-            check("a.lisp", &lisp, Some(Some(&got("SKIPPED"))), true),
+            check("a.lisp", &lisp, Some(Some(&got("SKIPPED"))), true, LIMIT),
             None
         );
-        assert_eq!(check("a.lisp", &lisp, Some(Some(&got("AC"))), true), None);
-        assert!(check("a.lisp", &lisp, Some(Some(&got("RE"))), true).is_some());
+        assert_eq!(
+            check("a.lisp", &lisp, Some(Some(&got("AC"))), true, LIMIT),
+            None
+        );
+        assert!(check("a.lisp", &lisp, Some(Some(&got("RE"))), true, LIMIT).is_some());
     }
 
     #[test]
@@ -176,17 +202,18 @@ mod tests {
             verdicts: Vec::new(),
             ..expecting(&[])
         };
-        assert_eq!(check("x/a.c", &left_out, None, true), None);
+        assert_eq!(check("x/a.c", &left_out, None, true, LIMIT), None);
         assert_eq!(
             check(
                 "x/a.c",
                 &left_out,
                 Some(Some(&json!({"skipped": true}))),
-                true
+                true,
+                LIMIT
             ),
             None
         );
-        assert!(check("x/a.c", &left_out, Some(Some(&got("AC"))), true).is_some());
+        assert!(check("x/a.c", &left_out, Some(Some(&got("AC"))), true, LIMIT).is_some());
     }
 
     #[test]
@@ -196,10 +223,25 @@ mod tests {
             ..expecting(&["WA"])
         };
         let mut solution = got("WA");
-        assert!(check("accepted/wa.py", &flagged, Some(Some(&solution)), true).is_some());
+        assert!(
+            check(
+                "accepted/wa.py",
+                &flagged,
+                Some(Some(&solution)),
+                true,
+                LIMIT
+            )
+            .is_some()
+        );
         solution["ok"] = json!(false);
         assert_eq!(
-            check("accepted/wa.py", &flagged, Some(Some(&solution)), true),
+            check(
+                "accepted/wa.py",
+                &flagged,
+                Some(Some(&solution)),
+                true,
+                LIMIT
+            ),
             None
         );
     }
@@ -211,12 +253,50 @@ mod tests {
             verdicts: Vec::new(),
             ..expecting(&[])
         };
-        assert_eq!(check("a.c", &unchecked, Some(Some(&got("RE"))), true), None);
+        assert_eq!(
+            check("a.c", &unchecked, Some(Some(&got("RE"))), true, LIMIT),
+            None
+        );
         let optional = Submission {
             optional: true,
             ..expecting(&["AC"])
         };
-        assert_eq!(check("a.py", &optional, None, true), None);
+        assert_eq!(check("a.py", &optional, None, true, LIMIT), None);
+    }
+
+    #[test]
+    fn a_tle_is_allowed_for_slow_memory_only_where_the_memory_was_nearly_full() {
+        let filling = Submission {
+            slow_memory: Some("host".into()),
+            ..expecting(&["RE", "MLE"])
+        };
+        let tle_at = |memory_kib: u64| {
+            let mut solution = got("TLE");
+            solution["tests"] = json!([{"name": "1", "verdict": "TLE", "memory_kib": memory_kib}]);
+            solution
+        };
+        assert_eq!(
+            check(
+                "m.java",
+                &filling,
+                Some(Some(&tle_at(LIMIT - 50_000))),
+                true,
+                LIMIT
+            ),
+            None
+        );
+        assert!(check("m.java", &filling, Some(Some(&tle_at(40_000))), true, LIMIT).is_some());
+        let plain = expecting(&["RE", "MLE"]);
+        assert!(
+            check(
+                "m.java",
+                &plain,
+                Some(Some(&tle_at(LIMIT - 50_000))),
+                true,
+                LIMIT
+            )
+            .is_some()
+        );
     }
 
     #[test]

@@ -68,6 +68,7 @@ fn judge(source: &str, name: &str) {
     );
     let report = judged.json();
     let mut found = reported(&report, &path);
+    let memory_limit_kib = report["memory_limit_kib"].as_u64().unwrap();
     let mut problems = Vec::new();
     for (entry, submission) in &package.submissions {
         let mine =
@@ -79,6 +80,7 @@ fn judge(source: &str, name: &str) {
             submission,
             solution,
             present(&submission.language),
+            memory_limit_kib,
         ));
     }
     for (path, solution) in found {

@@ -41,6 +41,8 @@ pub struct Submission {
     #[serde(default)]
     pub optional: bool,
     pub unchecked: Option<String>,
+    /// Why a TLE is allowed too, where the run had filled most of the memory limit when its time ran out.
+    pub slow_memory: Option<String>,
     pub gap: Option<String>,
     #[serde(default = "judged_by_default")]
     pub judged: bool,
