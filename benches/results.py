@@ -258,7 +258,10 @@ def main():
     say("count of the program's own process set against what the judge reported for it. perf's task-clock also counts")
     say("time the hypervisor gave the processor to other machines while the program was on it (steal), which the")
     say("kernel's CPU accounting, and so the judge, leaves out: the steal on the whole machine during each run is")
-    say("shown.\n")
+    say("shown. perf counts the program's process from its clone, so its count includes the sandbox's work in that")
+    say("process before exec (joining the run's cgroup, the last limits, closing descriptors), which the judge leaves")
+    say("out of the run's time by design: the 1 ms row is shown, but the 0.1 ms target is held by the separate runs")
+    say("above, which measure the program alone.\n")
     say("| program | judge | perf, same process | difference | steal during the run |")
     say("| --- | --- | --- | --- | --- |")
     for wanted, pairs in same_run:
@@ -274,14 +277,12 @@ def main():
         rel = statistics.median((r - c) / c for r, c, _ in pairs)
         if wanted == 1:
             same = d
-            name = "1 ms program within 0.1 ms of perf (same run, median)"
-            targets.append((name, f"{d * 1e3:+.2f} ms", abs(d) <= 0.1e-3))
         else:
             targets.append(("300 ms program within 2% of perf (same run, median)", f"{rel:+.1%}", abs(rel) <= 0.02))
     say("")
     figures = [f"{separate * 1e3:+.2f} ms in separate runs"]
     if same_run[0][1]:
-        figures.append(f"{same * 1e3:+.2f} ms in the same run")
+        figures.append(f"{same * 1e3:+.2f} ms in the same run (against perf's count from the clone, start included)")
     say(f"At 1 ms the judge's figure differs from perf's by {' and '.join(figures)}, against a target of 0.1 ms.\n")
     targets.append(("1 ms program within 0.1 ms of perf (separate runs, medians)", f"{separate * 1e3:+.2f} ms",
                     abs(separate) <= 0.1e-3))
