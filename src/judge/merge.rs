@@ -167,7 +167,7 @@ fn decide(
                 Err(format!(
                     "no share ran {} on test {}, which one judge of all the tests would run: judge the shares \
                      with --all",
-                    solution.name, ordered[index].name
+                    solution.name, ordered.get(index).name
                 ))
             },
         )?,

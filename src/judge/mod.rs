@@ -5,6 +5,7 @@ mod classify;
 mod dialogue;
 mod engine;
 mod held;
+mod in_order;
 mod last_words;
 mod limit_check;
 mod merge;
