@@ -146,7 +146,7 @@ impl<'a> Judge<'a> {
             time_limit_check: None,
             tle_time_limit: None,
             memory_limit_overridden: false,
-            tests: tests.iter().map(|t| t.name.clone()).collect(),
+            tests: tests.iter().map(|t| &t.name).collect(),
             all_tests: self.options.all_tests,
             partition: self.options.partition,
             suggested_time_limit: None,

@@ -258,7 +258,7 @@ mod tests {
     /// Share `index` of 2 of a judge of one solution on tests 1, 2, 3, with these (test, verdict) runs.
     fn share(index: u32, runs: &[(&str, Verdict)]) -> Share {
         let mut report = crate::report::json::tests::sample_report();
-        report.tests = vec!["1".into(), "2".into(), "3".into()];
+        report.tests = ["1", "2", "3"].into_iter().collect();
         report.partition = Some(Partition { index, count: 2 });
         report.solutions.truncate(1);
         let template = report.solutions[0].tests[0].clone();

@@ -9,6 +9,7 @@ mod in_order;
 mod last_words;
 mod limit_check;
 mod merge;
+mod names;
 mod outcome;
 mod partition;
 mod passes;
@@ -23,6 +24,7 @@ pub(crate) use classify::classify;
 pub use engine::{Judge, JudgeOptions};
 pub use limit_check::LimitCheck;
 pub use merge::{Rules, Share, merge};
+pub use names::TestNames;
 pub use outcome::{
     BuildTrace, Event, Interruption, JudgeReport, RunTrace, SolutionReport, SuggestedLimit,
     TestResult, TestTexts,

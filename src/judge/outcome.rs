@@ -220,7 +220,7 @@ pub struct JudgeReport {
     pub tle_time_limit: Option<Duration>,
     pub memory_limit_overridden: bool,
     /// The names of every test, in order.
-    pub tests: Vec<String>,
+    pub tests: super::TestNames,
     /// Whether every test was run, instead of stopping each solution at its first failure.
     pub all_tests: bool,
     /// The share of the runs judged, when the judge was spread over machines.
@@ -289,7 +289,7 @@ impl JudgeReport {
         self.tests
             .iter()
             .enumerate()
-            .map(|(at, name)| (name.as_str(), at))
+            .map(|(at, name)| (name, at))
             .collect()
     }
 
