@@ -232,7 +232,7 @@ pub fn interactor(
         },
     );
     spec.argv
-        .extend([&*test.input, &*test.answer()].map(|p| p.as_os_str().to_owned()));
+        .extend([&*test.input(), &*test.answer()].map(|p| p.as_os_str().to_owned()));
     if let Some(feedback) = feedback {
         spec.argv.push(feedback_argument(feedback));
         spec.argv
@@ -287,8 +287,7 @@ mod tests {
         let file = dir.join("file");
         let test = Test {
             name: "1".into(),
-            input: file.as_path().into(),
-            answer: file.clone().into(),
+            files: crate::problem::Files::at(file.as_path(), file.clone()),
             flags: TestFlags::default(),
             kind: Default::default(),
         };

@@ -150,8 +150,7 @@ pub fn add(
         std::fs::write(&answer_path, &answer).map_err(|e| Error::io("write", &answer_path, e))?;
         let test = Test {
             name: candidate.origin.clone(),
-            input: input.as_path().into(),
-            answer: answer_path.into(),
+            files: crate::problem::Files::at(input.as_path(), answer_path),
             flags: flags.clone(),
             kind: Default::default(),
         };

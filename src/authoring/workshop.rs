@@ -200,8 +200,7 @@ impl<'a> Workshop<'a> {
     fn answer_interactively(&self, program: &Program, input: &Path) -> Result<Answer> {
         let test = Test {
             name: "answer".to_owned(),
-            input: input.into(),
-            answer: input.to_path_buf().into(),
+            files: crate::problem::Files::at(input, input.to_path_buf()),
             flags: self.problem.new_test_flags(),
             kind: Default::default(),
         };

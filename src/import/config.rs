@@ -222,7 +222,7 @@ fn tool(
 
 /// The folder a test's flags come from, for messages: its group's.
 fn group_of(problem: &Problem, test: &Test) -> String {
-    below(problem, test.input.parent().unwrap_or(&test.input))
+    below(problem, test.input().parent().unwrap_or(&test.input()))
 }
 
 /// Refuses flags given to the output validator or interactor: problem.toml passes none, and the program would

@@ -845,7 +845,7 @@ impl Built<'_> {
                 .map_err(|e| Error::io("read", path, e)),
             false => Ok(String::new()),
         };
-        let (input, answer) = (digest(&test.input)?, digest(&test.answer())?);
+        let (input, answer) = (digest(&test.input())?, digest(&test.answer())?);
         let key = kept.key.of(test, &input, &answer);
         let limit = runner.limits.time;
         let mut trace = super::outcome::RunTrace {
@@ -856,7 +856,7 @@ impl Built<'_> {
         };
         if let Some(mut result) = kept.book.find(&trace.key, limit).filter(|_| !kept.fresh) {
             result.name = test.name.clone();
-            result.input = test.input.clone();
+            result.input = test.input().into();
             trace.reused = true;
             result.trace = Some(Box::new(trace));
             return Ok(result);

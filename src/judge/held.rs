@@ -136,7 +136,7 @@ impl Brief {
         match self {
             Brief::Whole(result) => TestResult {
                 name: test.name.clone(),
-                input: test.input.clone(),
+                input: test.input().into(),
                 ..*result
             },
             Brief::Passed(figures) => figures.result(test),
@@ -148,8 +148,10 @@ impl Brief {
         if let Brief::Passed(figures) = *self {
             let nameless = Test {
                 name: String::new(),
-                input: std::path::Path::new("").into(),
-                answer: std::path::PathBuf::new().into(),
+                files: crate::problem::Files::at(
+                    std::path::Path::new(""),
+                    std::path::PathBuf::new(),
+                ),
                 flags: Default::default(),
                 kind: Default::default(),
             };
@@ -198,8 +200,10 @@ mod tests {
     fn test() -> Test {
         Test {
             name: "group/7".into(),
-            input: std::path::Path::new("/tests/group/7.in").into(),
-            answer: std::path::PathBuf::from("/tests/group/7.ans").into(),
+            files: crate::problem::Files::at(
+                std::path::Path::new("/tests/group/7.in"),
+                std::path::PathBuf::from("/tests/group/7.ans"),
+            ),
             flags: Default::default(),
             kind: Default::default(),
         }

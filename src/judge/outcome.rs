@@ -85,7 +85,7 @@ impl TestResult {
             memory: Bytes(0),
             message: String::new(),
             diff: None,
-            input: test.input.clone(),
+            input: test.input().into(),
             texts: None,
             dialogue: None,
             at_margin: None,

@@ -279,8 +279,10 @@ mod tests {
     fn test() -> Test {
         Test {
             name: "1".into(),
-            input: std::path::Path::new("1.in").into(),
-            answer: std::path::PathBuf::from("1.ans").into(),
+            files: crate::problem::Files::at(
+                std::path::Path::new("1.in"),
+                std::path::PathBuf::from("1.ans"),
+            ),
             flags: Default::default(),
             kind: Default::default(),
         }

@@ -155,7 +155,7 @@ impl TestRunner<'_> {
             &self.limits,
             room.time,
             &places.workdir,
-            &test.input,
+            &test.input(),
             &places.output,
         );
         if let Some(interactor) = self.checker.filter(|c| c.interactive) {
@@ -182,7 +182,7 @@ impl TestRunner<'_> {
                 if self.checker.is_none() {
                     result.diff = check::first_difference(&places.output, &test.answer());
                 }
-                result.texts = TestTexts::read(&test.input, &test.answer(), &places.output);
+                result.texts = TestTexts::read(&test.input(), &test.answer(), &places.output);
             }
             said = Some(checked);
         }
@@ -214,7 +214,7 @@ impl TestRunner<'_> {
                 return checker.check(
                     self.runner,
                     workdir,
-                    &test.input,
+                    &test.input(),
                     output,
                     &test.answer(),
                     &test.flags.output,
@@ -383,8 +383,7 @@ mod tests {
         };
         let test = Test {
             name: "1".into(),
-            input: Path::new("1.in").into(),
-            answer: std::path::PathBuf::from("1.ans").into(),
+            files: crate::problem::Files::at(Path::new("1.in"), std::path::PathBuf::from("1.ans")),
             flags: Default::default(),
             kind: Default::default(),
         };

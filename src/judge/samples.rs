@@ -71,8 +71,10 @@ mod tests {
             };
             let test = Test {
                 name: input.into(),
-                input: std::path::Path::new(input).into(),
-                answer: std::path::PathBuf::from("a").into(),
+                files: crate::problem::Files::at(
+                    std::path::Path::new(input),
+                    std::path::PathBuf::from("a"),
+                ),
                 flags: Default::default(),
                 kind: Default::default(),
             };

@@ -160,10 +160,10 @@ pub(crate) fn validate(
         let marker = memo.join(memo_key(validator, test)?);
         if !kept(&marker) {
             if let InputCheck::Invalid { message } =
-                validator.check(runner, &test.input, &test.flags.input)?
+                validator.check(runner, &test.input(), &test.flags.input)?
             {
                 return Err(Error::InvalidTest {
-                    test: test.input.display().to_string(),
+                    test: test.input().display().to_string(),
                     message,
                 });
             }
@@ -187,7 +187,7 @@ fn identity_key(validator: &Validator, test: &Test) -> String {
     key.part(b"identity");
     key.part(validator.identity.as_bytes());
     key.part(test.flags.input.join("\0").as_bytes());
-    key.part(crate::memo::identity(&test.input).as_bytes());
+    key.part(crate::memo::identity(&test.input()).as_bytes());
     key.finish()
 }
 
@@ -197,8 +197,8 @@ fn memo_key(validator: &Validator, test: &Test) -> Result<String> {
     let mut key = CacheKey::default();
     key.part(validator.identity.as_bytes());
     key.part(test.flags.input.join("\0").as_bytes());
-    key.part_file(&test.input)
-        .map_err(|e| Error::io("read", &test.input, e))?;
+    key.part_file(&test.input())
+        .map_err(|e| Error::io("read", &test.input(), e))?;
     Ok(key.finish())
 }
 
@@ -223,8 +223,7 @@ mod tests {
         };
         let test = Test {
             name: "1".to_owned(),
-            input: input.into(),
-            answer: input.with_extension("ans").into(),
+            files: crate::problem::Files::at(input, input.with_extension("ans")),
             flags: TestFlags::new(vec!["--n".to_owned(), "5".to_owned()], Vec::new()),
             kind: Default::default(),
         };

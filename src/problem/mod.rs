@@ -40,7 +40,7 @@ pub use standalone::{STANDALONE_LIMITS, default_tests_dir};
 pub use submission::{Skipped, commands, submissions};
 pub(crate) use testset::check_test_file;
 pub use testset::{
-    Answer, StaticCase, TEST_FILE_LIMIT, Test, TestFlags, TestKind, answer_of, find_inputs,
-    find_tests, is_sample_name,
+    Beside, Files, Paths, StaticCase, TEST_FILE_LIMIT, Test, TestFlags, TestKind, answer_of,
+    find_inputs, find_tests, is_sample_name,
 };
 pub use validation_data::{ValidationCase, ValidationKind, validation_data};

@@ -143,14 +143,13 @@ pub(super) fn read(
                 SCORE,
                 format!(
                     "the static validation test case of {group} is named {name}, as the test {} is",
-                    clash.input.display()
+                    clash.input().display()
                 ),
             ));
         }
         cases.push(Test {
             name,
-            input: Path::new("").into(),
-            answer: PathBuf::new().into(),
+            files: crate::problem::Files::at(Path::new(""), PathBuf::new()),
             flags: Default::default(),
             kind: TestKind::static_case(score, args.unwrap_or_default()),
         });
@@ -297,8 +296,10 @@ mod tests {
     fn test(name: &str) -> Test {
         Test {
             name: name.into(),
-            input: Path::new(&format!("{name}.in")).into(),
-            answer: PathBuf::from(format!("{name}.ans")).into(),
+            files: crate::problem::Files::at(
+                Path::new(&format!("{name}.in")),
+                PathBuf::from(format!("{name}.ans")),
+            ),
             flags: Default::default(),
             kind: TestKind::Output,
         }

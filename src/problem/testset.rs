@@ -2,6 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::units::Bytes;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use walkdir::WalkDir;
@@ -15,28 +16,57 @@ pub const TEST_FILE_LIMIT: Bytes = Bytes(Bytes::GIB);
 pub struct Test {
     /// The path below the tests folder, without extension ("sample-1", "group/07").
     pub name: String,
-    /// Shared with the results of the runs on it: a judge keeps a result of every test.
-    pub input: Arc<Path>,
-    /// Where its answer is: see [`Test::answer`].
-    pub answer: Answer,
+    /// Where its input and answer are: see [`Test::input`] and [`Test::answer`].
+    pub files: Files,
     /// Arguments for the problem's validators on this test (a package's test group gives them).
     pub flags: TestFlags,
     /// What judges it: the submission's output, or the package's static validator.
     pub kind: TestKind,
 }
 
-/// Where a test's answer is.
+/// Where a test's input and answer are.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Answer {
-    /// Beside the input, named as it is but for this extension ("ans", "out"): a test found in a folder holds no
-    /// second path, and a judge keeps a test of every test.
-    Beside(&'static str),
-    At(PathBuf),
+pub enum Files {
+    /// In a folder, named for the test: the input `FOLDER/NAME.in`, the answer beside it. Only the folder is held,
+    /// shared by the tests found in it, and the paths are made where they are read: a judge keeps a test of every
+    /// test, and the paths would be most of it.
+    Named { folder: Arc<Path>, answer: Beside },
+    /// Anywhere else: a test made for a command of its own, or one whose name is not its file's (not UTF-8).
+    At(Box<Paths>),
 }
 
-impl From<PathBuf> for Answer {
-    fn from(path: PathBuf) -> Answer {
-        Answer::At(path)
+/// A test's input and answer, where they are not named for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Paths {
+    pub input: PathBuf,
+    pub answer: PathBuf,
+}
+
+impl Files {
+    /// A test's files at these paths.
+    pub fn at(input: impl Into<PathBuf>, answer: impl Into<PathBuf>) -> Files {
+        Files::At(Box::new(Paths {
+            input: input.into(),
+            answer: answer.into(),
+        }))
+    }
+}
+
+/// A test's answer beside its input, named as it is but for the extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Beside {
+    /// `NAME.ans`.
+    Ans,
+    /// `NAME.out`, as online-judge-tools names it.
+    Out,
+}
+
+impl Beside {
+    fn extension(self) -> &'static str {
+        match self {
+            Beside::Ans => "ans",
+            Beside::Out => "out",
+        }
     }
 }
 
@@ -115,21 +145,30 @@ impl std::fmt::Debug for TestFlags {
 /// is `NAME.ans`, or `NAME.out` where there is no `.ans` (as online-judge-tools writes them). An input without an
 /// answer, or an answer without an input, is an error: a half-written test should not be silently skipped.
 pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
-    let (mut tests, unanswering) = inputs(dir, true)?;
+    find_tests_named_from(dir, dir)
+}
+
+/// The tests under `dir` as [`find_tests`] finds them, named from `root`, a folder above it ("secret/07" for
+/// `root/secret/07.in`): a package's, whose names hold their part of its data folder.
+pub fn find_tests_named_from(root: &Path, dir: &Path) -> Result<Vec<Test>> {
+    let (mut tests, unanswering) = inputs(root, dir, true)?;
     if let Some(answer) = unanswering {
         return Err(Error::MissingInput { answer });
     }
     for test in &tests {
-        check_test_file(&test.input)?;
+        check_test_file(&test.input())?;
     }
     for test in &mut tests {
-        test.answer =
-            Answer::Beside(
-                answer_beside(&test.input).ok_or_else(|| Error::MissingAnswer {
-                    input: test.input.to_path_buf(),
-                })?,
-            );
-        check_test_file(&test.answer())?;
+        let input = test.input();
+        let beside = answer_beside(&input).ok_or_else(|| Error::MissingAnswer {
+            input: input.to_path_buf(),
+        })?;
+        let answer = input.with_extension(beside.extension());
+        match &mut test.files {
+            Files::Named { answer, .. } => *answer = beside,
+            Files::At(paths) => paths.answer = answer.clone(),
+        }
+        check_test_file(&answer)?;
     }
     if tests.is_empty() {
         return Err(Error::NoTests {
@@ -142,23 +181,23 @@ pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
 /// Every test input under `dir` (`NAME.in`), answered or not, in the order of [`find_tests`]; the answer is where
 /// it would be. For the commands that look at inputs alone (validating them, rebuilding them).
 pub fn find_inputs(dir: &Path) -> Result<Vec<Test>> {
-    let (tests, _) = inputs(dir, false)?;
+    let (tests, _) = inputs(dir, dir, false)?;
     for test in &tests {
-        check_test_file(&test.input)?;
+        check_test_file(&test.input())?;
     }
     Ok(tests)
 }
 
 /// The answer beside an input: `NAME.ans`, or `NAME.out` as online-judge-tools names it.
 pub fn answer_of(input: &Path) -> Option<PathBuf> {
-    answer_beside(input).map(|extension| input.with_extension(extension))
+    answer_beside(input).map(|beside| input.with_extension(beside.extension()))
 }
 
-/// The extension of the answer beside an input (see [`answer_of`]).
-fn answer_beside(input: &Path) -> Option<&'static str> {
-    ["ans", "out"]
+/// The answer beside an input (see [`answer_of`]).
+fn answer_beside(input: &Path) -> Option<Beside> {
+    [Beside::Ans, Beside::Out]
         .into_iter()
-        .find(|extension| input.with_extension(extension).exists())
+        .find(|beside| input.with_extension(beside.extension()).exists())
 }
 
 /// Refuses a test file that is not a regular file (once links are followed: a FIFO would make whoever reads it
@@ -184,11 +223,11 @@ pub(crate) fn check_test_file(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The `.in` files under `dir`, following links, as tests answered by `NAME.ans`, samples first, then in natural
-/// order; with the first answer found without its input, where `answers` asks for it to be looked for. Only the
-/// inputs are kept as the folder is walked, and they are sorted in place: a list of every file, or a second list
-/// to sort into, would be the largest thing a judge of many tests holds.
-fn inputs(dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<PathBuf>)> {
+/// The `.in` files under `dir`, following links, as tests named from `root` and answered by `NAME.ans`, samples
+/// first, then in natural order; with the first answer found without its input, where `answers` asks for it to be
+/// looked for. Only the inputs are kept as the folder is walked, and they are sorted in place: a list of every
+/// file, or a second list to sort into, would be the largest thing a judge of many tests holds.
+fn inputs(root: &Path, dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<PathBuf>)> {
     if !dir.is_dir() {
         return Err(Error::NoTestsFolder {
             dir: dir.to_owned(),
@@ -196,6 +235,7 @@ fn inputs(dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<PathBuf>)> {
     }
     let mut tests = Vec::new();
     let mut unanswering = None;
+    let folder: Arc<Path> = root.into();
     for entry in WalkDir::new(dir).follow_links(true) {
         let entry = entry.map_err(|e| {
             let path = e.path().unwrap_or(dir).to_owned();
@@ -203,18 +243,27 @@ fn inputs(dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<PathBuf>)> {
         })?;
         let path = entry.path();
         match path.extension() {
-            Some(e) if e == "in" => tests.push(Test {
-                name: crate::text::file_name(
-                    path.strip_prefix(dir)
+            Some(e) if e == "in" => {
+                let name = crate::text::file_name(
+                    path.strip_prefix(root)
                         .unwrap_or(path)
                         .with_extension("")
                         .as_os_str(),
-                ),
-                input: path.into(),
-                answer: Answer::Beside("ans"),
-                flags: TestFlags::default(),
-                kind: Default::default(),
-            }),
+                );
+                let files = match Test::named_input(&folder, &name) == path {
+                    true => Files::Named {
+                        folder: folder.clone(),
+                        answer: Beside::Ans,
+                    },
+                    false => Files::at(path, path.with_extension(Beside::Ans.extension())),
+                };
+                tests.push(Test {
+                    name,
+                    files,
+                    flags: TestFlags::default(),
+                    kind: Default::default(),
+                });
+            }
             // Whatever is there is looked at later: one that is not a file is refused as such.
             Some(e)
                 if e == "ans"
@@ -241,12 +290,31 @@ fn inputs(dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<PathBuf>)> {
 }
 
 impl Test {
-    /// The path of its answer.
-    pub fn answer(&self) -> std::borrow::Cow<'_, Path> {
-        match &self.answer {
-            Answer::Beside(extension) => self.input.with_extension(extension).into(),
-            Answer::At(path) => path.into(),
+    /// The path of its input.
+    pub fn input(&self) -> Cow<'_, Path> {
+        match &self.files {
+            Files::Named { folder, .. } => Test::named_input(folder, &self.name).into(),
+            Files::At(paths) => Cow::Borrowed(&paths.input),
         }
+    }
+
+    /// The path of its answer.
+    pub fn answer(&self) -> Cow<'_, Path> {
+        match &self.files {
+            Files::Named { folder, answer } => {
+                let mut path = Test::named_input(folder, &self.name);
+                path.set_extension(answer.extension());
+                path.into()
+            }
+            Files::At(paths) => Cow::Borrowed(&paths.answer),
+        }
+    }
+
+    /// The input of the test named `name` in `folder`.
+    fn named_input(folder: &Path, name: &str) -> PathBuf {
+        let mut path = folder.join(name);
+        path.as_mut_os_string().push(".in");
+        path
     }
 
     /// Whether it is a test of the submission's output, with an input and an answer: not a static validation
@@ -346,8 +414,13 @@ mod tests {
         touch(dir.path(), &["1.in", "1.out", "2.in", "2.ans", "2.out"]);
         let tests = find_tests(dir.path()).unwrap();
         // Held as where it is beside the input, not as a second path.
-        let held: Vec<_> = tests.iter().map(|t| t.answer.clone()).collect();
-        assert_eq!(held, [Answer::Beside("out"), Answer::Beside("ans")]);
+        let folder: Arc<Path> = dir.path().into();
+        let held: Vec<_> = tests.iter().map(|t| t.files.clone()).collect();
+        let beside = |answer| Files::Named {
+            folder: folder.clone(),
+            answer,
+        };
+        assert_eq!(held, [beside(Beside::Out), beside(Beside::Ans)]);
         let answers: Vec<_> = tests
             .into_iter()
             .map(|t| {
@@ -359,6 +432,38 @@ mod tests {
             })
             .collect();
         assert_eq!(answers, ["1.out", "2.ans"]);
+    }
+
+    #[test]
+    fn the_tests_of_a_folder_share_it_and_hold_no_path_of_their_own() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), &["1.in", "1.ans", "g/a.b.in", "g/a.b.ans"]);
+        let tests = find_tests(dir.path()).unwrap();
+        let folders: Vec<&Arc<Path>> = tests
+            .iter()
+            .map(|t| match &t.files {
+                Files::Named { folder, .. } => folder,
+                Files::At(_) => panic!("{t:?} holds its paths"),
+            })
+            .collect();
+        assert!(Arc::ptr_eq(folders[0], folders[1]));
+        assert_eq!(tests[1].name, "g/a.b");
+        assert_eq!(tests[1].input(), dir.path().join("g/a.b.in"));
+        assert_eq!(tests[1].answer(), dir.path().join("g/a.b.ans"));
+    }
+
+    #[test]
+    fn a_test_whose_name_is_not_its_file_s_holds_its_paths() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join(std::ffi::OsStr::from_bytes(b"t\xff.in"));
+        std::fs::write(&input, "").unwrap();
+        std::fs::write(input.with_extension("out"), "").unwrap();
+        let tests = find_tests(dir.path()).unwrap();
+        assert_eq!(tests[0].name, "t\\xff");
+        assert!(matches!(tests[0].files, Files::At(_)));
+        assert_eq!(tests[0].input(), input);
+        assert_eq!(tests[0].answer(), input.with_extension("out"));
     }
 
     #[test]

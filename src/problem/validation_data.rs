@@ -147,8 +147,7 @@ fn find(
             kind,
             test: Test {
                 name: crate::text::file_name(below.as_os_str()),
-                input: input.as_path().into(),
-                answer: answer.into(),
+                files: crate::problem::Files::at(input.as_path(), answer),
                 flags: flags(input)?,
                 kind: Default::default(),
             },

@@ -195,8 +195,10 @@ mod tests {
     fn test(name: &str) -> Test {
         Test {
             name: name.into(),
-            input: std::path::Path::new(&format!("{name}.in")).into(),
-            answer: std::path::PathBuf::from(format!("{name}.ans")).into(),
+            files: crate::problem::Files::at(
+                std::path::Path::new(&format!("{name}.in")),
+                std::path::PathBuf::from(format!("{name}.ans")),
+            ),
             flags: Default::default(),
             kind: Default::default(),
         }
