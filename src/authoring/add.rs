@@ -149,7 +149,7 @@ pub fn add(
         let answer_path = dir.path().join(format!("{index}.ans"));
         std::fs::write(&answer_path, &answer).map_err(|e| Error::io("write", &answer_path, e))?;
         let test = Test {
-            name: candidate.origin.clone(),
+            name: candidate.origin.as_str().into(),
             files: crate::problem::Files::at(input.as_path(), answer_path),
             flags: flags.clone(),
             kind: Default::default(),

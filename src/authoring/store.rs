@@ -143,7 +143,7 @@ pub fn identical(dir: &Path, input: &[u8]) -> Result<Option<String>> {
     };
     for test in tests {
         if holds(&test.input(), input).map_err(|e| Error::io("read", &test.input(), e))? {
-            return Ok(Some(test.name));
+            return Ok(Some(test.name.into()));
         }
     }
     Ok(None)

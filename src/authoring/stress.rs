@@ -333,7 +333,7 @@ impl<'a> Stress<'a> {
         };
         std::fs::write(&answer_path, &answer).map_err(|e| Error::io("write", &answer_path, e))?;
         let test = Test {
-            name: "stress".to_owned(),
+            name: "stress".into(),
             files: crate::problem::Files::at(input_path.as_path(), answer_path),
             flags,
             kind: Default::default(),

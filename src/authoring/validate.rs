@@ -184,7 +184,9 @@ fn data_to_check(
 
 /// The folder of a case's kind: its name ("valid_output/group/a") is its input's path below the folder's parent.
 fn folder_of(case: &crate::problem::ValidationCase) -> std::path::PathBuf {
-    let depth = std::path::Path::new(&case.test.name).components().count();
+    let depth = std::path::Path::new(case.test.name.as_str())
+        .components()
+        .count();
     let input = &case.test.input();
     input
         .ancestors()

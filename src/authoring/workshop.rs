@@ -199,7 +199,7 @@ impl<'a> Workshop<'a> {
 
     fn answer_interactively(&self, program: &Program, input: &Path) -> Result<Answer> {
         let test = Test {
-            name: "answer".to_owned(),
+            name: "answer".into(),
             files: crate::problem::Files::at(input, input.to_path_buf()),
             flags: self.problem.new_test_flags(),
             kind: Default::default(),

@@ -47,7 +47,7 @@ pub(super) fn place(problem: &Problem, groups: Option<&[Group]>) -> Result<Vec<P
             ours.join(rest)
         };
         let shown = Test {
-            name: to.to_string_lossy().into_owned(),
+            name: to.to_string_lossy().as_ref().into(),
             ..test.clone()
         };
         if !test.name.starts_with("sample/") && shown.is_sample() {

@@ -855,7 +855,7 @@ impl Built<'_> {
             reused: false,
         };
         if let Some(mut result) = kept.book.find(&trace.key, limit).filter(|_| !kept.fresh) {
-            result.name = test.name.clone();
+            result.name = test.name.to_string();
             result.input = test.input().into();
             trace.reused = true;
             result.trace = Some(Box::new(trace));

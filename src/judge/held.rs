@@ -135,7 +135,7 @@ impl Brief {
     pub(crate) fn result(self, test: &Test) -> TestResult {
         match self {
             Brief::Whole(result) => TestResult {
-                name: test.name.clone(),
+                name: test.name.to_string(),
                 input: test.input().into(),
                 ..*result
             },
@@ -147,7 +147,7 @@ impl Brief {
     fn whole(&mut self) -> &mut TestResult {
         if let Brief::Passed(figures) = *self {
             let nameless = Test {
-                name: String::new(),
+                name: Default::default(),
                 files: crate::problem::Files::at(
                     std::path::Path::new(""),
                     std::path::PathBuf::new(),

@@ -147,8 +147,10 @@ fn decide(
     let (tree, ordered) = tree_of(rules.problem, &judged).map_err(|e| e.to_string())?;
     let mut by_name: HashMap<String, TestResult> =
         runs.into_iter().map(|t| (t.name.clone(), t)).collect();
-    let results: Vec<Option<TestResult>> =
-        ordered.iter().map(|t| by_name.remove(&t.name)).collect();
+    let results: Vec<Option<TestResult>> = ordered
+        .iter()
+        .map(|t| by_name.remove(t.name.as_str()))
+        .collect();
     let own = rules
         .problem
         .solutions

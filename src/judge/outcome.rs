@@ -78,7 +78,7 @@ impl TestResult {
     /// judged otherwise: no time, no memory, no input.
     pub(crate) fn without_run(test: &crate::problem::Test) -> TestResult {
         TestResult {
-            name: test.name.clone(),
+            name: test.name.to_string(),
             verdict: Verdict::Accepted,
             cpu: Duration::ZERO,
             wall: Duration::ZERO,

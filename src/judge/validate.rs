@@ -222,7 +222,7 @@ mod tests {
             limits: TOOL_LIMITS,
         };
         let test = Test {
-            name: "1".to_owned(),
+            name: "1".into(),
             files: crate::problem::Files::at(input, input.with_extension("ans")),
             flags: TestFlags::new(vec!["--n".to_owned(), "5".to_owned()], Vec::new()),
             kind: Default::default(),

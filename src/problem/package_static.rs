@@ -148,7 +148,7 @@ pub(super) fn read(
             ));
         }
         cases.push(Test {
-            name,
+            name: name.into(),
             files: crate::problem::Files::at(Path::new(""), PathBuf::new()),
             flags: Default::default(),
             kind: TestKind::static_case(score, args.unwrap_or_default()),
@@ -307,7 +307,7 @@ mod tests {
 
     fn case(group: &str) -> Test {
         Test {
-            name: format!("{group}/{STATIC_CASE}"),
+            name: format!("{group}/{STATIC_CASE}").into(),
             kind: TestKind::static_case(StaticScore::PassFail, Vec::new()),
             ..test("x")
         }

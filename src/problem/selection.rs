@@ -40,7 +40,7 @@ impl TestSelection {
     /// The selected tests, in their order. Selecting none is an error that names the tests there are: a typo in a
     /// name should not pass as a judge on no tests.
     pub fn apply(&self, tests: Vec<Test>) -> Result<Vec<Test>> {
-        let names: Vec<String> = tests.iter().map(|t| t.name.clone()).collect();
+        let names: Vec<String> = tests.iter().map(|t| t.name.to_string()).collect();
         let selected: Vec<Test> = tests.into_iter().filter(|t| self.wants(t)).collect();
         if selected.is_empty() {
             let mut asked: Vec<String> = self
@@ -97,7 +97,7 @@ mod tests {
     fn select(patterns: &[&str], samples: bool, from: &[&str]) -> Result<Vec<String>> {
         let patterns: Vec<String> = patterns.iter().map(|p| p.to_string()).collect();
         let selected = TestSelection::new(&patterns, samples)?.apply(tests(from))?;
-        Ok(selected.into_iter().map(|t| t.name).collect())
+        Ok(selected.into_iter().map(|t| t.name.into()).collect())
     }
 
     #[test]

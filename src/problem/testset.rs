@@ -1,5 +1,6 @@
 //! A problem's tests: `NAME.in` / `NAME.ans` pairs anywhere under a folder, samples first, then in natural order.
 
+use super::TestName;
 use crate::error::{Error, Result};
 use crate::units::Bytes;
 use std::borrow::Cow;
@@ -15,7 +16,7 @@ pub const TEST_FILE_LIMIT: Bytes = Bytes(Bytes::GIB);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Test {
     /// The path below the tests folder, without extension ("sample-1", "group/07").
-    pub name: String,
+    pub name: TestName,
     /// Where its input and answer are: see [`Test::input`] and [`Test::answer`].
     pub files: Files,
     /// Arguments for the problem's validators on this test (a package's test group gives them).
@@ -258,7 +259,7 @@ fn inputs(root: &Path, dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<P
                     false => Files::at(path, path.with_extension(Beside::Ans.extension())),
                 };
                 tests.push(Test {
-                    name,
+                    name: name.into(),
                     files,
                     flags: TestFlags::default(),
                     kind: Default::default(),

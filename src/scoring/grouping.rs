@@ -109,7 +109,7 @@ impl Grouping {
         }
         let mut entries: Vec<(String, Entry)> = placed[id]
             .iter()
-            .map(|&t| (tests[t].name.clone(), Entry::Test(t)))
+            .map(|&t| (tests[t].name.to_string(), Entry::Test(t)))
             .chain(
                 spec.children
                     .iter()
