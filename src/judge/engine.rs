@@ -4,6 +4,7 @@
 use super::held::{Brief, Held};
 use super::in_order::InOrder;
 use super::limit_check::LimitCheck;
+use super::names::TestNames;
 use super::outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult};
 use super::partition::Partition;
 use super::records::{Digests, Provenance, RunBook, RunKey};
@@ -146,7 +147,8 @@ impl<'a> Judge<'a> {
             time_limit_check: None,
             tle_time_limit: None,
             memory_limit_overridden: false,
-            tests: tests.iter().map(|t| &t.name).collect(),
+            // Named once the solutions are judged (below), when what was held of their runs is let go.
+            tests: TestNames::default(),
             all_tests: self.options.all_tests,
             partition: self.options.partition,
             suggested_time_limit: None,
@@ -164,14 +166,16 @@ impl<'a> Judge<'a> {
             warn(&mut report, warning.clone(), on_event);
         }
         let mut during = String::from("compiling the problem's programs");
-        match self.judge_into(
+        let judged = self.judge_into(
             problem,
             solutions,
             tests,
             &mut report,
             &mut during,
             on_event,
-        ) {
+        );
+        report.tests = tests.iter().map(|t| &t.name).collect();
+        match judged {
             Err(Error::Interrupted) => {
                 let interruption = Interruption {
                     during,
