@@ -82,7 +82,7 @@ pub(super) fn judge(
     let absolute =
         |path: &Path| std::path::absolute(path).map_err(|e| Error::io("resolve", path, e));
     // The tests found in a folder share it: it is made absolute once, not for each.
-    let mut made: Option<(Arc<Path>, Arc<Path>)> = None;
+    let mut made: Option<(Arc<PathBuf>, Arc<PathBuf>)> = None;
     for test in found.iter_mut().filter(|t| t.has_files()) {
         match &mut test.files {
             Files::Named { folder, .. } => {
@@ -90,7 +90,7 @@ pub(super) fn judge(
                     .as_ref()
                     .is_some_and(|(was, _)| Arc::ptr_eq(was, folder))
                 {
-                    made = Some((folder.clone(), absolute(folder)?.into()));
+                    made = Some((folder.clone(), Arc::new(absolute(folder)?)));
                 }
                 *folder = made.as_ref().expect("made above").1.clone();
             }

@@ -29,9 +29,12 @@ pub struct Test {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Files {
     /// In a folder, named for the test: the input `FOLDER/NAME.in`, the answer beside it. Only the folder is held,
-    /// shared by the tests found in it, and the paths are made where they are read: a judge keeps a test of every
-    /// test, and the paths would be most of it.
-    Named { folder: Arc<Path>, answer: Beside },
+    /// shared by the tests found in it (by one pointer, where an `Arc<Path>` takes two), and the paths are made
+    /// where they are read: a judge keeps a test of every test, and the paths would be most of it.
+    Named {
+        folder: Arc<PathBuf>,
+        answer: Beside,
+    },
     /// Anywhere else: a test made for a command of its own, or one whose name is not its file's (not UTF-8).
     At(Box<Paths>),
 }
@@ -236,7 +239,7 @@ fn inputs(root: &Path, dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<P
     }
     let mut tests = Vec::new();
     let mut unanswering = None;
-    let folder: Arc<Path> = root.into();
+    let folder = Arc::new(root.to_path_buf());
     for entry in WalkDir::new(dir).follow_links(true) {
         let entry = entry.map_err(|e| {
             let path = e.path().unwrap_or(dir).to_owned();
@@ -415,7 +418,7 @@ mod tests {
         touch(dir.path(), &["1.in", "1.out", "2.in", "2.ans", "2.out"]);
         let tests = find_tests(dir.path()).unwrap();
         // Held as where it is beside the input, not as a second path.
-        let folder: Arc<Path> = dir.path().into();
+        let folder = Arc::new(dir.path().to_path_buf());
         let held: Vec<_> = tests.iter().map(|t| t.files.clone()).collect();
         let beside = |answer| Files::Named {
             folder: folder.clone(),
@@ -440,7 +443,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         touch(dir.path(), &["1.in", "1.ans", "g/a.b.in", "g/a.b.ans"]);
         let tests = find_tests(dir.path()).unwrap();
-        let folders: Vec<&Arc<Path>> = tests
+        let folders: Vec<&Arc<PathBuf>> = tests
             .iter()
             .map(|t| match &t.files {
                 Files::Named { folder, .. } => folder,
