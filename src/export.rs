@@ -462,8 +462,7 @@ mod tests {
         let test = Test {
             name: "secret/g\\xfe/t\\xff".into(),
             files: crate::problem::Files::at(input, input.with_extension("ans")),
-            flags: Default::default(),
-            kind: Default::default(),
+            judging: crate::problem::Judging::new(Default::default(), Default::default()),
         };
         assert_eq!(
             test_path(&test).as_os_str().as_bytes(),
@@ -475,8 +474,7 @@ mod tests {
                 Path::new("/p/testdata/sum/1.5.in"),
                 PathBuf::from("/p/testdata/sum/1.5.ans"),
             ),
-            flags: Default::default(),
-            kind: Default::default(),
+            judging: crate::problem::Judging::new(Default::default(), Default::default()),
         };
         assert_eq!(test_path(&plain), Path::new("1.5"));
     }

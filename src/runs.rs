@@ -236,7 +236,7 @@ pub fn interactor(
     if let Some(feedback) = feedback {
         spec.argv.push(feedback_argument(feedback));
         spec.argv
-            .extend(test.flags.output.iter().map(OsString::from));
+            .extend(test.flags().output.iter().map(OsString::from));
     }
     spec
 }
@@ -288,8 +288,7 @@ mod tests {
         let test = Test {
             name: "1".into(),
             files: crate::problem::Files::at(file.as_path(), file.clone()),
-            flags: TestFlags::default(),
-            kind: Default::default(),
+            judging: crate::problem::Judging::new(TestFlags::default(), Default::default()),
         };
         for mib in [64, 256, 1024, 2048, 8192] {
             let problem = ProblemLimits {

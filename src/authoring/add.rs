@@ -151,8 +151,7 @@ pub fn add(
         let test = Test {
             name: candidate.origin.as_str().into(),
             files: crate::problem::Files::at(input.as_path(), answer_path),
-            flags: flags.clone(),
-            kind: Default::default(),
+            judging: crate::problem::Judging::new(flags.clone(), Default::default()),
         };
         let mut agreed = Vec::new();
         for (other, program) in &others {

@@ -335,8 +335,7 @@ impl<'a> Stress<'a> {
         let test = Test {
             name: "stress".into(),
             files: crate::problem::Files::at(input_path.as_path(), answer_path),
-            flags,
-            kind: Default::default(),
+            judging: crate::problem::Judging::new(flags, Default::default()),
         };
         let run = dir.path().join("run");
         std::fs::create_dir(&run).map_err(|e| Error::io("create", &run, e))?;

@@ -108,7 +108,7 @@ pub fn validate(
     let mut protocol_errors = Vec::new();
     for test in tests {
         next(on_step)?;
-        let check = workshop.validate(&validators, &test.input(), &test.flags.input)?;
+        let check = workshop.validate(&validators, &test.input(), &test.flags().input)?;
         if constraints
             && let InputCheck::Valid { said } = &check
             && let Err(e) = reached.record(&test.name, said.as_bytes())

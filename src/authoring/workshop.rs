@@ -201,8 +201,10 @@ impl<'a> Workshop<'a> {
         let test = Test {
             name: "answer".into(),
             files: crate::problem::Files::at(input, input.to_path_buf()),
-            flags: self.problem.new_test_flags(),
-            kind: Default::default(),
+            judging: crate::problem::Judging::new(
+                self.problem.new_test_flags(),
+                Default::default(),
+            ),
         };
         let result = self.judge(program, &test)?;
         if !result.verdict.is_accepted() {

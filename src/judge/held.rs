@@ -152,8 +152,7 @@ impl Brief {
                     std::path::Path::new(""),
                     std::path::PathBuf::new(),
                 ),
-                flags: Default::default(),
-                kind: Default::default(),
+                judging: crate::problem::Judging::new(Default::default(), Default::default()),
             };
             *self = Brief::Whole(Box::new(figures.result(&nameless)));
         }
@@ -204,8 +203,7 @@ mod tests {
                 std::path::Path::new("/tests/group/7.in"),
                 std::path::PathBuf::from("/tests/group/7.ans"),
             ),
-            flags: Default::default(),
-            kind: Default::default(),
+            judging: crate::problem::Judging::new(Default::default(), Default::default()),
         }
     }
 

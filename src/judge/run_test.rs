@@ -72,7 +72,7 @@ impl TestRunner<'_> {
     /// Judges a submission, run as `program` from its build `build`, on `test`: runs it on the test's input, or
     /// for a static validation test case has the static validator judge its files.
     pub fn judge(&self, program: &Program, build: &Compiled, test: &Test) -> Result<TestResult> {
-        match &test.kind {
+        match &test.kind() {
             TestKind::Output => self.run(program, test),
             TestKind::Static(case) => self.judge_files(build, test, &case.args),
         }
@@ -217,11 +217,11 @@ impl TestRunner<'_> {
                     &test.input(),
                     output,
                     &test.answer(),
-                    &test.flags.output,
+                    &test.flags().output,
                 );
             }
             (None, Comparison::PackageDefault) => {
-                check::package_default::compare(output, &test.answer(), &test.flags.output)
+                check::package_default::compare(output, &test.answer(), &test.flags().output)
             }
             (None, comparison) => check::compare(comparison, output, &test.answer()),
         };
@@ -384,8 +384,7 @@ mod tests {
         let test = Test {
             name: "1".into(),
             files: crate::problem::Files::at(Path::new("1.in"), std::path::PathBuf::from("1.ans")),
-            flags: Default::default(),
-            kind: Default::default(),
+            judging: crate::problem::Judging::new(Default::default(), Default::default()),
         };
         let tle = || (TimeLimit, "CPU time 1.73s over the 1s limit".to_owned());
         // (verdict at the margin, verdict at the limit) -> (verdict, noted verdict at the margin)

@@ -75,8 +75,7 @@ mod tests {
                     std::path::Path::new(input),
                     std::path::PathBuf::from("a"),
                 ),
-                flags: Default::default(),
-                kind: Default::default(),
+                judging: crate::problem::Judging::new(Default::default(), Default::default()),
             };
             TestResult {
                 verdict,

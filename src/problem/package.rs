@@ -367,14 +367,14 @@ fn default_validator_flags(config: &Path, problem_flags: &[String], tests: &[Tes
         )));
     }
     for test in tests {
-        if let Err(why) = crate::check::default_validator_flags(&test.flags.output) {
+        if let Err(why) = crate::check::default_validator_flags(&test.flags().output) {
             let input = test.input();
             let group = input.parent().unwrap_or(&input);
             return Err(Error::Usage(format!(
                 "{}: the default output validator cannot take this group's flags \"{}\" (problem.yaml's \
                  validator_flags, then the group files'): {why}",
                 group.display(),
-                test.flags.output.join(" ")
+                test.flags().output.join(" ")
             )));
         }
     }
@@ -403,7 +403,8 @@ fn package_tests(
             other => other?,
         };
         for mut test in found {
-            test.flags = group_flags(&data, &test.input(), &problem_flags, version, constants)?;
+            let flags = group_flags(&data, &test.input(), &problem_flags, version, constants)?;
+            test.set_flags(flags);
             tests.push(test);
         }
     }

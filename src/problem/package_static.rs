@@ -150,8 +150,10 @@ pub(super) fn read(
         cases.push(Test {
             name: name.into(),
             files: crate::problem::Files::at(Path::new(""), PathBuf::new()),
-            flags: Default::default(),
-            kind: TestKind::static_case(score, args.unwrap_or_default()),
+            judging: crate::problem::Judging::new(
+                Default::default(),
+                TestKind::static_case(score, args.unwrap_or_default()),
+            ),
         });
     }
     if validator.is_some() && cases.is_empty() {
@@ -300,15 +302,17 @@ mod tests {
                 Path::new(&format!("{name}.in")),
                 PathBuf::from(format!("{name}.ans")),
             ),
-            flags: Default::default(),
-            kind: TestKind::Output,
+            judging: crate::problem::Judging::new(Default::default(), TestKind::Output),
         }
     }
 
     fn case(group: &str) -> Test {
         Test {
             name: format!("{group}/{STATIC_CASE}").into(),
-            kind: TestKind::static_case(StaticScore::PassFail, Vec::new()),
+            judging: crate::problem::Judging::new(
+                Default::default(),
+                TestKind::static_case(StaticScore::PassFail, Vec::new()),
+            ),
             ..test("x")
         }
     }
@@ -399,7 +403,7 @@ mod tests {
         let cases: Vec<(&str, &TestKind)> = found
             .cases
             .iter()
-            .map(|t| (t.name.as_str(), &t.kind))
+            .map(|t| (t.name.as_str(), t.kind()))
             .collect();
         let kind = |score, args: &[&str]| {
             TestKind::static_case(score, args.iter().map(|a| a.to_string()).collect())

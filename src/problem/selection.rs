@@ -88,8 +88,7 @@ mod tests {
                     std::path::Path::new(&format!("{name}.in")),
                     std::path::PathBuf::from(format!("{name}.ans")),
                 ),
-                flags: Default::default(),
-                kind: Default::default(),
+                judging: crate::problem::Judging::new(Default::default(), Default::default()),
             })
             .collect()
     }

@@ -19,10 +19,37 @@ pub struct Test {
     pub name: TestName,
     /// Where its input and answer are: see [`Test::input`] and [`Test::answer`].
     pub files: Files,
-    /// Arguments for the problem's validators on this test (a package's test group gives them).
-    pub flags: TestFlags,
-    /// What judges it: the submission's output, or the package's static validator.
-    pub kind: TestKind,
+    /// How it is judged: see [`Test::flags`] and [`Test::kind`].
+    pub judging: Judging,
+}
+
+/// How a test is judged, held apart where it is not as most tests are judged (their output, no arguments for the
+/// validators): a judge keeps a test of every test, and such a test holds only an empty pointer for it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Judging(Option<Box<Unusual>>);
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Unusual {
+    flags: TestFlags,
+    kind: TestKind,
+}
+
+/// A test judged as most are.
+static USUAL: Unusual = Unusual {
+    flags: TestFlags(None),
+    kind: TestKind::Output,
+};
+
+impl Judging {
+    /// A test's validators given `flags`, judged as `kind` says.
+    pub fn new(flags: TestFlags, kind: TestKind) -> Judging {
+        let usual = flags == USUAL.flags && kind == USUAL.kind;
+        Judging((!usual).then(|| Box::new(Unusual { flags, kind })))
+    }
+
+    fn get(&self) -> &Unusual {
+        self.0.as_deref().unwrap_or(&USUAL)
+    }
 }
 
 /// Where a test's input and answer are.
@@ -264,8 +291,7 @@ fn inputs(root: &Path, dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<P
                 tests.push(Test {
                     name: name.into(),
                     files,
-                    flags: TestFlags::default(),
-                    kind: Default::default(),
+                    judging: Judging::default(),
                 });
             }
             // Whatever is there is looked at later: one that is not a file is refused as such.
@@ -294,6 +320,21 @@ fn inputs(root: &Path, dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<P
 }
 
 impl Test {
+    /// Arguments for the problem's validators on this test (a package's test group gives them).
+    pub fn flags(&self) -> &TestFlags {
+        &self.judging.get().flags
+    }
+
+    /// What judges it: the submission's output, or the package's static validator.
+    pub fn kind(&self) -> &TestKind {
+        &self.judging.get().kind
+    }
+
+    /// Gives its validators `flags`.
+    pub fn set_flags(&mut self, flags: TestFlags) {
+        self.judging = Judging::new(flags, self.kind().clone());
+    }
+
     /// The path of its input.
     pub fn input(&self) -> Cow<'_, Path> {
         match &self.files {
@@ -324,7 +365,7 @@ impl Test {
     /// Whether it is a test of the submission's output, with an input and an answer: not a static validation
     /// test case.
     pub fn has_files(&self) -> bool {
-        self.kind == TestKind::Output
+        *self.kind() == TestKind::Output
     }
 
     /// A sample is a test whose file name starts with "sample", or one in a folder named "sample" or "samples":
@@ -552,6 +593,23 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_test_judged_as_most_are_holds_nothing_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), &["1.in", "1.ans"]);
+        let mut test = find_tests(dir.path()).unwrap().remove(0);
+        assert_eq!(test.judging, Judging::default());
+        assert!(test.judging.0.is_none());
+        assert_eq!(*test.kind(), TestKind::Output);
+        let flags = TestFlags::new(Vec::new(), vec!["case_sensitive".into()]);
+        test.set_flags(flags.clone());
+        assert!(test.judging.0.is_some());
+        assert_eq!(*test.flags(), flags);
+        let case = TestKind::static_case(crate::scoring::StaticScore::PassFail, Vec::new());
+        let judging = Judging::new(flags.clone(), case.clone());
+        assert_eq!((&judging.get().flags, &judging.get().kind), (&flags, &case));
     }
 
     #[test]

@@ -148,8 +148,7 @@ fn find(
             test: Test {
                 name: crate::text::file_name(below.as_os_str()).into(),
                 files: crate::problem::Files::at(input.as_path(), answer),
-                flags: flags(input)?,
-                kind: Default::default(),
+                judging: crate::problem::Judging::new(flags(input)?, Default::default()),
             },
             output,
         });

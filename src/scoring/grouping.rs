@@ -128,7 +128,7 @@ impl Grouping {
             match entry {
                 Entry::Test(t) => {
                     order.push(t);
-                    items.push(match &tests[t].kind {
+                    items.push(match &tests[t].kind() {
                         TestKind::Output => Item::Test(*next),
                         TestKind::Static(case) => Item::Static {
                             test: *next,
@@ -199,8 +199,7 @@ mod tests {
                 std::path::Path::new(&format!("{name}.in")),
                 std::path::PathBuf::from(format!("{name}.ans")),
             ),
-            flags: Default::default(),
-            kind: Default::default(),
+            judging: crate::problem::Judging::new(Default::default(), Default::default()),
         }
     }
 
@@ -285,7 +284,10 @@ mod tests {
             by_name: true,
         };
         let static_case = |name: &str, points| Test {
-            kind: TestKind::static_case(crate::scoring::StaticScore::Points(points), Vec::new()),
+            judging: crate::problem::Judging::new(
+                Default::default(),
+                TestKind::static_case(crate::scoring::StaticScore::Points(points), Vec::new()),
+            ),
             ..test(name)
         };
         let tests = vec![
