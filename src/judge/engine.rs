@@ -887,6 +887,10 @@ pub(crate) fn tree_of<'t>(problem: &Problem, tests: &'t [Test]) -> Result<(Tree,
 /// Aggregates `results` over `tree`, and gives each test its score; a test whose validator broke a scoring
 /// rule becomes a judge error.
 pub(crate) fn score(tree: &Tree, results: &mut [Option<impl Held>]) -> Scored {
+    // An unscored tree reads no result: none is listed for it.
+    if !tree.scored {
+        return Scored::unscored();
+    }
     let scores: Vec<Option<TestScore>> = results
         .iter()
         .map(|r| r.as_ref().map(Held::test_score))

@@ -29,7 +29,7 @@ pub struct Scored {
     pub verdict: Option<Verdict>,
     /// Every group but the root, parents before children.
     pub groups: Vec<GroupResult>,
-    /// Each test's score, where it has one.
+    /// Each test's score, where it has one; none listed for an unscored tree's (a pass-fail problem's).
     pub tests: Vec<Option<f64>>,
     /// Tests whose validator broke a scoring rule: the test becomes a judge error, for this reason.
     pub judge_errors: Vec<(usize, String)>,
@@ -51,19 +51,30 @@ pub struct GroupResult {
     pub note: Option<String>,
 }
 
+impl Scored {
+    /// What an unscored tree (a pass-fail problem's) decides: nothing, whatever its tests' results, and nothing is
+    /// listed for each test: a judge of many tests scores them while it holds them.
+    pub fn unscored() -> Scored {
+        Scored {
+            score: None,
+            max: None,
+            verdict: None,
+            groups: Vec::new(),
+            tests: Vec::new(),
+            judge_errors: Vec::new(),
+        }
+    }
+}
+
 /// Aggregates `results` (by test number; None where not run) over `tree`.
 pub fn aggregate(tree: &Tree, results: &[Option<TestScore>]) -> Scored {
-    let mut out = Scored {
-        score: None,
-        max: None,
-        verdict: None,
-        groups: Vec::new(),
-        tests: vec![None; results.len()],
-        judge_errors: Vec::new(),
-    };
     if !tree.scored {
-        return out;
+        return Scored::unscored();
     }
+    let mut out = Scored {
+        tests: vec![None; results.len()],
+        ..Scored::unscored()
+    };
     match &tree.root.rule {
         Rule::Legacy(_) => {
             let root = legacy(&tree.root, results, &mut out, true);
@@ -503,6 +514,13 @@ mod tests {
             verdict,
             validator: score,
         })
+    }
+
+    #[test]
+    fn a_pass_fail_tree_decides_nothing_and_lists_nothing_for_its_tests() {
+        let results = plain(&[AC, WA, AC]);
+        assert_eq!(aggregate(&Tree::pass_fail(3), &results), Scored::unscored());
+        assert!(Scored::unscored().tests.is_empty());
     }
 
     fn group_score(scored: &Scored, name: &str) -> f64 {
