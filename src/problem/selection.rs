@@ -40,9 +40,9 @@ impl TestSelection {
     /// The selected tests, in their order. Selecting none is an error that names the tests there are: a typo in a
     /// name should not pass as a judge on no tests.
     pub fn apply(&self, tests: Vec<Test>) -> Result<Vec<Test>> {
-        let names: Vec<String> = tests.iter().map(|t| t.name.to_string()).collect();
-        let selected: Vec<Test> = tests.into_iter().filter(|t| self.wants(t)).collect();
-        if selected.is_empty() {
+        // Looked at before the tests are taken, so that a judge of many tests lists their names only to say so.
+        if !tests.iter().any(|t| self.wants(t)) {
+            let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
             let mut asked: Vec<String> = self
                 .patterns
                 .iter()
@@ -57,18 +57,13 @@ impl TestSelection {
                 list_some(&names, 20)
             )));
         }
-        Ok(selected)
+        Ok(tests.into_iter().filter(|t| self.wants(t)).collect())
     }
 }
 
 /// The first `shown` names, and how many more there are.
-fn list_some(names: &[String], shown: usize) -> String {
-    let mut text = names
-        .iter()
-        .take(shown)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
+fn list_some(names: &[&str], shown: usize) -> String {
+    let mut text = names[..names.len().min(shown)].join(", ");
     if names.len() > shown {
         text.push_str(&format!(" and {} more", names.len() - shown));
     }
