@@ -142,7 +142,7 @@ pub fn identical(dir: &Path, input: &[u8]) -> Result<Option<String>> {
         Err(e) => return Err(e),
     };
     for test in tests {
-        if holds(&test.input(), input).map_err(|e| Error::io("read", &test.input(), e))? {
+        if holds(&test.input(), input).map_err(|e| Error::io("read", test.input(), e))? {
             return Ok(Some(test.name.into()));
         }
     }

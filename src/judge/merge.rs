@@ -134,7 +134,7 @@ fn decide(
             rules
                 .tests
                 .iter()
-                .find(|t| &t.name == name)
+                .find(|t| t.name == name)
                 .cloned()
                 .ok_or_else(|| {
                     format!(

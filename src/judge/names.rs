@@ -70,7 +70,7 @@ mod tests {
             names.iter().collect::<Vec<_>>(),
             ["sample-1", "", "group/07", "é"]
         );
-        assert_eq!(names.iter().rev().next(), Some("é"));
+        assert_eq!(names.iter().next_back(), Some("é"));
         assert!(TestNames::default().is_empty());
     }
 }

@@ -198,7 +198,7 @@ fn memo_key(validator: &Validator, test: &Test) -> Result<String> {
     key.part(validator.identity.as_bytes());
     key.part(test.flags().input.join("\0").as_bytes());
     key.part_file(&test.input())
-        .map_err(|e| Error::io("read", &test.input(), e))?;
+        .map_err(|e| Error::io("read", test.input(), e))?;
     Ok(key.finish())
 }
 

@@ -351,7 +351,7 @@ fn group_rows(report: &JudgeReport) -> Vec<GroupRow> {
                     cells: report
                         .solutions
                         .iter()
-                        .map(|s| match s.tests.iter().find(|r| &r.name == t) {
+                        .map(|s| match s.tests.iter().find(|r| r.name == t) {
                             Some(r) => match r.score {
                                 Some(score) => format!("{} {}", r.verdict.code(), show(score)),
                                 None => r.verdict.code().to_owned(),
