@@ -28,6 +28,7 @@ pub struct Test {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Judging(Option<Box<Unusual>>);
 
+/// How a test not judged as most are is judged.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Unusual {
     flags: TestFlags,
