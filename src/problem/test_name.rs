@@ -7,10 +7,10 @@ use std::fmt;
 /// The longest name held in the test itself: with its length, as large as a string's own fields.
 const INLINE: usize = 22;
 
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq)]
 pub struct TestName(Held);
 
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq)]
 enum Held {
     Inline { len: u8, bytes: [u8; INLINE] },
     Apart(Box<str>),
@@ -47,12 +47,6 @@ impl From<String> for TestName {
     }
 }
 
-impl From<&String> for TestName {
-    fn from(name: &String) -> TestName {
-        TestName::from(name.as_str())
-    }
-}
-
 impl Default for TestName {
     fn default() -> TestName {
         TestName::from("")
@@ -79,18 +73,6 @@ impl AsRef<std::path::Path> for TestName {
     }
 }
 
-impl std::borrow::Borrow<str> for TestName {
-    fn borrow(&self) -> &str {
-        self.as_str()
-    }
-}
-
-impl PartialEq<str> for TestName {
-    fn eq(&self, other: &str) -> bool {
-        self.as_str() == other
-    }
-}
-
 impl PartialEq<&str> for TestName {
     fn eq(&self, other: &&str) -> bool {
         self.as_str() == *other
@@ -106,12 +88,6 @@ impl PartialEq<String> for TestName {
 impl PartialEq<TestName> for String {
     fn eq(&self, other: &TestName) -> bool {
         self == other.as_str()
-    }
-}
-
-impl PartialEq<TestName> for &str {
-    fn eq(&self, other: &TestName) -> bool {
-        *self == other.as_str()
     }
 }
 
