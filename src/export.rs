@@ -135,7 +135,7 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
             None => Path::new(part).join(test_path(test)),
         };
         copy(
-            &test.input,
+            &test.input(),
             &root.join("data").join(name.with_extension("in")),
         )?;
         copy(
@@ -287,7 +287,8 @@ pub fn export(problem: &Problem, tests: &[Test], dir: &Path, format: Format) -> 
 /// the other bytes escaped.
 fn test_path(test: &Test) -> PathBuf {
     let depth = test.name.split('/').count();
-    let parts: Vec<_> = test.input.components().collect();
+    let input = test.input();
+    let parts: Vec<_> = input.components().collect();
     parts[parts.len().saturating_sub(depth)..]
         .iter()
         .collect::<PathBuf>()
@@ -460,10 +461,8 @@ mod tests {
         ));
         let test = Test {
             name: "secret/g\\xfe/t\\xff".into(),
-            input: input.into(),
-            answer: input.with_extension("ans").into(),
-            flags: Default::default(),
-            kind: Default::default(),
+            files: crate::problem::Files::at(input, input.with_extension("ans")),
+            judging: crate::problem::Judging::new(Default::default(), Default::default()),
         };
         assert_eq!(
             test_path(&test).as_os_str().as_bytes(),
@@ -471,10 +470,11 @@ mod tests {
         );
         let plain = Test {
             name: "1.5".into(),
-            input: Path::new("/p/testdata/sum/1.5.in").into(),
-            answer: PathBuf::from("/p/testdata/sum/1.5.ans").into(),
-            flags: Default::default(),
-            kind: Default::default(),
+            files: crate::problem::Files::at(
+                Path::new("/p/testdata/sum/1.5.in"),
+                PathBuf::from("/p/testdata/sum/1.5.ans"),
+            ),
+            judging: crate::problem::Judging::new(Default::default(), Default::default()),
         };
         assert_eq!(test_path(&plain), Path::new("1.5"));
     }

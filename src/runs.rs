@@ -232,11 +232,11 @@ pub fn interactor(
         },
     );
     spec.argv
-        .extend([&*test.input, &*test.answer()].map(|p| p.as_os_str().to_owned()));
+        .extend([&*test.input(), &*test.answer()].map(|p| p.as_os_str().to_owned()));
     if let Some(feedback) = feedback {
         spec.argv.push(feedback_argument(feedback));
         spec.argv
-            .extend(test.flags.output.iter().map(OsString::from));
+            .extend(test.flags().output.iter().map(OsString::from));
     }
     spec
 }
@@ -287,10 +287,8 @@ mod tests {
         let file = dir.join("file");
         let test = Test {
             name: "1".into(),
-            input: file.as_path().into(),
-            answer: file.clone().into(),
-            flags: TestFlags::default(),
-            kind: Default::default(),
+            files: crate::problem::Files::at(file.as_path(), file.clone()),
+            judging: crate::problem::Judging::new(TestFlags::default(), Default::default()),
         };
         for mib in [64, 256, 1024, 2048, 8192] {
             let problem = ProblemLimits {

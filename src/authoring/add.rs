@@ -149,11 +149,9 @@ pub fn add(
         let answer_path = dir.path().join(format!("{index}.ans"));
         std::fs::write(&answer_path, &answer).map_err(|e| Error::io("write", &answer_path, e))?;
         let test = Test {
-            name: candidate.origin.clone(),
-            input: input.as_path().into(),
-            answer: answer_path.into(),
-            flags: flags.clone(),
-            kind: Default::default(),
+            name: candidate.origin.as_str().into(),
+            files: crate::problem::Files::at(input.as_path(), answer_path),
+            judging: crate::problem::Judging::new(flags.clone(), Default::default()),
         };
         let mut agreed = Vec::new();
         for (other, program) in &others {

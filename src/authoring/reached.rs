@@ -49,7 +49,7 @@ pub fn reached_key(problem: &Problem, tests: &[Test]) -> String {
     }
     key.update(b"tests\0");
     for test in tests {
-        add(&mut key, &test.input);
+        add(&mut key, &test.input());
     }
     key.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }

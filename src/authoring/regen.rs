@@ -192,7 +192,7 @@ pub fn regen(
     let unrecorded = crate::problem::find_inputs(folder.dir())?
         .into_iter()
         .filter(|t| recipe.get(&t.name).is_none())
-        .map(|t| t.name)
+        .map(|t| t.name.into())
         .collect();
     Ok(RegenReport {
         tests,

@@ -142,8 +142,8 @@ pub fn identical(dir: &Path, input: &[u8]) -> Result<Option<String>> {
         Err(e) => return Err(e),
     };
     for test in tests {
-        if holds(&test.input, input).map_err(|e| Error::io("read", &test.input, e))? {
-            return Ok(Some(test.name));
+        if holds(&test.input(), input).map_err(|e| Error::io("read", test.input(), e))? {
+            return Ok(Some(test.name.into()));
         }
     }
     Ok(None)

@@ -333,11 +333,9 @@ impl<'a> Stress<'a> {
         };
         std::fs::write(&answer_path, &answer).map_err(|e| Error::io("write", &answer_path, e))?;
         let test = Test {
-            name: "stress".to_owned(),
-            input: input_path.as_path().into(),
-            answer: answer_path.into(),
-            flags,
-            kind: Default::default(),
+            name: "stress".into(),
+            files: crate::problem::Files::at(input_path.as_path(), answer_path),
+            judging: crate::problem::Judging::new(flags, Default::default()),
         };
         let run = dir.path().join("run");
         std::fs::create_dir(&run).map_err(|e| Error::io("create", &run, e))?;

@@ -108,7 +108,7 @@ pub fn validate(
     let mut protocol_errors = Vec::new();
     for test in tests {
         next(on_step)?;
-        let check = workshop.validate(&validators, &test.input, &test.flags.input)?;
+        let check = workshop.validate(&validators, &test.input(), &test.flags().input)?;
         if constraints
             && let InputCheck::Valid { said } = &check
             && let Err(e) = reached.record(&test.name, said.as_bytes())
@@ -184,8 +184,10 @@ fn data_to_check(
 
 /// The folder of a case's kind: its name ("valid_output/group/a") is its input's path below the folder's parent.
 fn folder_of(case: &crate::problem::ValidationCase) -> std::path::PathBuf {
-    let depth = std::path::Path::new(&case.test.name).components().count();
-    let input = &case.test.input;
+    let depth = std::path::Path::new(case.test.name.as_str())
+        .components()
+        .count();
+    let input = &case.test.input();
     input
         .ancestors()
         .nth(depth.saturating_sub(1))

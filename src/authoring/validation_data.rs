@@ -54,7 +54,7 @@ pub(super) fn check(
     validators: &[Validator],
     case: &ValidationCase,
 ) -> Result<DataOutcome> {
-    let input = workshop.validate(validators, &case.test.input, &case.test.flags.input)?;
+    let input = workshop.validate(validators, &case.test.input(), &case.test.flags().input)?;
     let output = match (case.kind, input, &case.output) {
         (ValidationKind::InvalidInput, InputCheck::Valid { .. }, _) => {
             return Ok(DataOutcome::InputAccepted);

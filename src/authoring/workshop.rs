@@ -199,11 +199,12 @@ impl<'a> Workshop<'a> {
 
     fn answer_interactively(&self, program: &Program, input: &Path) -> Result<Answer> {
         let test = Test {
-            name: "answer".to_owned(),
-            input: input.into(),
-            answer: input.to_path_buf().into(),
-            flags: self.problem.new_test_flags(),
-            kind: Default::default(),
+            name: "answer".into(),
+            files: crate::problem::Files::at(input, input.to_path_buf()),
+            judging: crate::problem::Judging::new(
+                self.problem.new_test_flags(),
+                Default::default(),
+            ),
         };
         let result = self.judge(program, &test)?;
         if !result.verdict.is_accepted() {

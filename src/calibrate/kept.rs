@@ -32,7 +32,7 @@ pub fn place(cache: &Cache, problem: &Problem, tests: &[Test]) -> Result<PathBuf
     // calibration has not.
     for test in tests.iter().filter(|t| t.has_files()) {
         key.part(test.name.as_bytes());
-        file(&mut key, &test.input)?;
+        file(&mut key, &test.input())?;
     }
     Ok(cache.suggestions().join(format!("{}.json", key.finish())))
 }

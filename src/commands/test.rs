@@ -105,7 +105,7 @@ fn comparison(args: &TestArgs, dir: &Path) -> Result<Comparison> {
             dir.display()
         )));
     }
-    if !inputs.iter().any(|t| answer_of(&t.input).is_some()) {
+    if !inputs.iter().any(|t| answer_of(&t.input()).is_some()) {
         if args.checker.is_some() || args.tolerance.is_some() {
             return Err(Error::Usage(format!(
                 "{} has inputs without answers (NAME.ans or NAME.out) to judge the outputs against: without \

@@ -222,7 +222,7 @@ fn tool(
 
 /// The folder a test's flags come from, for messages: its group's.
 fn group_of(problem: &Problem, test: &Test) -> String {
-    below(problem, test.input.parent().unwrap_or(&test.input))
+    below(problem, test.input().parent().unwrap_or(&test.input()))
 }
 
 /// Refuses flags given to the output validator or interactor: problem.toml passes none, and the program would
@@ -237,12 +237,12 @@ fn no_output_flags(problem: &Problem) -> Result<()> {
             package.validator_flags.join(" ")
         )));
     }
-    if let Some(test) = package.tests.iter().find(|t| !t.flags.output.is_empty()) {
+    if let Some(test) = package.tests.iter().find(|t| !t.flags().output.is_empty()) {
         return Err(Error::Usage(format!(
             "{}: its group files give the output validator the arguments \"{}\" (output_validator_args or \
              output_validator_flags), which problem.toml cannot pass: not imported",
             group_of(problem, test),
-            test.flags.output.join(" ")
+            test.flags().output.join(" ")
         )));
     }
     Ok(())
@@ -253,16 +253,16 @@ fn no_output_flags(problem: &Problem) -> Result<()> {
 fn default_validator(problem: &Problem, left_out: &mut Vec<String>) -> Result<Judging> {
     let package = problem.package.as_ref().expect("a package");
     let first = package.tests.first();
-    let flags = first.map_or(&package.validator_flags, |t| &t.flags.output);
+    let flags = first.map_or(&package.validator_flags, |t| &t.flags().output);
     if let (Some(first), Some(other)) = (
         first,
-        package.tests.iter().find(|t| &t.flags.output != flags),
+        package.tests.iter().find(|t| &t.flags().output != flags),
     ) {
         return Err(Error::Usage(format!(
             "{}: the default output validator's flags \"{}\" differ from those of {} (\"{}\"), and problem.toml \
              compares every test alike: not imported",
             group_of(problem, other),
-            other.flags.output.join(" "),
+            other.flags().output.join(" "),
             group_of(problem, first),
             flags.join(" ")
         )));
@@ -326,7 +326,7 @@ pub(super) fn validator(
     left_out: &mut Vec<String>,
 ) -> Result<(Option<String>, Vec<File>)> {
     let package = problem.package.as_ref().expect("a package");
-    let flagged = package.tests.iter().find(|t| !t.flags.input.is_empty());
+    let flagged = package.tests.iter().find(|t| !t.flags().input.is_empty());
     let mut kept: Option<(String, Vec<File>, String)> = None;
     for validator in &package.input_validators {
         let (shown, placed) = match validator {
@@ -346,7 +346,7 @@ pub(super) fn validator(
             left_out.push(format!(
                 "{shown}: {} gives it the flags \"{}\", which problem.toml cannot pass to a validator",
                 group_of(problem, test),
-                test.flags.input.join(" ")
+                test.flags().input.join(" ")
             ));
             continue;
         }

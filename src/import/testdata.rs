@@ -23,7 +23,7 @@ pub(super) fn place(problem: &Problem, groups: Option<&[Group]>) -> Result<Vec<P
     let mut placed = Vec::new();
     let mut samples = 0;
     for test in &package.tests {
-        let below = |folder: &str| stem(test.input.strip_prefix(data.join(folder)).ok()?);
+        let below = |folder: &str| stem(test.input().strip_prefix(data.join(folder)).ok()?);
         let to = if test.name.starts_with("sample/") {
             samples += 1;
             PathBuf::from(format!("sample-{samples}"))
@@ -41,19 +41,19 @@ pub(super) fn place(problem: &Problem, groups: Option<&[Group]>) -> Result<Vec<P
             let Some(rest) = rest else {
                 return Err(Error::Usage(format!(
                     "{}: a test in no group that problem.toml can have: not imported",
-                    test.input.display()
+                    test.input().display()
                 )));
             };
             ours.join(rest)
         };
         let shown = Test {
-            name: to.to_string_lossy().into_owned(),
+            name: to.to_string_lossy().as_ref().into(),
             ..test.clone()
         };
         if !test.name.starts_with("sample/") && shown.is_sample() {
             return Err(Error::Usage(format!(
                 "{}: a secret test that problem.toml would take for a sample, by its name ({}): not imported",
-                test.input.display(),
+                test.input().display(),
                 shown.name
             )));
         }
@@ -76,7 +76,7 @@ fn stem(path: &Path) -> Option<PathBuf> {
 /// the judge reads them.
 pub(super) fn copy(placed: &[Placed], into: &Path) -> Result<()> {
     for Placed { test, to } in placed {
-        for (from, extension) in [(&*test.input, "in"), (&*test.answer(), "ans")] {
+        for (from, extension) in [(&*test.input(), "in"), (&*test.answer(), "ans")] {
             check_test_file(from)?;
             let mut name = to.as_os_str().to_owned();
             name.push(".");

@@ -2,7 +2,9 @@
 //! and decide each solution's verdict.
 
 use super::held::{Brief, Held};
+use super::in_order::InOrder;
 use super::limit_check::LimitCheck;
+use super::names::TestNames;
 use super::outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult};
 use super::partition::Partition;
 use super::records::{Digests, Provenance, RunBook, RunKey};
@@ -145,7 +147,8 @@ impl<'a> Judge<'a> {
             time_limit_check: None,
             tle_time_limit: None,
             memory_limit_overridden: false,
-            tests: tests.iter().map(|t| t.name.clone()).collect(),
+            // Named once the solutions are judged (below), when what was held of their runs is let go.
+            tests: TestNames::default(),
             all_tests: self.options.all_tests,
             partition: self.options.partition,
             suggested_time_limit: None,
@@ -163,14 +166,16 @@ impl<'a> Judge<'a> {
             warn(&mut report, warning.clone(), on_event);
         }
         let mut during = String::from("compiling the problem's programs");
-        match self.judge_into(
+        let judged = self.judge_into(
             problem,
             solutions,
             tests,
             &mut report,
             &mut during,
             on_event,
-        ) {
+        );
+        report.tests = tests.iter().map(|t| &t.name).collect();
+        match judged {
             Err(Error::Interrupted) => {
                 let interruption = Interruption {
                     during,
@@ -248,10 +253,8 @@ impl<'a> Judge<'a> {
         during: &mut String,
         on_event: &mut dyn FnMut(Event),
     ) -> Result<()> {
-        // The input validators check, and the time limit is found on, the tests with an input alone: a static
-        // validation test case has none, and runs no submission.
-        let inputs: Vec<&Test> = tests.iter().filter(|t| t.has_files()).collect();
-        let static_validator = if inputs.len() < tests.len() {
+        // A static validation test case has no input, and runs no submission.
+        let static_validator = if !tests.iter().all(Test::has_files) {
             on_event(Event::Compiling {
                 what: "static validator",
             });
@@ -280,6 +283,9 @@ impl<'a> Judge<'a> {
             on_event(Event::Compiling { what: "validator" });
             let validator = Validator::build(&self.compiler, source, protocol, &problem.limits)?;
             *during = "validating the tests".to_owned();
+            // The tests with an input, listed only while they are validated: a judge of many tests holds no
+            // second list of them while they run.
+            let inputs: Vec<&Test> = tests.iter().filter(|t| t.has_files()).collect();
             on_event(Event::Validating {
                 tests: inputs.len(),
             });
@@ -617,7 +623,12 @@ impl<'a> Judge<'a> {
             Some(Verdict::Accepted) if build.outcome.ok => Verdict::Accepted,
             _ => SolutionReport::verdict_of(build.outcome.ok, &results),
         };
-        let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
+        // The rules count the tests they hold that were not run, by name: without rules, no list of every test's
+        // name is made.
+        let names: Vec<&str> = match solution.expectations.is_empty() {
+            true => Vec::new(),
+            false => tests.iter().map(|t| t.name.as_str()).collect(),
+        };
         let broken = crate::scoring::broken(
             &solution.expectations,
             &Judged {
@@ -667,7 +678,7 @@ impl<'a> Judge<'a> {
         solution: &Solution,
         build: &Compiled,
         tree: &Tree,
-        tests: &[&Test],
+        tests: &InOrder,
         keeping: Option<&Keeping>,
         on_event: &mut dyn FnMut(Event),
         hold: fn(TestResult) -> T,
@@ -711,7 +722,7 @@ impl<'a> Judge<'a> {
         built: &Built,
         solution: &Solution,
         plan: Option<&Plan>,
-        tests: &[&Test],
+        tests: &InOrder,
         on_event: &mut dyn FnMut(Event),
         hold: fn(TestResult) -> T,
     ) -> Result<Vec<Option<T>>> {
@@ -739,7 +750,7 @@ impl<'a> Judge<'a> {
                         if !wanted {
                             continue;
                         }
-                        let result = built.judge(runner, tests[index]);
+                        let result = built.judge(runner, tests.get(index));
                         match &result {
                             Ok(r) => {
                                 if let Some((plan, progress)) = planned {
@@ -787,7 +798,7 @@ impl<'a> Judge<'a> {
             results,
             |r| r.verdict().is_accepted(),
             |index| {
-                let result = built.judge(runner, tests[index])?;
+                let result = built.judge(runner, tests.get(index))?;
                 on_event(Event::TestFinished {
                     solution,
                     result: &result,
@@ -838,7 +849,7 @@ impl Built<'_> {
                 .map_err(|e| Error::io("read", path, e)),
             false => Ok(String::new()),
         };
-        let (input, answer) = (digest(&test.input)?, digest(&test.answer())?);
+        let (input, answer) = (digest(&test.input())?, digest(&test.answer())?);
         let key = kept.key.of(test, &input, &answer);
         let limit = runner.limits.time;
         let mut trace = super::outcome::RunTrace {
@@ -848,8 +859,8 @@ impl Built<'_> {
             reused: false,
         };
         if let Some(mut result) = kept.book.find(&trace.key, limit).filter(|_| !kept.fresh) {
-            result.name = test.name.clone();
-            result.input = test.input.clone();
+            result.name = test.name.to_string();
+            result.input = test.input().into();
             trace.reused = true;
             result.trace = Some(Box::new(trace));
             return Ok(result);
@@ -863,11 +874,12 @@ impl Built<'_> {
 
 /// The tree `tests` are judged in (a pass-fail problem's: one group that stops at the first failure), and the
 /// tests in its order.
-pub(crate) fn tree_of<'t>(problem: &Problem, tests: &'t [Test]) -> Result<(Tree, Vec<&'t Test>)> {
+pub(crate) fn tree_of<'t>(problem: &Problem, tests: &'t [Test]) -> Result<(Tree, InOrder<'t>)> {
     match &problem.groups {
-        None => Ok((Tree::pass_fail(tests.len()), tests.iter().collect())),
+        None => Ok((Tree::pass_fail(tests.len()), InOrder::Given(tests))),
         Some(grouping) => grouping
             .tree(tests)
+            .map(|(tree, picked)| (tree, InOrder::Picked(picked)))
             .map_err(|why| Error::Usage(format!("{}: {why}", problem.config_path.display()))),
     }
 }
@@ -875,6 +887,10 @@ pub(crate) fn tree_of<'t>(problem: &Problem, tests: &'t [Test]) -> Result<(Tree,
 /// Aggregates `results` over `tree`, and gives each test its score; a test whose validator broke a scoring
 /// rule becomes a judge error.
 pub(crate) fn score(tree: &Tree, results: &mut [Option<impl Held>]) -> Scored {
+    // An unscored tree reads no result: none is listed for it.
+    if !tree.scored {
+        return Scored::unscored();
+    }
     let scores: Vec<Option<TestScore>> = results
         .iter()
         .map(|r| r.as_ref().map(Held::test_score))
@@ -915,7 +931,7 @@ fn notable(mut results: Vec<TestResult>) -> Vec<TestResult> {
 
 /// The results of `tests` its summary is made of (see [`notable`]), of those held for it (by test, None where not
 /// run).
-fn summary(results: Vec<Option<Brief>>, tests: &[&Test]) -> Vec<TestResult> {
+fn summary(results: Vec<Option<Brief>>, tests: &InOrder) -> Vec<TestResult> {
     let kept = notable_of(results.iter().map(|r| {
         r.as_ref().map(|r| {
             (
@@ -928,7 +944,7 @@ fn summary(results: Vec<Option<Brief>>, tests: &[&Test]) -> Vec<TestResult> {
     }));
     results
         .into_iter()
-        .zip(tests)
+        .zip(tests.iter())
         .enumerate()
         .filter(|(at, _)| kept.contains(&Some(*at)))
         .filter_map(|(_, (result, test))| result.map(|r| r.result(test)))

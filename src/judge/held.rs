@@ -135,8 +135,8 @@ impl Brief {
     pub(crate) fn result(self, test: &Test) -> TestResult {
         match self {
             Brief::Whole(result) => TestResult {
-                name: test.name.clone(),
-                input: test.input.clone(),
+                name: test.name.to_string(),
+                input: test.input().into(),
                 ..*result
             },
             Brief::Passed(figures) => figures.result(test),
@@ -147,11 +147,12 @@ impl Brief {
     fn whole(&mut self) -> &mut TestResult {
         if let Brief::Passed(figures) = *self {
             let nameless = Test {
-                name: String::new(),
-                input: std::path::Path::new("").into(),
-                answer: std::path::PathBuf::new().into(),
-                flags: Default::default(),
-                kind: Default::default(),
+                name: Default::default(),
+                files: crate::problem::Files::at(
+                    std::path::Path::new(""),
+                    std::path::PathBuf::new(),
+                ),
+                judging: crate::problem::Judging::new(Default::default(), Default::default()),
             };
             *self = Brief::Whole(Box::new(figures.result(&nameless)));
         }
@@ -198,10 +199,11 @@ mod tests {
     fn test() -> Test {
         Test {
             name: "group/7".into(),
-            input: std::path::Path::new("/tests/group/7.in").into(),
-            answer: std::path::PathBuf::from("/tests/group/7.ans").into(),
-            flags: Default::default(),
-            kind: Default::default(),
+            files: crate::problem::Files::at(
+                std::path::Path::new("/tests/group/7.in"),
+                std::path::PathBuf::from("/tests/group/7.ans"),
+            ),
+            judging: crate::problem::Judging::new(Default::default(), Default::default()),
         }
     }
 

@@ -134,7 +134,7 @@ fn decide(
             rules
                 .tests
                 .iter()
-                .find(|t| &t.name == name)
+                .find(|t| t.name == name)
                 .cloned()
                 .ok_or_else(|| {
                     format!(
@@ -147,8 +147,10 @@ fn decide(
     let (tree, ordered) = tree_of(rules.problem, &judged).map_err(|e| e.to_string())?;
     let mut by_name: HashMap<String, TestResult> =
         runs.into_iter().map(|t| (t.name.clone(), t)).collect();
-    let results: Vec<Option<TestResult>> =
-        ordered.iter().map(|t| by_name.remove(&t.name)).collect();
+    let results: Vec<Option<TestResult>> = ordered
+        .iter()
+        .map(|t| by_name.remove(t.name.as_str()))
+        .collect();
     let own = rules
         .problem
         .solutions
@@ -167,7 +169,7 @@ fn decide(
                 Err(format!(
                     "no share ran {} on test {}, which one judge of all the tests would run: judge the shares \
                      with --all",
-                    solution.name, ordered[index].name
+                    solution.name, ordered.get(index).name
                 ))
             },
         )?,
@@ -258,7 +260,7 @@ mod tests {
     /// Share `index` of 2 of a judge of one solution on tests 1, 2, 3, with these (test, verdict) runs.
     fn share(index: u32, runs: &[(&str, Verdict)]) -> Share {
         let mut report = crate::report::json::tests::sample_report();
-        report.tests = vec!["1".into(), "2".into(), "3".into()];
+        report.tests = ["1", "2", "3"].into_iter().collect();
         report.partition = Some(Partition { index, count: 2 });
         report.solutions.truncate(1);
         let template = report.solutions[0].tests[0].clone();

@@ -5,9 +5,11 @@ mod classify;
 mod dialogue;
 mod engine;
 mod held;
+mod in_order;
 mod last_words;
 mod limit_check;
 mod merge;
+mod names;
 mod outcome;
 mod partition;
 mod passes;
@@ -22,6 +24,7 @@ pub(crate) use classify::classify;
 pub use engine::{Judge, JudgeOptions};
 pub use limit_check::LimitCheck;
 pub use merge::{Rules, Share, merge};
+pub use names::TestNames;
 pub use outcome::{
     BuildTrace, Event, Interruption, JudgeReport, RunTrace, SolutionReport, SuggestedLimit,
     TestResult, TestTexts,

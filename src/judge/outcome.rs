@@ -78,14 +78,14 @@ impl TestResult {
     /// judged otherwise: no time, no memory, no input.
     pub(crate) fn without_run(test: &crate::problem::Test) -> TestResult {
         TestResult {
-            name: test.name.clone(),
+            name: test.name.to_string(),
             verdict: Verdict::Accepted,
             cpu: Duration::ZERO,
             wall: Duration::ZERO,
             memory: Bytes(0),
             message: String::new(),
             diff: None,
-            input: test.input.clone(),
+            input: test.input().into(),
             texts: None,
             dialogue: None,
             at_margin: None,
@@ -220,7 +220,7 @@ pub struct JudgeReport {
     pub tle_time_limit: Option<Duration>,
     pub memory_limit_overridden: bool,
     /// The names of every test, in order.
-    pub tests: Vec<String>,
+    pub tests: super::TestNames,
     /// Whether every test was run, instead of stopping each solution at its first failure.
     pub all_tests: bool,
     /// The share of the runs judged, when the judge was spread over machines.
@@ -289,7 +289,7 @@ impl JudgeReport {
         self.tests
             .iter()
             .enumerate()
-            .map(|(at, name)| (name.as_str(), at))
+            .map(|(at, name)| (name, at))
             .collect()
     }
 

@@ -18,7 +18,7 @@ use super::run_test::{Places, TestRunner, hold_to_limit};
 use crate::check::{CheckOutcome, FEEDBACK};
 use crate::compile::Program;
 use crate::error::{Error, Result};
-use crate::problem::{TEST_FILE_LIMIT, Test};
+use crate::problem::{Files, TEST_FILE_LIMIT, Test};
 use crate::units::Bytes;
 use crate::verdict::Verdict;
 use std::io::Read;
@@ -67,9 +67,8 @@ pub(super) fn judge(
         let folder = dir.join(format!("pass-{pass}"));
         std::fs::create_dir(&folder).map_err(|e| Error::io("create", &folder, e))?;
         // The answer stays the test's, wherever the next input is.
-        this.answer = this.answer().into_owned().into();
-        this.input = folder.join("input").into();
-        if let Err(why) = copy_bounded(written, &this.input, TEST_FILE_LIMIT)? {
+        this.files = Files::at(folder.join("input"), this.answer().into_owned());
+        if let Err(why) = copy_bounded(written, &this.input(), TEST_FILE_LIMIT)? {
             break (result, Some(why));
         }
         if let Err(why) = clear_for_next_pass(&places.judge) {
@@ -85,7 +84,7 @@ pub(super) fn judge(
     result.wall = largest.wall;
     result.memory = largest.memory;
     result.passes = pass;
-    result.input = test.input.clone();
+    result.input = test.input().into();
     if pass > 1 && places.output.exists() {
         let last = dir.join(super::OUTPUT);
         std::fs::rename(&places.output, &last).map_err(|e| Error::io("keep", &last, e))?;

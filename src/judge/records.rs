@@ -153,7 +153,7 @@ impl RunKey {
         key.part(self.0.as_bytes());
         key.part(input.as_bytes());
         key.part(answer.as_bytes());
-        key.part(format!("{:?}", test.flags).as_bytes());
+        key.part(format!("{:?}", test.flags()).as_bytes());
         key.finish()
     }
 }
@@ -279,10 +279,11 @@ mod tests {
     fn test() -> Test {
         Test {
             name: "1".into(),
-            input: std::path::Path::new("1.in").into(),
-            answer: std::path::PathBuf::from("1.ans").into(),
-            flags: Default::default(),
-            kind: Default::default(),
+            files: crate::problem::Files::at(
+                std::path::Path::new("1.in"),
+                std::path::PathBuf::from("1.ans"),
+            ),
+            judging: crate::problem::Judging::new(Default::default(), Default::default()),
         }
     }
 
@@ -357,7 +358,10 @@ mod tests {
         keys.push(same.of(&test, "i2", "a"));
         keys.push(same.of(&test, "i", "a2"));
         let mut flagged = test.clone();
-        flagged.flags = crate::problem::TestFlags::new(Vec::new(), vec!["case_sensitive".into()]);
+        flagged.set_flags(crate::problem::TestFlags::new(
+            Vec::new(),
+            vec!["case_sensitive".into()],
+        ));
         keys.push(same.of(&flagged, "i", "a"));
         let distinct: std::collections::HashSet<_> = keys.iter().collect();
         assert_eq!(distinct.len(), keys.len(), "{keys:?}");

@@ -72,7 +72,7 @@ impl TestRunner<'_> {
     /// Judges a submission, run as `program` from its build `build`, on `test`: runs it on the test's input, or
     /// for a static validation test case has the static validator judge its files.
     pub fn judge(&self, program: &Program, build: &Compiled, test: &Test) -> Result<TestResult> {
-        match &test.kind {
+        match &test.kind() {
             TestKind::Output => self.run(program, test),
             TestKind::Static(case) => self.judge_files(build, test, &case.args),
         }
@@ -155,7 +155,7 @@ impl TestRunner<'_> {
             &self.limits,
             room.time,
             &places.workdir,
-            &test.input,
+            &test.input(),
             &places.output,
         );
         if let Some(interactor) = self.checker.filter(|c| c.interactive) {
@@ -182,7 +182,7 @@ impl TestRunner<'_> {
                 if self.checker.is_none() {
                     result.diff = check::first_difference(&places.output, &test.answer());
                 }
-                result.texts = TestTexts::read(&test.input, &test.answer(), &places.output);
+                result.texts = TestTexts::read(&test.input(), &test.answer(), &places.output);
             }
             said = Some(checked);
         }
@@ -214,14 +214,14 @@ impl TestRunner<'_> {
                 return checker.check(
                     self.runner,
                     workdir,
-                    &test.input,
+                    &test.input(),
                     output,
                     &test.answer(),
-                    &test.flags.output,
+                    &test.flags().output,
                 );
             }
             (None, Comparison::PackageDefault) => {
-                check::package_default::compare(output, &test.answer(), &test.flags.output)
+                check::package_default::compare(output, &test.answer(), &test.flags().output)
             }
             (None, comparison) => check::compare(comparison, output, &test.answer()),
         };
@@ -383,10 +383,8 @@ mod tests {
         };
         let test = Test {
             name: "1".into(),
-            input: Path::new("1.in").into(),
-            answer: std::path::PathBuf::from("1.ans").into(),
-            flags: Default::default(),
-            kind: Default::default(),
+            files: crate::problem::Files::at(Path::new("1.in"), std::path::PathBuf::from("1.ans")),
+            judging: crate::problem::Judging::new(Default::default(), Default::default()),
         };
         let tle = || (TimeLimit, "CPU time 1.73s over the 1s limit".to_owned());
         // (verdict at the margin, verdict at the limit) -> (verdict, noted verdict at the margin)

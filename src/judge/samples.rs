@@ -71,10 +71,11 @@ mod tests {
             };
             let test = Test {
                 name: input.into(),
-                input: std::path::Path::new(input).into(),
-                answer: std::path::PathBuf::from("a").into(),
-                flags: Default::default(),
-                kind: Default::default(),
+                files: crate::problem::Files::at(
+                    std::path::Path::new(input),
+                    std::path::PathBuf::from("a"),
+                ),
+                judging: crate::problem::Judging::new(Default::default(), Default::default()),
             };
             TestResult {
                 verdict,

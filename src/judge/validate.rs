@@ -160,10 +160,10 @@ pub(crate) fn validate(
         let marker = memo.join(memo_key(validator, test)?);
         if !kept(&marker) {
             if let InputCheck::Invalid { message } =
-                validator.check(runner, &test.input, &test.flags.input)?
+                validator.check(runner, &test.input(), &test.flags().input)?
             {
                 return Err(Error::InvalidTest {
-                    test: test.input.display().to_string(),
+                    test: test.input().display().to_string(),
                     message,
                 });
             }
@@ -186,8 +186,8 @@ fn identity_key(validator: &Validator, test: &Test) -> String {
     let mut key = CacheKey::default();
     key.part(b"identity");
     key.part(validator.identity.as_bytes());
-    key.part(test.flags.input.join("\0").as_bytes());
-    key.part(crate::memo::identity(&test.input).as_bytes());
+    key.part(test.flags().input.join("\0").as_bytes());
+    key.part(crate::memo::identity(&test.input()).as_bytes());
     key.finish()
 }
 
@@ -196,9 +196,9 @@ fn identity_key(validator: &Validator, test: &Test) -> String {
 fn memo_key(validator: &Validator, test: &Test) -> Result<String> {
     let mut key = CacheKey::default();
     key.part(validator.identity.as_bytes());
-    key.part(test.flags.input.join("\0").as_bytes());
-    key.part_file(&test.input)
-        .map_err(|e| Error::io("read", &test.input, e))?;
+    key.part(test.flags().input.join("\0").as_bytes());
+    key.part_file(&test.input())
+        .map_err(|e| Error::io("read", test.input(), e))?;
     Ok(key.finish())
 }
 
@@ -222,11 +222,12 @@ mod tests {
             limits: TOOL_LIMITS,
         };
         let test = Test {
-            name: "1".to_owned(),
-            input: input.into(),
-            answer: input.with_extension("ans").into(),
-            flags: TestFlags::new(vec!["--n".to_owned(), "5".to_owned()], Vec::new()),
-            kind: Default::default(),
+            name: "1".into(),
+            files: crate::problem::Files::at(input, input.with_extension("ans")),
+            judging: crate::problem::Judging::new(
+                TestFlags::new(vec!["--n".to_owned(), "5".to_owned()], Vec::new()),
+                Default::default(),
+            ),
         };
         (validator, test)
     }

@@ -21,6 +21,7 @@ mod selection;
 mod standalone;
 mod submission;
 mod submissions_yaml;
+mod test_name;
 mod testset;
 mod validation_data;
 mod yaml_keys;
@@ -38,9 +39,10 @@ pub use config::{
 pub use selection::TestSelection;
 pub use standalone::{STANDALONE_LIMITS, default_tests_dir};
 pub use submission::{Skipped, commands, submissions};
+pub use test_name::TestName;
 pub(crate) use testset::check_test_file;
 pub use testset::{
-    Answer, StaticCase, TEST_FILE_LIMIT, Test, TestFlags, TestKind, answer_of, find_inputs,
-    find_tests, is_sample_name,
+    Beside, Files, Judging, Paths, StaticCase, TEST_FILE_LIMIT, Test, TestFlags, TestKind,
+    answer_of, find_inputs, find_tests, is_sample_name,
 };
 pub use validation_data::{ValidationCase, ValidationKind, validation_data};

@@ -29,7 +29,7 @@ use super::package_groups::check_groups;
 use super::package_interaction::{Shown, read_interactions};
 use super::package_keys::problem_keys;
 use super::package_limits::{PackageLimits, RawLimits};
-use super::testset::{Test, find_tests};
+use super::testset::{Test, find_tests_named_from};
 use super::yaml_keys::{Keys, Version, key_line};
 use crate::compile::Source;
 use crate::error::{Error, Result};
@@ -367,13 +367,14 @@ fn default_validator_flags(config: &Path, problem_flags: &[String], tests: &[Tes
         )));
     }
     for test in tests {
-        if let Err(why) = crate::check::default_validator_flags(&test.flags.output) {
-            let group = test.input.parent().unwrap_or(&test.input);
+        if let Err(why) = crate::check::default_validator_flags(&test.flags().output) {
+            let input = test.input();
+            let group = input.parent().unwrap_or(&input);
             return Err(Error::Usage(format!(
                 "{}: the default output validator cannot take this group's flags \"{}\" (problem.yaml's \
                  validator_flags, then the group files'): {why}",
                 group.display(),
-                test.flags.output.join(" ")
+                test.flags().output.join(" ")
             )));
         }
     }
@@ -397,13 +398,13 @@ fn package_tests(
         if !folder.is_dir() {
             continue;
         }
-        let found = match find_tests(&folder) {
+        let found = match find_tests_named_from(&data, &folder) {
             Err(Error::NoTests { .. }) => continue,
             other => other?,
         };
         for mut test in found {
-            test.name = format!("{part}/{}", test.name);
-            test.flags = group_flags(&data, &test.input, &problem_flags, version, constants)?;
+            let flags = group_flags(&data, &test.input(), &problem_flags, version, constants)?;
+            test.set_flags(flags);
             tests.push(test);
         }
     }

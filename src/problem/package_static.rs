@@ -143,16 +143,17 @@ pub(super) fn read(
                 SCORE,
                 format!(
                     "the static validation test case of {group} is named {name}, as the test {} is",
-                    clash.input.display()
+                    clash.input().display()
                 ),
             ));
         }
         cases.push(Test {
-            name,
-            input: Path::new("").into(),
-            answer: PathBuf::new().into(),
-            flags: Default::default(),
-            kind: TestKind::static_case(score, args.unwrap_or_default()),
+            name: name.into(),
+            files: crate::problem::Files::at(Path::new(""), PathBuf::new()),
+            judging: crate::problem::Judging::new(
+                Default::default(),
+                TestKind::static_case(score, args.unwrap_or_default()),
+            ),
         });
     }
     if validator.is_some() && cases.is_empty() {
@@ -297,17 +298,21 @@ mod tests {
     fn test(name: &str) -> Test {
         Test {
             name: name.into(),
-            input: Path::new(&format!("{name}.in")).into(),
-            answer: PathBuf::from(format!("{name}.ans")).into(),
-            flags: Default::default(),
-            kind: TestKind::Output,
+            files: crate::problem::Files::at(
+                Path::new(&format!("{name}.in")),
+                PathBuf::from(format!("{name}.ans")),
+            ),
+            judging: crate::problem::Judging::new(Default::default(), TestKind::Output),
         }
     }
 
     fn case(group: &str) -> Test {
         Test {
-            name: format!("{group}/{STATIC_CASE}"),
-            kind: TestKind::static_case(StaticScore::PassFail, Vec::new()),
+            name: format!("{group}/{STATIC_CASE}").into(),
+            judging: crate::problem::Judging::new(
+                Default::default(),
+                TestKind::static_case(StaticScore::PassFail, Vec::new()),
+            ),
             ..test("x")
         }
     }
@@ -398,7 +403,7 @@ mod tests {
         let cases: Vec<(&str, &TestKind)> = found
             .cases
             .iter()
-            .map(|t| (t.name.as_str(), &t.kind))
+            .map(|t| (t.name.as_str(), t.kind()))
             .collect();
         let kind = |score, args: &[&str]| {
             TestKind::static_case(score, args.iter().map(|a| a.to_string()).collect())

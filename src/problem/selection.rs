@@ -40,9 +40,9 @@ impl TestSelection {
     /// The selected tests, in their order. Selecting none is an error that names the tests there are: a typo in a
     /// name should not pass as a judge on no tests.
     pub fn apply(&self, tests: Vec<Test>) -> Result<Vec<Test>> {
-        let names: Vec<String> = tests.iter().map(|t| t.name.clone()).collect();
-        let selected: Vec<Test> = tests.into_iter().filter(|t| self.wants(t)).collect();
-        if selected.is_empty() {
+        // Looked at before the tests are taken, so that a judge of many tests lists their names only to say so.
+        if !tests.iter().any(|t| self.wants(t)) {
+            let names: Vec<&str> = tests.iter().map(|t| t.name.as_str()).collect();
             let mut asked: Vec<String> = self
                 .patterns
                 .iter()
@@ -57,18 +57,13 @@ impl TestSelection {
                 list_some(&names, 20)
             )));
         }
-        Ok(selected)
+        Ok(tests.into_iter().filter(|t| self.wants(t)).collect())
     }
 }
 
 /// The first `shown` names, and how many more there are.
-fn list_some(names: &[String], shown: usize) -> String {
-    let mut text = names
-        .iter()
-        .take(shown)
-        .cloned()
-        .collect::<Vec<_>>()
-        .join(", ");
+fn list_some(names: &[&str], shown: usize) -> String {
+    let mut text = names[..names.len().min(shown)].join(", ");
     if names.len() > shown {
         text.push_str(&format!(" and {} more", names.len() - shown));
     }
@@ -84,10 +79,11 @@ mod tests {
             .iter()
             .map(|name| Test {
                 name: (*name).into(),
-                input: std::path::Path::new(&format!("{name}.in")).into(),
-                answer: std::path::PathBuf::from(format!("{name}.ans")).into(),
-                flags: Default::default(),
-                kind: Default::default(),
+                files: crate::problem::Files::at(
+                    std::path::Path::new(&format!("{name}.in")),
+                    std::path::PathBuf::from(format!("{name}.ans")),
+                ),
+                judging: crate::problem::Judging::new(Default::default(), Default::default()),
             })
             .collect()
     }
@@ -95,7 +91,7 @@ mod tests {
     fn select(patterns: &[&str], samples: bool, from: &[&str]) -> Result<Vec<String>> {
         let patterns: Vec<String> = patterns.iter().map(|p| p.to_string()).collect();
         let selected = TestSelection::new(&patterns, samples)?.apply(tests(from))?;
-        Ok(selected.into_iter().map(|t| t.name).collect())
+        Ok(selected.into_iter().map(|t| t.name.into()).collect())
     }
 
     #[test]

@@ -1,7 +1,9 @@
 //! A problem's tests: `NAME.in` / `NAME.ans` pairs anywhere under a folder, samples first, then in natural order.
 
+use super::TestName;
 use crate::error::{Error, Result};
 use crate::units::Bytes;
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use walkdir::WalkDir;
@@ -14,29 +16,89 @@ pub const TEST_FILE_LIMIT: Bytes = Bytes(Bytes::GIB);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Test {
     /// The path below the tests folder, without extension ("sample-1", "group/07").
-    pub name: String,
-    /// Shared with the results of the runs on it: a judge keeps a result of every test.
-    pub input: Arc<Path>,
-    /// Where its answer is: see [`Test::answer`].
-    pub answer: Answer,
-    /// Arguments for the problem's validators on this test (a package's test group gives them).
-    pub flags: TestFlags,
-    /// What judges it: the submission's output, or the package's static validator.
-    pub kind: TestKind,
+    pub name: TestName,
+    /// Where its input and answer are: see [`Test::input`] and [`Test::answer`].
+    pub files: Files,
+    /// How it is judged: see [`Test::flags`] and [`Test::kind`].
+    pub judging: Judging,
 }
 
-/// Where a test's answer is.
+/// How a test is judged, held apart where it is not as most tests are judged (their output, no arguments for the
+/// validators): a judge keeps a test of every test, and such a test holds only an empty pointer for it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Judging(Option<Box<Unusual>>);
+
+/// How a test not judged as most are is judged.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Answer {
-    /// Beside the input, named as it is but for this extension ("ans", "out"): a test found in a folder holds no
-    /// second path, and a judge keeps a test of every test.
-    Beside(&'static str),
-    At(PathBuf),
+struct Unusual {
+    flags: TestFlags,
+    kind: TestKind,
 }
 
-impl From<PathBuf> for Answer {
-    fn from(path: PathBuf) -> Answer {
-        Answer::At(path)
+/// A test judged as most are.
+static USUAL: Unusual = Unusual {
+    flags: TestFlags(None),
+    kind: TestKind::Output,
+};
+
+impl Judging {
+    /// A test's validators given `flags`, judged as `kind` says.
+    pub fn new(flags: TestFlags, kind: TestKind) -> Judging {
+        let usual = flags == USUAL.flags && kind == USUAL.kind;
+        Judging((!usual).then(|| Box::new(Unusual { flags, kind })))
+    }
+
+    fn get(&self) -> &Unusual {
+        self.0.as_deref().unwrap_or(&USUAL)
+    }
+}
+
+/// Where a test's input and answer are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Files {
+    /// In a folder, named for the test: the input `FOLDER/NAME.in`, the answer beside it. Only the folder is held,
+    /// shared by the tests found in it (by one pointer, where an `Arc<Path>` takes two), and the paths are made
+    /// where they are read: a judge keeps a test of every test, and the paths would be most of it.
+    Named {
+        folder: Arc<PathBuf>,
+        answer: Beside,
+    },
+    /// Anywhere else: a test made for a command of its own, or one whose name is not its file's (not UTF-8).
+    At(Box<Paths>),
+}
+
+/// A test's input and answer, where they are not named for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Paths {
+    pub input: PathBuf,
+    pub answer: PathBuf,
+}
+
+impl Files {
+    /// A test's files at these paths.
+    pub fn at(input: impl Into<PathBuf>, answer: impl Into<PathBuf>) -> Files {
+        Files::At(Box::new(Paths {
+            input: input.into(),
+            answer: answer.into(),
+        }))
+    }
+}
+
+/// A test's answer beside its input, named as it is but for the extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Beside {
+    /// `NAME.ans`.
+    Ans,
+    /// `NAME.out`, as online-judge-tools names it.
+    Out,
+}
+
+impl Beside {
+    fn extension(self) -> &'static str {
+        match self {
+            Beside::Ans => "ans",
+            Beside::Out => "out",
+        }
     }
 }
 
@@ -115,21 +177,30 @@ impl std::fmt::Debug for TestFlags {
 /// is `NAME.ans`, or `NAME.out` where there is no `.ans` (as online-judge-tools writes them). An input without an
 /// answer, or an answer without an input, is an error: a half-written test should not be silently skipped.
 pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
-    let (mut tests, unanswering) = inputs(dir, true)?;
+    find_tests_named_from(dir, dir)
+}
+
+/// The tests under `dir` as [`find_tests`] finds them, named from `root`, a folder above it ("secret/07" for
+/// `root/secret/07.in`): a package's, whose names hold their part of its data folder.
+pub fn find_tests_named_from(root: &Path, dir: &Path) -> Result<Vec<Test>> {
+    let (mut tests, unanswering) = inputs(root, dir, true)?;
     if let Some(answer) = unanswering {
         return Err(Error::MissingInput { answer });
     }
     for test in &tests {
-        check_test_file(&test.input)?;
+        check_test_file(&test.input())?;
     }
     for test in &mut tests {
-        test.answer =
-            Answer::Beside(
-                answer_beside(&test.input).ok_or_else(|| Error::MissingAnswer {
-                    input: test.input.to_path_buf(),
-                })?,
-            );
-        check_test_file(&test.answer())?;
+        let input = test.input();
+        let beside = answer_beside(&input).ok_or_else(|| Error::MissingAnswer {
+            input: input.to_path_buf(),
+        })?;
+        let answer = input.with_extension(beside.extension());
+        match &mut test.files {
+            Files::Named { answer, .. } => *answer = beside,
+            Files::At(paths) => paths.answer = answer.clone(),
+        }
+        check_test_file(&answer)?;
     }
     if tests.is_empty() {
         return Err(Error::NoTests {
@@ -142,23 +213,23 @@ pub fn find_tests(dir: &Path) -> Result<Vec<Test>> {
 /// Every test input under `dir` (`NAME.in`), answered or not, in the order of [`find_tests`]; the answer is where
 /// it would be. For the commands that look at inputs alone (validating them, rebuilding them).
 pub fn find_inputs(dir: &Path) -> Result<Vec<Test>> {
-    let (tests, _) = inputs(dir, false)?;
+    let (tests, _) = inputs(dir, dir, false)?;
     for test in &tests {
-        check_test_file(&test.input)?;
+        check_test_file(&test.input())?;
     }
     Ok(tests)
 }
 
 /// The answer beside an input: `NAME.ans`, or `NAME.out` as online-judge-tools names it.
 pub fn answer_of(input: &Path) -> Option<PathBuf> {
-    answer_beside(input).map(|extension| input.with_extension(extension))
+    answer_beside(input).map(|beside| input.with_extension(beside.extension()))
 }
 
-/// The extension of the answer beside an input (see [`answer_of`]).
-fn answer_beside(input: &Path) -> Option<&'static str> {
-    ["ans", "out"]
+/// The answer beside an input (see [`answer_of`]).
+fn answer_beside(input: &Path) -> Option<Beside> {
+    [Beside::Ans, Beside::Out]
         .into_iter()
-        .find(|extension| input.with_extension(extension).exists())
+        .find(|beside| input.with_extension(beside.extension()).exists())
 }
 
 /// Refuses a test file that is not a regular file (once links are followed: a FIFO would make whoever reads it
@@ -184,11 +255,11 @@ pub(crate) fn check_test_file(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The `.in` files under `dir`, following links, as tests answered by `NAME.ans`, samples first, then in natural
-/// order; with the first answer found without its input, where `answers` asks for it to be looked for. Only the
-/// inputs are kept as the folder is walked, and they are sorted in place: a list of every file, or a second list
-/// to sort into, would be the largest thing a judge of many tests holds.
-fn inputs(dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<PathBuf>)> {
+/// The `.in` files under `dir`, following links, as tests named from `root` and answered by `NAME.ans`, samples
+/// first, then in natural order; with the first answer found without its input, where `answers` asks for it to be
+/// looked for. Only the inputs are kept as the folder is walked, and they are sorted in place: a list of every
+/// file, or a second list to sort into, would be the largest thing a judge of many tests holds.
+fn inputs(root: &Path, dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<PathBuf>)> {
     if !dir.is_dir() {
         return Err(Error::NoTestsFolder {
             dir: dir.to_owned(),
@@ -196,6 +267,7 @@ fn inputs(dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<PathBuf>)> {
     }
     let mut tests = Vec::new();
     let mut unanswering = None;
+    let folder = Arc::new(root.to_path_buf());
     for entry in WalkDir::new(dir).follow_links(true) {
         let entry = entry.map_err(|e| {
             let path = e.path().unwrap_or(dir).to_owned();
@@ -203,18 +275,26 @@ fn inputs(dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<PathBuf>)> {
         })?;
         let path = entry.path();
         match path.extension() {
-            Some(e) if e == "in" => tests.push(Test {
-                name: crate::text::file_name(
-                    path.strip_prefix(dir)
+            Some(e) if e == "in" => {
+                let name = crate::text::file_name(
+                    path.strip_prefix(root)
                         .unwrap_or(path)
                         .with_extension("")
                         .as_os_str(),
-                ),
-                input: path.into(),
-                answer: Answer::Beside("ans"),
-                flags: TestFlags::default(),
-                kind: Default::default(),
-            }),
+                );
+                let files = match Test::named_input(&folder, &name) == path {
+                    true => Files::Named {
+                        folder: folder.clone(),
+                        answer: Beside::Ans,
+                    },
+                    false => Files::at(path, path.with_extension(Beside::Ans.extension())),
+                };
+                tests.push(Test {
+                    name: name.into(),
+                    files,
+                    judging: Judging::default(),
+                });
+            }
             // Whatever is there is looked at later: one that is not a file is refused as such.
             Some(e)
                 if e == "ans"
@@ -241,18 +321,52 @@ fn inputs(dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<PathBuf>)> {
 }
 
 impl Test {
-    /// The path of its answer.
-    pub fn answer(&self) -> std::borrow::Cow<'_, Path> {
-        match &self.answer {
-            Answer::Beside(extension) => self.input.with_extension(extension).into(),
-            Answer::At(path) => path.into(),
+    /// Arguments for the problem's validators on this test (a package's test group gives them).
+    pub fn flags(&self) -> &TestFlags {
+        &self.judging.get().flags
+    }
+
+    /// What judges it: the submission's output, or the package's static validator.
+    pub fn kind(&self) -> &TestKind {
+        &self.judging.get().kind
+    }
+
+    /// Gives its validators `flags`.
+    pub fn set_flags(&mut self, flags: TestFlags) {
+        self.judging = Judging::new(flags, self.kind().clone());
+    }
+
+    /// The path of its input.
+    pub fn input(&self) -> Cow<'_, Path> {
+        match &self.files {
+            Files::Named { folder, .. } => Test::named_input(folder, &self.name).into(),
+            Files::At(paths) => Cow::Borrowed(&paths.input),
         }
+    }
+
+    /// The path of its answer.
+    pub fn answer(&self) -> Cow<'_, Path> {
+        match &self.files {
+            Files::Named { folder, answer } => {
+                let mut path = Test::named_input(folder, &self.name);
+                path.set_extension(answer.extension());
+                path.into()
+            }
+            Files::At(paths) => Cow::Borrowed(&paths.answer),
+        }
+    }
+
+    /// The input of the test named `name` in `folder`.
+    fn named_input(folder: &Path, name: &str) -> PathBuf {
+        let mut path = folder.join(name);
+        path.as_mut_os_string().push(".in");
+        path
     }
 
     /// Whether it is a test of the submission's output, with an input and an answer: not a static validation
     /// test case.
     pub fn has_files(&self) -> bool {
-        self.kind == TestKind::Output
+        *self.kind() == TestKind::Output
     }
 
     /// A sample is a test whose file name starts with "sample", or one in a folder named "sample" or "samples":
@@ -346,8 +460,13 @@ mod tests {
         touch(dir.path(), &["1.in", "1.out", "2.in", "2.ans", "2.out"]);
         let tests = find_tests(dir.path()).unwrap();
         // Held as where it is beside the input, not as a second path.
-        let held: Vec<_> = tests.iter().map(|t| t.answer.clone()).collect();
-        assert_eq!(held, [Answer::Beside("out"), Answer::Beside("ans")]);
+        let folder = Arc::new(dir.path().to_path_buf());
+        let held: Vec<_> = tests.iter().map(|t| t.files.clone()).collect();
+        let beside = |answer| Files::Named {
+            folder: folder.clone(),
+            answer,
+        };
+        assert_eq!(held, [beside(Beside::Out), beside(Beside::Ans)]);
         let answers: Vec<_> = tests
             .into_iter()
             .map(|t| {
@@ -359,6 +478,38 @@ mod tests {
             })
             .collect();
         assert_eq!(answers, ["1.out", "2.ans"]);
+    }
+
+    #[test]
+    fn the_tests_of_a_folder_share_it_and_hold_no_path_of_their_own() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), &["1.in", "1.ans", "g/a.b.in", "g/a.b.ans"]);
+        let tests = find_tests(dir.path()).unwrap();
+        let folders: Vec<&Arc<PathBuf>> = tests
+            .iter()
+            .map(|t| match &t.files {
+                Files::Named { folder, .. } => folder,
+                Files::At(_) => panic!("{t:?} holds its paths"),
+            })
+            .collect();
+        assert!(Arc::ptr_eq(folders[0], folders[1]));
+        assert_eq!(tests[1].name, "g/a.b");
+        assert_eq!(tests[1].input(), dir.path().join("g/a.b.in"));
+        assert_eq!(tests[1].answer(), dir.path().join("g/a.b.ans"));
+    }
+
+    #[test]
+    fn a_test_whose_name_is_not_its_file_s_holds_its_paths() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join(std::ffi::OsStr::from_bytes(b"t\xff.in"));
+        std::fs::write(&input, "").unwrap();
+        std::fs::write(input.with_extension("out"), "").unwrap();
+        let tests = find_tests(dir.path()).unwrap();
+        assert_eq!(tests[0].name, "t\\xff");
+        assert!(matches!(tests[0].files, Files::At(_)));
+        assert_eq!(tests[0].input(), input);
+        assert_eq!(tests[0].answer(), input.with_extension("out"));
     }
 
     #[test]
@@ -443,6 +594,23 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_test_judged_as_most_are_holds_nothing_apart() {
+        let dir = tempfile::tempdir().unwrap();
+        touch(dir.path(), &["1.in", "1.ans"]);
+        let mut test = find_tests(dir.path()).unwrap().remove(0);
+        assert_eq!(test.judging, Judging::default());
+        assert!(test.judging.0.is_none());
+        assert_eq!(*test.kind(), TestKind::Output);
+        let flags = TestFlags::new(Vec::new(), vec!["case_sensitive".into()]);
+        test.set_flags(flags.clone());
+        assert!(test.judging.0.is_some());
+        assert_eq!(*test.flags(), flags);
+        let case = TestKind::static_case(crate::scoring::StaticScore::PassFail, Vec::new());
+        let judging = Judging::new(flags.clone(), case.clone());
+        assert_eq!((&judging.get().flags, &judging.get().kind), (&flags, &case));
     }
 
     #[test]

@@ -146,11 +146,9 @@ fn find(
         cases.push(ValidationCase {
             kind,
             test: Test {
-                name: crate::text::file_name(below.as_os_str()),
-                input: input.as_path().into(),
-                answer: answer.into(),
-                flags: flags(input)?,
-                kind: Default::default(),
+                name: crate::text::file_name(below.as_os_str()).into(),
+                files: crate::problem::Files::at(input.as_path(), answer),
+                judging: crate::problem::Judging::new(flags(input)?, Default::default()),
             },
             output,
         });
@@ -173,7 +171,7 @@ mod tests {
 
     fn found(root: &Path, kind: ValidationKind) -> std::result::Result<Vec<String>, String> {
         find(root, kind, &|_| Ok(TestFlags::default()))
-            .map(|cases| cases.into_iter().map(|c| c.test.name).collect())
+            .map(|cases| cases.into_iter().map(|c| c.test.name.into()).collect())
             .map_err(|e| e.to_string().replace(&root.display().to_string(), "R"))
     }
 

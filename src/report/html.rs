@@ -196,7 +196,7 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
         .tests
         .iter()
         .map(|test| Row {
-            test: test.clone(),
+            test: test.to_owned(),
             cells: report.solutions.iter().map(|_| None).collect(),
         })
         .collect();
@@ -244,7 +244,7 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
         memory_limit: report.memory_limit.to_string(),
         warnings: report.warnings.iter().map(|w| w.to_string()).collect(),
         all_tests: report.all_tests,
-        tests: report.tests.clone(),
+        tests: report.tests.iter().map(str::to_owned).collect(),
         isolation,
         host: origin.host.clone(),
         date: origin.date.clone(),
@@ -289,7 +289,7 @@ fn page(report: &JudgeReport, origin: &Origin) -> Page {
         rows,
         runs: Runs {
             solutions: report.solutions.iter().map(|s| s.name.clone()).collect(),
-            tests: report.tests.clone(),
+            tests: report.tests.iter().map(str::to_owned).collect(),
             runs,
             not_run: report
                 .solutions
@@ -347,11 +347,11 @@ fn group_rows(report: &JudgeReport) -> Vec<GroupRow> {
                 .iter()
                 .filter(|t| owner(t).as_deref() == Some(group.name.as_str()))
                 .map(|t| GroupTest {
-                    name: t.clone(),
+                    name: t.to_owned(),
                     cells: report
                         .solutions
                         .iter()
-                        .map(|s| match s.tests.iter().find(|r| &r.name == t) {
+                        .map(|s| match s.tests.iter().find(|r| r.name == t) {
                             Some(r) => match r.score {
                                 Some(score) => format!("{} {}", r.verdict.code(), show(score)),
                                 None => r.verdict.code().to_owned(),

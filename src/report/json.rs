@@ -323,7 +323,7 @@ fn json_report(report: &JudgeReport, about: &AboutJudge) -> JsonReport {
             during: i.during.clone(),
             not_judged: i.not_judged.clone(),
         }),
-        tests: report.tests.clone(),
+        tests: report.tests.iter().map(str::to_owned).collect(),
         all_tests: report.all_tests,
         partition: report.partition,
         suggested_time_limit: report.suggested_time_limit.clone(),
@@ -469,7 +469,7 @@ pub fn read_json(text: &str) -> Result<SavedReport, String> {
             }),
             tle_time_limit: json.tle_time_limit_ms.map(Duration::from_millis),
             memory_limit_overridden: json.memory_limit_overridden,
-            tests: json.tests,
+            tests: json.tests.into_iter().collect(),
             all_tests: json.all_tests,
             partition: json.partition,
             suggested_time_limit: json.suggested_time_limit,
@@ -582,7 +582,7 @@ pub(crate) mod tests {
             memory_limit_overridden: false,
             skipped: Vec::new(),
             interrupted: None,
-            tests: vec!["1".into(), "2".into()],
+            tests: ["1", "2"].into_iter().collect(),
             all_tests: false,
             partition: None,
             suggested_time_limit: None,
@@ -657,8 +657,8 @@ pub(crate) mod tests {
             "secret/group1/2",
             "secret/group2/1",
         ]
-        .map(String::from)
-        .to_vec();
+        .into_iter()
+        .collect();
         let group =
             |name: &str, verdict: Option<Verdict>, score: f64, max: Option<f64>| GroupResult {
                 name: name.into(),
@@ -673,9 +673,9 @@ pub(crate) mod tests {
             verdicts
                 .iter()
                 .zip(scores)
-                .zip(&report.tests)
+                .zip(report.tests.iter())
                 .map(|((verdict, score), name)| TestResult {
-                    name: name.clone(),
+                    name: name.to_owned(),
                     verdict: *verdict,
                     score: Some(*score),
                     ..template.clone()

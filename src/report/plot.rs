@@ -16,7 +16,7 @@ pub struct Point {
 /// What a plot is drawn against.
 pub struct Axes<'a> {
     /// The tests, in order: a point's `test` indexes them.
-    pub tests: &'a [String],
+    pub tests: &'a crate::judge::TestNames,
     /// The limit the runs are held to (a solid red line at 100%).
     pub limit: f64,
     /// A limit suggested for them (dashed), in the same unit.
@@ -128,7 +128,7 @@ pub fn svg(points: &[Point], axes: &Axes) -> String {
 /// so that no two overlap. Each is its test's name, cut to its end where long, with the whole name as its title.
 /// They share one group that turns them upwards from the axis and holds their font and alignment, so that each
 /// name, which a page of many plots repeats in every plot, is only its title, its text and its place along the axis.
-fn test_labels(tests: &[String], ticks: &[(i32, i32)]) -> String {
+fn test_labels(tests: &crate::judge::TestNames, ticks: &[(i32, i32)]) -> String {
     let apart = match ticks {
         [first, .., last] => f64::from(last.0 - first.0) / (ticks.len() - 1) as f64,
         _ => LABEL_SPACING,
@@ -146,7 +146,7 @@ fn test_labels(tests: &[String], ticks: &[(i32, i32)]) -> String {
     for (test, &(x, _)) in tests.iter().zip(ticks).step_by(every) {
         labels.push_str(&format!(
             "<g><title>{}</title><text y=\"{x}\">{}</text></g>\n",
-            quick_xml::escape::escape(test.as_str()),
+            quick_xml::escape::escape(test),
             quick_xml::escape::escape(shown(test).as_str()),
         ));
     }
@@ -188,7 +188,7 @@ mod tests {
 
     const LIMIT_STROKE: &str = r##"<polyline fill="none" opacity="1" stroke="#FF0000""##;
 
-    fn names(n: usize) -> Vec<String> {
+    fn names(n: usize) -> crate::judge::TestNames {
         (0..n).map(|i| format!("test-{i}")).collect()
     }
 
@@ -276,10 +276,10 @@ mod tests {
             what: "CPU",
         };
         let drawn = svg(&points, &axes(&few));
-        for name in &few {
+        for name in few.iter() {
             assert!(drawn.contains(&format!("<title>{name}</title>")), "{drawn}");
         }
-        let many: Vec<String> = (0..500)
+        let many: crate::judge::TestNames = (0..500)
             .map(|i| format!("a-rather-long-group/<case>-{i}"))
             .collect();
         let drawn = svg(&points, &axes(&many));

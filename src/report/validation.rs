@@ -22,7 +22,7 @@ pub fn write_validation(
             "{} test {} ({}): {}",
             style.paint("invalid", red()),
             test.name,
-            crate::text::relative(&test.input).display(),
+            crate::text::relative(&test.input()).display(),
             style.cut(message, 30)
         )?;
     }
@@ -153,7 +153,8 @@ fn write_data(report: &ValidationReport, style: Style, out: &mut dyn Write) -> i
     let judge = report.output_judge;
     for check in &report.data {
         let case = &check.case;
-        let output = case.output.as_deref().unwrap_or(&case.test.input);
+        let input = case.test.input();
+        let output = case.output.as_deref().unwrap_or(&input);
         let (file, what, said): (&Path, String, Option<&String>) = match &check.outcome {
             DataOutcome::AsRequired => continue,
             DataOutcome::InputAccepted => {
@@ -164,7 +165,7 @@ fn write_data(report: &ValidationReport, style: Style, out: &mut dyn Write) -> i
                     }
                 };
                 (
-                    &case.test.input,
+                    &case.test.input(),
                     format!(
                         "accepted by {every}; an invalid input must be rejected by at least one"
                     ),
@@ -172,7 +173,7 @@ fn write_data(report: &ValidationReport, style: Style, out: &mut dyn Write) -> i
                 )
             }
             DataOutcome::InputRejected { said } => (
-                &case.test.input,
+                &case.test.input(),
                 format!(
                     "rejected by an input validator; the input of {} must be valid",
                     match case.kind {

@@ -4,7 +4,8 @@
 //! runs it.
 
 use super::tree::{
-    Aggregation, Group, Item, LegacyRule, MaxScore, Rule, ScoreRule, StaticScore, Tree, VerdictRule,
+    Aggregation, Child, Group, LegacyRule, MaxScore, Rule, ScoreRule, StaticScore, Tree,
+    VerdictRule,
 };
 use crate::check::ValidatorScore;
 use crate::verdict::Verdict;
@@ -28,7 +29,7 @@ pub struct Scored {
     pub verdict: Option<Verdict>,
     /// Every group but the root, parents before children.
     pub groups: Vec<GroupResult>,
-    /// Each test's score, where it has one.
+    /// Each test's score, where it has one; none listed for an unscored tree's (a pass-fail problem's).
     pub tests: Vec<Option<f64>>,
     /// Tests whose validator broke a scoring rule: the test becomes a judge error, for this reason.
     pub judge_errors: Vec<(usize, String)>,
@@ -50,19 +51,30 @@ pub struct GroupResult {
     pub note: Option<String>,
 }
 
+impl Scored {
+    /// What an unscored tree (a pass-fail problem's) decides: nothing, whatever its tests' results, and nothing is
+    /// listed for each test: a judge of many tests scores them while it holds them.
+    pub fn unscored() -> Scored {
+        Scored {
+            score: None,
+            max: None,
+            verdict: None,
+            groups: Vec::new(),
+            tests: Vec::new(),
+            judge_errors: Vec::new(),
+        }
+    }
+}
+
 /// Aggregates `results` (by test number; None where not run) over `tree`.
 pub fn aggregate(tree: &Tree, results: &[Option<TestScore>]) -> Scored {
-    let mut out = Scored {
-        score: None,
-        max: None,
-        verdict: None,
-        groups: Vec::new(),
-        tests: vec![None; results.len()],
-        judge_errors: Vec::new(),
-    };
     if !tree.scored {
-        return out;
+        return Scored::unscored();
     }
+    let mut out = Scored {
+        tests: vec![None; results.len()],
+        ..Scored::unscored()
+    };
     match &tree.root.rule {
         Rule::Legacy(_) => {
             let root = legacy(&tree.root, results, &mut out, true);
@@ -154,18 +166,16 @@ fn modern(
     // where it has one worth points, is worth those, and the other tests share the rest: (max_score -
     // static_validation_score) / N, N counting the tests alone.
     let direct = group
-        .items
-        .iter()
-        .filter(|item| matches!(item, Item::Test(_)))
+        .children()
+        .filter(|child| matches!(child, Child::Test(_)))
         .count();
     let static_points = group
-        .items
-        .iter()
-        .find_map(|item| match item {
-            Item::Static {
+        .children()
+        .find_map(|child| match child {
+            Child::Static {
                 score: StaticScore::Points(points),
                 ..
-            } => Some(*points as f64),
+            } => Some(points as f64),
             _ => None,
         })
         .unwrap_or(0.0);
@@ -174,24 +184,24 @@ fn modern(
         _ => m,
     });
     let mut scores = Vec::new();
-    for item in &group.items {
-        match item {
-            Item::Test(t) => {
-                let score = test_score(*t, results[*t], *aggregation, test_max, OUTPUT, out);
-                out.tests[*t] = score;
+    for child in group.children() {
+        match child {
+            Child::Test(t) => {
+                let score = test_score(t, results[t], *aggregation, test_max, OUTPUT, out);
+                out.tests[t] = score;
                 scores.push(score.unwrap_or(0.0));
             }
-            Item::Static { test, score } => {
+            Child::Static { test, score } => {
                 let max = match score {
-                    StaticScore::Points(points) => Some(*points as f64),
+                    StaticScore::Points(points) => Some(points as f64),
                     // Only in a pass-fail group, where no test has a score of its own.
                     StaticScore::PassFail => test_max,
                 };
-                let score = test_score(*test, results[*test], *aggregation, max, STATIC, out);
-                out.tests[*test] = score;
+                let score = test_score(test, results[test], *aggregation, max, STATIC, out);
+                out.tests[test] = score;
                 scores.push(score.unwrap_or(0.0));
             }
-            Item::Group(child) => {
+            Child::Group(child) => {
                 let child = modern(child, results, out, passed_groups, false);
                 scores.push(child.score);
             }
@@ -199,15 +209,14 @@ fn modern(
     }
     let counted_scores = || {
         group
-            .items
-            .iter()
+            .children()
             .zip(&scores)
-            .filter_map(|(item, s)| match item {
-                Item::Group(g) if !matches!(g.rule, Rule::Modern { counted: false, .. }) => {
+            .filter_map(|(child, s)| match child {
+                Child::Group(g) if !matches!(g.rule, Rule::Modern { counted: false, .. }) => {
                     Some(*s)
                 }
-                Item::Group(_) => None,
-                Item::Test(_) | Item::Static { .. } => Some(*s),
+                Child::Group(_) => None,
+                Child::Test(_) | Child::Static { .. } => Some(*s),
             })
     };
     result.score = match aggregation {
@@ -316,18 +325,18 @@ fn legacy(
         });
     }
     let mut children: Vec<(Verdict, f64)> = Vec::new();
-    for item in &group.items {
-        let child = match item {
-            Item::Test(t) | Item::Static { test: t, .. } => results[*t].map(|r| {
+    for child in group.children() {
+        let child = match child {
+            Child::Test(t) | Child::Static { test: t, .. } => results[t].map(|r| {
                 let score = match (r.verdict.is_accepted(), r.validator) {
                     (true, Some(ValidatorScore::Score(s))) => s,
                     (true, _) => rule.accept_score,
                     (false, _) => rule.reject_score,
                 };
-                out.tests[*t] = Some(score);
+                out.tests[t] = Some(score);
                 (r.verdict, score)
             }),
-            Item::Group(child) => legacy(child, results, out, false),
+            Child::Group(child) => legacy(child, results, out, false),
         };
         let Some(child) = child else { continue };
         children.push(child);
@@ -422,7 +431,7 @@ mod tests {
     //! Each rule on results built so that any other rule gives another score.
 
     use super::*;
-    use crate::scoring::tree::OnReject;
+    use crate::scoring::tree::{Item, OnReject};
     use Verdict::{Accepted as AC, TimeLimit as TLE, WrongAnswer as WA};
 
     #[test]
@@ -505,6 +514,13 @@ mod tests {
             verdict,
             validator: score,
         })
+    }
+
+    #[test]
+    fn a_pass_fail_tree_decides_nothing_and_lists_nothing_for_its_tests() {
+        let results = plain(&[AC, WA, AC]);
+        assert_eq!(aggregate(&Tree::pass_fail(3), &results), Scored::unscored());
+        assert!(Scored::unscored().tests.is_empty());
     }
 
     fn group_score(scored: &Scored, name: &str) -> f64 {

@@ -109,7 +109,7 @@ impl Grouping {
         }
         let mut entries: Vec<(String, Entry)> = placed[id]
             .iter()
-            .map(|&t| (tests[t].name.clone(), Entry::Test(t)))
+            .map(|&t| (tests[t].name.to_string(), Entry::Test(t)))
             .chain(
                 spec.children
                     .iter()
@@ -128,7 +128,7 @@ impl Grouping {
             match entry {
                 Entry::Test(t) => {
                     order.push(t);
-                    items.push(match &tests[t].kind {
+                    items.push(match &tests[t].kind() {
                         TestKind::Output => Item::Test(*next),
                         TestKind::Static(case) => Item::Static {
                             test: *next,
@@ -195,10 +195,11 @@ mod tests {
     fn test(name: &str) -> Test {
         Test {
             name: name.into(),
-            input: std::path::Path::new(&format!("{name}.in")).into(),
-            answer: std::path::PathBuf::from(format!("{name}.ans")).into(),
-            flags: Default::default(),
-            kind: Default::default(),
+            files: crate::problem::Files::at(
+                std::path::Path::new(&format!("{name}.in")),
+                std::path::PathBuf::from(format!("{name}.ans")),
+            ),
+            judging: crate::problem::Judging::new(Default::default(), Default::default()),
         }
     }
 
@@ -283,7 +284,10 @@ mod tests {
             by_name: true,
         };
         let static_case = |name: &str, points| Test {
-            kind: TestKind::static_case(crate::scoring::StaticScore::Points(points), Vec::new()),
+            judging: crate::problem::Judging::new(
+                Default::default(),
+                TestKind::static_case(crate::scoring::StaticScore::Points(points), Vec::new()),
+            ),
             ..test(name)
         };
         let tests = vec![

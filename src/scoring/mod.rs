@@ -12,6 +12,6 @@ pub use expect::{Expectation, Judged, Scope, and_above, broken, glob};
 pub use grouping::{GroupSpec, Grouping, Takes};
 pub use plan::Plan;
 pub use tree::{
-    Aggregation, Group, Item, LegacyRule, MaxScore, OnReject, Rule, ScoreRule, StaticScore, Tree,
-    VerdictRule,
+    Aggregation, Child, Group, Item, LegacyRule, MaxScore, OnReject, Rule, ScoreRule, StaticScore,
+    Tree, VerdictRule,
 };

@@ -4,20 +4,24 @@
 //! to keep exactly the results a one-at-a-time judge would have.
 
 use super::expect::Expectation;
-use super::tree::{Group, Item, Tree};
+use super::tree::{Child, Group, Tree};
 
 /// The tree, flattened for quick questions. Tests are numbered in the tree's order.
 #[derive(Debug, Clone)]
 pub struct Plan {
+    /// Numbered parents first, each after the groups before it in the tree's order: a test's group is the last
+    /// whose range holds it. Nothing is held for each test, since a judge of many tests keeps its plan while they
+    /// run.
     groups: Vec<Node>,
-    /// Each test's group.
-    parent: Vec<usize>,
+    /// How many tests the tree has.
+    tests: usize,
 }
 
 #[derive(Debug, Clone)]
 struct Node {
     parent: Option<usize>,
     /// The tests below it, as the range of their numbers.
+    start: usize,
     end: usize,
     breaks: bool,
     fails_with_a_child: bool,
@@ -57,7 +61,7 @@ impl Plan {
     fn deciding(tree: &Tree, decided: impl Fn(&str) -> bool) -> Plan {
         let mut plan = Plan {
             groups: Vec::new(),
-            parent: Vec::new(),
+            tests: 0,
         };
         // Each group's name and the names it requires, by number, resolved once every group is numbered.
         let mut names = Vec::new();
@@ -87,23 +91,32 @@ impl Plan {
         names.push((&group.name, group.require_pass()));
         self.groups.push(Node {
             parent,
+            start: self.tests,
             end: 0,
             breaks: group.breaks(),
             fails_with_a_child: group.fails_with_a_child(),
             requires: Vec::new(),
             decided_at: None,
         });
-        for item in &group.items {
-            match item {
+        for child in group.children() {
+            match child {
                 // A static validation test case is planned as any test of its group.
-                Item::Test(index) | Item::Static { test: index, .. } => {
-                    debug_assert_eq!(*index, self.parent.len(), "tests out of the tree's order");
-                    self.parent.push(id);
+                Child::Test(index) | Child::Static { test: index, .. } => {
+                    debug_assert_eq!(index, self.tests, "tests out of the tree's order");
+                    self.tests += 1;
                 }
-                Item::Group(child) => self.add(child, Some(id), names),
+                Child::Group(child) => self.add(child, Some(id), names),
             }
         }
-        self.groups[id].end = self.parent.len();
+        self.groups[id].end = self.tests;
+    }
+
+    /// The group test `index` is in: the innermost holding it, numbered after those around it.
+    fn parent(&self, index: usize) -> usize {
+        self.groups
+            .iter()
+            .rposition(|node| (node.start..node.end).contains(&index))
+            .expect("every test is in the tree's root")
     }
 
     /// Nothing failed yet.
@@ -117,8 +130,9 @@ impl Plan {
     /// Whether test `index` is to be run, given `progress`.
     pub fn wanted(&self, index: usize, progress: &Progress) -> bool {
         // Within the outermost decided group holding the test, only the stops of that group and those inside it.
-        let decided = self.groups[self.parent[index]].decided_at;
-        let mut group = Some(self.parent[index]);
+        let parent = self.parent(index);
+        let decided = self.groups[parent].decided_at;
+        let mut group = Some(parent);
         while let Some(id) = group {
             let node = &self.groups[id];
             if index >= progress.stopped_from[id]
@@ -143,7 +157,7 @@ impl Plan {
         // child it came through, as far up as it surely makes that child rejected.
         let mut child_end = index + 1;
         let mut propagates = true;
-        let mut group = Some(self.parent[index]);
+        let mut group = Some(self.parent(index));
         while let Some(id) = group {
             let node = &self.groups[id];
             progress.failed[id] = true;
@@ -184,7 +198,9 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scoring::tree::{Aggregation, LegacyRule, MaxScore, OnReject, Rule, VerdictRule};
+    use crate::scoring::tree::{
+        Aggregation, Item, LegacyRule, MaxScore, OnReject, Rule, VerdictRule,
+    };
 
     fn modern(name: &str, aggregation: Aggregation, requires: &[&str], items: Vec<Item>) -> Group {
         Group {
@@ -226,6 +242,14 @@ mod tests {
         let tree = Tree::pass_fail(5);
         assert_eq!(run(&tree, &[2, 3]), [0, 1, 2]);
         assert_eq!(run(&tree, &[]), [0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn a_pass_fail_tree_holds_its_tests_as_one_run() {
+        let tree = Tree::pass_fail(30_000);
+        assert_eq!(tree.root.items.len(), 1);
+        assert_eq!(tree.order().len(), 30_000);
+        assert_eq!(run(&tree, &[29_998]).len(), 29_999);
     }
 
     #[test]

@@ -29,8 +29,19 @@ pub enum Item {
         test: usize,
         score: StaticScore,
     },
-    /// Boxed: a group is many times the size of a test's number, and a tree has an item for every test.
+    /// Boxed: a group is many times the size of a test's number.
     Group(Box<Group>),
+    /// A run of tests in order, each as an [`Item::Test`]: a pass-fail problem's tree holds every test as one,
+    /// instead of an item for each, since a judge of many tests keeps its tree while the tests run.
+    Tests(std::ops::Range<usize>),
+}
+
+/// An item of a group as it is read: a run of tests gives each of its tests in turn.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Child<'a> {
+    Test(usize),
+    Static { test: usize, score: StaticScore },
+    Group(&'a Group),
 }
 
 /// What a group's static validation test case is worth: `static_validation_score`, a non-negative integer (its
@@ -41,12 +52,12 @@ pub enum StaticScore {
     PassFail,
 }
 
-impl Item {
-    /// The test this item is, static or not; None for a group.
+impl Child<'_> {
+    /// The test this child is, static or not; None for a group.
     pub fn test(&self) -> Option<usize> {
         match self {
-            Item::Test(test) | Item::Static { test, .. } => Some(*test),
-            Item::Group(_) => None,
+            Child::Test(test) | Child::Static { test, .. } => Some(*test),
+            Child::Group(_) => None,
         }
     }
 }
@@ -173,7 +184,7 @@ impl Tree {
                     require_pass: Vec::new(),
                     counted: true,
                 },
-                items: (0..tests).map(Item::Test).collect(),
+                items: vec![Item::Tests(0..tests)],
             },
             scored: false,
         }
@@ -182,15 +193,15 @@ impl Tree {
     /// The tests in the order of a walk of the tree: the order they are judged and reported in.
     pub fn order(&self) -> Vec<usize> {
         let mut order = Vec::new();
-        self.root.walk(&mut |item| order.extend(item.test()));
+        self.root.walk(&mut |child| order.extend(child.test()));
         order
     }
 
     /// Every group, parents before their children.
     pub fn groups(&self) -> Vec<&Group> {
         let mut groups = vec![&self.root];
-        self.root.walk(&mut |item| {
-            if let Item::Group(group) = item {
+        self.root.walk(&mut |child| {
+            if let Child::Group(group) = child {
                 groups.push(group);
             }
         });
@@ -199,11 +210,30 @@ impl Tree {
 }
 
 impl Group {
-    /// Calls `f` on every item below this group, depth first, in order.
-    pub fn walk<'a>(&'a self, f: &mut dyn FnMut(&'a Item)) {
-        for item in &self.items {
-            f(item);
-            if let Item::Group(group) = item {
+    /// Its items, each run of tests as its tests.
+    pub fn children(&self) -> impl Iterator<Item = Child<'_>> {
+        self.items.iter().flat_map(|item| {
+            let (one, run) = match item {
+                Item::Test(test) => (Some(Child::Test(*test)), 0..0),
+                Item::Static { test, score } => (
+                    Some(Child::Static {
+                        test: *test,
+                        score: *score,
+                    }),
+                    0..0,
+                ),
+                Item::Group(group) => (Some(Child::Group(group)), 0..0),
+                Item::Tests(run) => (None, run.clone()),
+            };
+            one.into_iter().chain(run.map(Child::Test))
+        })
+    }
+
+    /// Calls `f` on every child below this group, depth first, in order.
+    pub fn walk<'a>(&'a self, f: &mut dyn FnMut(Child<'a>)) {
+        for child in self.children() {
+            f(child);
+            if let Child::Group(group) = child {
                 group.walk(f);
             }
         }
@@ -212,7 +242,7 @@ impl Group {
     /// Every test below this group.
     pub fn tests(&self) -> Vec<usize> {
         let mut tests = Vec::new();
-        self.walk(&mut |item| tests.extend(item.test()));
+        self.walk(&mut |child| tests.extend(child.test()));
         tests
     }
 
