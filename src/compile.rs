@@ -566,6 +566,15 @@ pub(crate) fn gather(source: &Source) -> Result<(Gathered, Vec<Gathered>)> {
         .collect();
     let headers = crate::headers::gather(&main, &others, &roots)?;
     others.extend(headers);
+    let names: Vec<String> = std::iter::once(&main)
+        .chain(&others)
+        .map(|(path, _)| file_name(path))
+        .collect();
+    for (path, bytes) in std::iter::once(&mut main).chain(&mut others) {
+        if let std::borrow::Cow::Owned(quoted) = crate::headers::quote_own(path, bytes, &names) {
+            *bytes = quoted;
+        }
+    }
     if let Some(constants) = &preparation.constants {
         for (path, bytes) in std::iter::once(&mut main).chain(&mut others) {
             if preparation.contestant && !preparation.included.contains(path) {

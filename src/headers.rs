@@ -1,17 +1,20 @@
-//! The headers a C or C++ program includes by a quoted name (`#include "testlib.h"`), found beside it or in its
-//! problem's folder and copied into its build folder with it.
+//! The headers a C or C++ program includes by name (`#include "testlib.h"`, `#include <testlib.h>`), found beside
+//! it or in its problem's folder and copied into its build folder with it.
 //!
 //! A program is compiled from a copy in a folder of the cache, where the compiler reads nothing else: a header
-//! beside the source would not be found there. So each quoted include is looked for, in order, in the source's own
-//! folder and then in the problem's (as `-I own -I problem` would), and the header found goes into the build
-//! folder beside the source, and with it into the build's key: a changed header is a new build. A header is read
+//! beside the source would not be found there. So each include is looked for, in order, in the source's own folder
+//! and then in the problem's (as `-I own -I problem` would), and the header found goes into the build folder beside
+//! the source, and with it into the build's key: a changed header is a new build. An include in angle brackets
+//! that names a file of the build folder is written with quotes in the build's copy ([`quote_own`]), where the
+//! compiler looks beside the source; one that names nothing there (`<vector>`) is the compiler's. A header is read
 //! as every file of a problem is: a regular file reached without following a link, never a FIFO or a device, of
 //! bounded size; a name with a folder in it (`"../x.h"`, `"sub/x.h"`) is left to the compiler, which then says it
 //! found nothing.
 
 use crate::compile::Gathered;
 use crate::error::{Error, Result};
-use regex::bytes::Regex;
+use regex::bytes::{Captures, Regex};
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
 
@@ -26,8 +29,10 @@ const C_FAMILY: &[&str] = &[
     "c", "h", "cpp", "cc", "cxx", "c++", "C", "hpp", "hh", "hxx", "h++", "inl", "ipp", "tpp",
 ];
 
+/// An include by a quoted name (its first group) or by a name in angle brackets (its second).
 static INCLUDE: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?m)^[ \t]*#[ \t]*include[ \t]*"([^"\r\n]+)""#).expect("a valid pattern")
+    Regex::new(r#"(?m)^([ \t]*#[ \t]*include[ \t]*)(?:"([^"\r\n]+)"|<([^>\r\n]+)>)"#)
+        .expect("a valid pattern")
 });
 
 /// Whether `path` is a C or C++ source or header, by its name.
@@ -37,19 +42,48 @@ fn c_family(path: &Path) -> bool {
         .is_some_and(|e| C_FAMILY.contains(&e))
 }
 
-/// The quoted includes of `text` that name a file alone (no folder), in order.
+/// The name an include names, quoted or in angle brackets.
+fn included(capture: &Captures) -> Option<String> {
+    let name = capture.get(2).or_else(|| capture.get(3))?;
+    std::str::from_utf8(name.as_bytes()).ok().map(str::to_owned)
+}
+
+/// Whether `name` names a file alone, with no folder.
+fn plain(name: &str) -> bool {
+    let mut parts = Path::new(name).components();
+    matches!(
+        (parts.next(), parts.next()),
+        (Some(std::path::Component::Normal(_)), None)
+    )
+}
+
+/// The includes of `text` that name a file alone (no folder), in order; of those in angle brackets, only the ones
+/// named as a header is (`<testlib.h>`, not `<vector>`).
 fn includes(text: &[u8]) -> Vec<String> {
     INCLUDE
         .captures_iter(text)
-        .filter_map(|c| std::str::from_utf8(&c[1]).ok().map(str::to_owned))
-        .filter(|name| {
-            let mut parts = Path::new(name).components();
-            matches!(
-                (parts.next(), parts.next()),
-                (Some(std::path::Component::Normal(_)), None)
-            )
+        .filter_map(|c| {
+            let name = included(&c)?;
+            let angled = c.get(3).is_some();
+            (plain(&name) && (!angled || c_family(Path::new(&name)))).then_some(name)
         })
         .collect()
+}
+
+/// `text` with each include in angle brackets of one of `names` (the files of its build folder) written with
+/// quotes, so that the compiler finds it beside the source as `-I` would have found it in its folder; the rest of
+/// the line as it was, so that the compiler's messages keep their places. Borrowed when nothing changes.
+pub(crate) fn quote_own<'t>(path: &Path, text: &'t [u8], names: &[String]) -> Cow<'t, [u8]> {
+    if !c_family(path) {
+        return Cow::Borrowed(text);
+    }
+    INCLUDE.replace_all(text, |c: &Captures| {
+        let own = c.get(3).is_some() && included(c).is_some_and(|name| names.contains(&name));
+        match own {
+            true => [&c[1], b"\"", &c[3], b"\""].concat(),
+            false => c[0].to_vec(),
+        }
+    })
 }
 
 /// The headers the C and C++ files among `main` and `others` include by a quoted name, and those they include in
@@ -117,9 +151,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn quoted_includes_of_a_plain_name_are_read() {
-        let text = b"#include <cstdio>\n#include \"testlib.h\"\n  #  include \"util.h\" // mine\n#include \"../up.h\"\n#include \"sub/x.h\"\n";
-        assert_eq!(includes(text), ["testlib.h", "util.h"]);
+    fn includes_of_a_plain_name_are_read() {
+        let text = b"#include <cstdio>\n#include \"testlib.h\"\n  #  include \"util.h\" // mine\n#include \"../up.h\"\n#include \"sub/x.h\"\n#include <bits/stdc++.h>\n#include <testlib.h>\n";
+        assert_eq!(includes(text), ["testlib.h", "util.h", "testlib.h"]);
+    }
+
+    #[test]
+    fn an_angle_include_of_a_file_of_the_build_is_quoted_and_the_rest_is_left() {
+        let names = ["testlib.h".to_owned(), "main.cpp".to_owned()];
+        let text = b"#include <vector>\n  # include <testlib.h> // the checker's\n#include \"testlib.h\"\nint x; // <testlib.h>\n";
+        assert_eq!(
+            quote_own(Path::new("main.cpp"), text, &names).as_ref(),
+            b"#include <vector>\n  # include \"testlib.h\" // the checker's\n#include \"testlib.h\"\nint x; // <testlib.h>\n"
+        );
+        assert!(matches!(
+            quote_own(Path::new("main.py"), text, &names),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]

@@ -29,6 +29,38 @@ fn a_polygon_problem_judges_with_its_testlib_programs_and_own_headers() {
     );
 }
 
+/// Polygon's own build puts testlib.h where the compiler looks for `<testlib.h>`; here the checker, validator and
+/// generator include it so, and the reference its own header too, and every program is still built with the
+/// problem's copy.
+#[test]
+fn headers_included_in_angle_brackets_are_found_as_quoted_ones_are() {
+    let judge = polygon();
+    let sorting = judge.root().join("problems/sorting");
+    for program in [
+        "checker.cpp",
+        "validator.cpp",
+        "generator.cpp",
+        "solutions/sort.cpp",
+    ] {
+        let path = sorting.join(program);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let angled = text
+            .replace("#include \"testlib.h\"", "#include <testlib.h>")
+            .replace("#include \"util.h\"", "#include <util.h>");
+        assert_ne!(text, angled, "{program} includes a header of the problem");
+        std::fs::write(&path, angled).unwrap();
+    }
+    let report = judge
+        .args(&["judge", "sorting", "--json"])
+        .run()
+        .expect_code(0)
+        .json();
+    assert_eq!(solution(&report, "sort.cpp")["verdict"], "AC", "{report:#}");
+    let wrong = solution(&report, "as_read.py");
+    let message = wrong["tests"][0]["message"].as_str().unwrap();
+    assert!(message.contains("1st numbers differ"), "{message}");
+}
+
 #[test]
 fn a_changed_header_is_a_new_build() {
     let mut judge = polygon();
