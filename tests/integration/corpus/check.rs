@@ -222,28 +222,19 @@ mod tests {
             flagged: true,
             ..expecting(&["WA"])
         };
-        let mut solution = got("WA");
-        assert!(
+        let judged = |solution: &Value| {
             check(
                 "accepted/wa.py",
                 &flagged,
-                Some(Some(&solution)),
+                Some(Some(solution)),
                 true,
-                LIMIT
+                LIMIT,
             )
-            .is_some()
-        );
+        };
+        let mut solution = got("WA");
+        assert!(judged(&solution).is_some());
         solution["ok"] = json!(false);
-        assert_eq!(
-            check(
-                "accepted/wa.py",
-                &flagged,
-                Some(Some(&solution)),
-                true,
-                LIMIT
-            ),
-            None
-        );
+        assert_eq!(judged(&solution), None);
     }
 
     #[test]
