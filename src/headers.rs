@@ -204,20 +204,28 @@ mod tests {
     }
 
     #[test]
-    fn a_header_that_is_a_link_is_refused_by_name() {
+    fn a_header_that_is_a_link_or_a_fifo_is_refused_by_name_quoted_or_not() {
         let dir = tempfile::tempdir().unwrap();
         let outside = dir.path().join("outside.h");
         std::fs::write(&outside, "secret").unwrap();
         let problem = dir.path().join("p");
         std::fs::create_dir(&problem).unwrap();
         std::os::unix::fs::symlink(&outside, problem.join("testlib.h")).unwrap();
-        let main = (
-            problem.join("checker.cpp"),
-            b"#include \"testlib.h\"\n".to_vec(),
-        );
-        let error = gather(&main, &[], &[&problem]).unwrap_err().to_string();
-        assert!(error.contains("testlib.h"), "{error}");
-        assert!(error.contains("not a link"), "{error}");
+        let fifo =
+            std::ffi::CString::new(problem.join("fifo.h").into_os_string().into_encoded_bytes())
+                .unwrap();
+        // SAFETY: mkfifo reads a C string.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        for include in ["\"testlib.h\"", "<testlib.h>", "<fifo.h>"] {
+            let main = (
+                problem.join("checker.cpp"),
+                format!("#include {include}\n").into_bytes(),
+            );
+            let error = gather(&main, &[], &[&problem]).unwrap_err().to_string();
+            let name = &include[1..include.len() - 1];
+            assert!(error.contains(name), "{error}");
+            assert!(error.contains("not a link"), "{error}");
+        }
     }
 
     #[test]
