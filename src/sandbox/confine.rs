@@ -1,5 +1,5 @@
 //! Confining one run: everything is prepared before the program is started, so that the child (which shares the
-//! worker's memory until exec, see `spawn`) only makes system calls, in this order: take its own session, ask to
+//! worker's memory until exec, see `spawn`) only makes system calls, in this order: take its own process group, ask to
 //! die with the worker, restrict the file system, set the rlimits, join the run's cgroup (and, in the worker's
 //! namespaces, a cgroup namespace of its own), drop every capability, install the system-call filter. The
 //! namespaces themselves are the worker's (see `namespace`).
@@ -422,7 +422,7 @@ pub(crate) fn prepare(
 
 #[cfg(test)]
 impl Confinement {
-    /// No layer: only what every run enters (its own session, its descriptors closed on exec, death with its
+    /// No layer: only what every run enters (its own process group, its descriptors closed on exec, death with its
     /// parent) and the rlimits of generous limits.
     pub(crate) fn bare() -> Confinement {
         let limits = super::Limits {
@@ -455,10 +455,10 @@ impl Confinement {
     /// # Safety
     /// Must be called in the child of [`super::spawn`], which shares the memory of the single-threaded worker.
     pub unsafe fn enter(&self, worker: libc::pid_t) -> io::Result<Duration> {
-        // Its own session, and so its own process group, so the whole run can be signalled at once, and without a
-        // controlling terminal, so it can neither read from nor type into the judge's.
-        // SAFETY: setsid has no preconditions.
-        if unsafe { libc::setsid() } == -1 {
+        // Its own process group, so the whole run can be signalled at once. It has no controlling terminal: the
+        // worker's session has none (see `worker::serve`).
+        // SAFETY: setpgid takes plain integers.
+        if unsafe { libc::setpgid(0, 0) } == -1 {
             return Err(io::Error::last_os_error());
         }
         // Whatever the worker holds, the program starts with its standard streams alone.

@@ -364,17 +364,17 @@ impl Isolation {
                 "privileges",
                 if root && on(Layer::Namespaces) {
                     format!(
-                        "always: no capabilities, its own session (no terminal), dies with its worker; \
+                        "always: no capabilities, its own process group, no terminal, dies with its worker; \
                          solutions and compilers run as an unprivileged user of their own ({} outside), not as \
                          root",
                         super::namespace::RUN_USER_OUTSIDE
                     )
                 } else if root {
-                    "always: no capabilities, its own session (no terminal), dies with its worker; but AS ROOT: \
+                    "always: no capabilities, its own process group, no terminal, dies with its worker; but AS ROOT: \
                      file permissions do not hold (the namespaces layer runs solutions as an unprivileged user)"
                         .into()
                 } else {
-                    "always: no capabilities, its own session (no terminal), dies with its worker".into()
+                    "always: no capabilities, its own process group, no terminal, dies with its worker".into()
                 },
             ),
             rule(

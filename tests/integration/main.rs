@@ -36,6 +36,7 @@ mod selecting;
 mod static_validation;
 mod submission_rules;
 mod subtasks;
+mod terminal;
 mod testlib;
 mod timelimit;
 mod toolchain;
