@@ -1,8 +1,8 @@
 //! Confining one run: everything is prepared before the program is started, so that the child (which shares the
 //! worker's memory until exec, see `spawn`) only makes system calls, in this order: take its own process group, ask to
 //! die with the worker, restrict the file system, set the rlimits, join the run's cgroup (and, in the worker's
-//! namespaces, a cgroup namespace of its own), drop every capability, install the system-call filter. The
-//! namespaces themselves are the worker's (see `namespace`).
+//! namespaces, a cgroup namespace of its own), drop every capability. The namespaces and the system-call filter
+//! are the worker's, which every program it starts inherits (see `namespace` and `syscalls`).
 
 use super::cgroup::{self, RunCgroup};
 use super::filesystem::{self, Fixed, FsRules};
@@ -10,7 +10,7 @@ use super::isolation::{Layer, Layers};
 use super::limits::RlimitSet;
 use super::namespace::{self, Holder, MountWatch, Pids};
 use super::spec::{Request, RunSpec, Trust};
-use super::syscalls::{RunFilter, SyscallFilter};
+use super::syscalls::SyscallFilter;
 use super::view::View;
 use std::io;
 use std::os::fd::RawFd;
@@ -27,7 +27,6 @@ pub(crate) struct Confinement {
     /// The user (and group) it runs as in them, where it is not the worker's.
     run_as: Option<libc::uid_t>,
     files: Option<Rc<FsRules>>,
-    syscalls: Option<RunFilter>,
 }
 
 /// Has the kernel kill the calling process when its parent dies, so that a run never outlives a supervisor that
@@ -267,8 +266,8 @@ impl Reused {
     }
 
     /// In the worker, before its first run: in the namespaces, makes it their init and starts watching its mounts;
-    /// then, once it has made every mount it keeps, opens what every run's Landlock rules name and installs its part
-    /// of the system-call filter.
+    /// then, once it has made every mount it keeps, opens what every run's Landlock rules name and installs the
+    /// system-call filter, which its runs inherit.
     pub fn start_worker(&mut self) -> Result<(), String> {
         if self.namespaces() {
             let pids = namespace::become_init()
@@ -289,7 +288,7 @@ impl Reused {
         if self.layers.contains(Layer::Seccomp) {
             let filter = SyscallFilter::new()?;
             filter
-                .apply_to_worker()
+                .apply()
                 .map_err(|e| format!("cannot install the worker's system-call filter: {e}"))?;
             self.syscalls = Some(filter);
         }
@@ -390,11 +389,10 @@ pub(crate) fn prepare(
     } else {
         None
     };
-    let syscalls = match (&reused.syscalls, reused.layers.contains(Layer::Seccomp)) {
-        (Some(filter), true) => Some(filter.for_run()),
-        (None, true) => return Err("the worker has no system-call filter".into()),
-        (_, false) => None,
-    };
+    // The program inherits the worker's filter, and adds none of its own.
+    if reused.layers.contains(Layer::Seccomp) && reused.syscalls.is_none() {
+        return Err("the worker has no system-call filter".into());
+    }
     if let Some(pids) = &reused.pids {
         pids.rewind()
             .map_err(|e| format!("cannot set back the namespace's process IDs: {e}"))?;
@@ -416,7 +414,6 @@ pub(crate) fn prepare(
         namespaces,
         run_as,
         files,
-        syscalls,
     })
 }
 
@@ -440,7 +437,6 @@ impl Confinement {
             namespaces: false,
             run_as: None,
             files: None,
-            syscalls: None,
         }
     }
 }
@@ -471,7 +467,7 @@ impl Confinement {
         // makes a layer fail.
         self.rlimits.apply()?;
         // Only the program joins the cgroup, as late as it can: what is left to do after is the few system calls
-        // that drop its capabilities and install its filter, which the cgroup counts and the run is not charged for
+        // that drop its capabilities, which the cgroup counts and the run is not charged for
         // (see `spawn::StartCost`). It then takes a cgroup namespace of its own, rooted at the run's cgroup, which
         // needs the capabilities it is about to drop.
         // The kernel charges a process's CPU time to its cgroup only when it next counts it, and reading the
@@ -483,9 +479,6 @@ impl Confinement {
             namespace::enter_cgroup_namespace()?;
         }
         drop_capabilities(self.run_as)?;
-        if let Some(syscalls) = &self.syscalls {
-            syscalls.apply()?;
-        }
         Ok(joined)
     }
 }

@@ -1,8 +1,9 @@
 //! The calls of the kernel's mount API that take and place detached mounts (`open_tree`, `mount_setattr` on a
 //! detached mount, `move_mount`), each wrapped once. They make no allocation, so the namespaces' set-up may call
-//! them where it may call nothing else of the library.
+//! them where it may call nothing else of the library. Each carries the worker's key (see `syscalls::keyed`).
 
 use super::namespace::checked;
+use super::syscalls::keyed;
 use std::ffi::CStr;
 use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
@@ -14,7 +15,10 @@ pub(super) fn open_tree(dir: RawFd, path: &CStr, flags: u32) -> io::Result<Owned
     let flags = libc::OPEN_TREE_CLONE | libc::OPEN_TREE_CLOEXEC | flags;
     // SAFETY: open_tree takes a descriptor, a C string and flags; a non-negative result is a new descriptor.
     let tree = checked(unsafe {
-        libc::syscall(libc::SYS_open_tree, dir, path.as_ptr(), flags) as libc::c_int
+        keyed(
+            libc::SYS_open_tree,
+            [dir as usize, path.as_ptr() as usize, flags as usize, 0, 0],
+        ) as libc::c_int
     })?;
     // SAFETY: a new descriptor that nothing else owns.
     Ok(unsafe { OwnedFd::from_raw_fd(tree) })
@@ -28,13 +32,15 @@ pub(super) fn set_attributes(tree: BorrowedFd<'_>, set: u64, clear: u64) -> io::
     attr.attr_clr = clear;
     // SAFETY: mount_setattr reads `attr`, of the size given, on a descriptor of ours and an empty C string.
     checked(unsafe {
-        libc::syscall(
+        keyed(
             libc::SYS_mount_setattr,
-            tree.as_raw_fd(),
-            c"".as_ptr(),
-            libc::AT_EMPTY_PATH as libc::c_uint,
-            &raw const attr,
-            std::mem::size_of::<libc::mount_attr>(),
+            [
+                tree.as_raw_fd() as usize,
+                c"".as_ptr() as usize,
+                libc::AT_EMPTY_PATH as usize,
+                (&raw const attr) as usize,
+                std::mem::size_of::<libc::mount_attr>(),
+            ],
         ) as libc::c_int
     })?;
     Ok(())
@@ -45,14 +51,40 @@ pub(super) fn set_attributes(tree: BorrowedFd<'_>, set: u64, clear: u64) -> io::
 pub(super) fn move_to(tree: RawFd, dir: RawFd, path: &CStr) -> io::Result<()> {
     // SAFETY: move_mount takes descriptors, C strings and flags.
     checked(unsafe {
-        libc::syscall(
+        keyed(
             libc::SYS_move_mount,
-            tree,
-            c"".as_ptr(),
-            dir,
-            path.as_ptr(),
-            libc::MOVE_MOUNT_F_EMPTY_PATH,
+            [
+                tree as usize,
+                c"".as_ptr() as usize,
+                dir as usize,
+                path.as_ptr() as usize,
+                libc::MOVE_MOUNT_F_EMPTY_PATH as usize,
+            ],
         ) as libc::c_int
     })?;
     Ok(())
+}
+
+/// Unmounts what is mounted at `path`, with `flags` (`MNT_DETACH`). Returns what umount2 returns.
+///
+/// # Safety
+/// Only makes a system call: safe wherever that is.
+pub(super) unsafe fn unmount(path: &CStr, flags: libc::c_int) -> libc::c_int {
+    // SAFETY: umount2 takes a C string and flags.
+    unsafe {
+        keyed(
+            libc::SYS_umount2,
+            [path.as_ptr() as usize, flags as usize, 0, 0, 0],
+        ) as libc::c_int
+    }
+}
+
+/// Moves the calling process into new namespaces of the kinds in `flags` (`CLONE_NEW*`). Returns what unshare
+/// returns.
+///
+/// # Safety
+/// Only makes a system call; the calling process must be single-threaded for a user or mount namespace.
+pub(super) unsafe fn unshare(flags: libc::c_int) -> libc::c_int {
+    // SAFETY: unshare takes plain integers.
+    unsafe { keyed(libc::SYS_unshare, [flags as usize, 0, 0, 0, 0]) as libc::c_int }
 }

@@ -88,7 +88,7 @@ pub(crate) fn enter() -> io::Result<Option<libc::uid_t>> {
             // A process that is not dumpable has /proc/self handed to root, and a judge that is not root may not
             // write its own maps then: it is dumpable only while it writes them.
             checked(libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0))?;
-            checked(libc::unshare(WORKER))?;
+            checked(super::mounts::unshare(WORKER))?;
             // An ordinary user may map its group only if it gives up setgroups.
             write_file(c"/proc/self/setgroups", c"deny")?;
             write_file(c"/proc/self/uid_map", &uid_map)?;
@@ -134,7 +134,7 @@ unsafe fn from_outside(outside: impl FnOnce() -> io::Result<()>) -> io::Result<(
         let unshared = if child == -1 {
             Err(io::Error::last_os_error())
         } else {
-            checked(libc::unshare(WORKER)).map(drop)
+            checked(super::mounts::unshare(WORKER)).map(drop)
         };
         // The child goes on either way, and fails if we could not enter the namespaces.
         let go = 1u8;
@@ -175,7 +175,7 @@ pub(crate) fn become_init() -> io::Result<Pids> {
             .read(true)
             .write(true)
             .open("/dev/shm/sys/kernel/ns_last_pid");
-        checked(libc::umount2(c"/dev/shm".as_ptr(), libc::MNT_DETACH))?;
+        checked(super::mounts::unmount(c"/dev/shm", libc::MNT_DETACH))?;
         let pids = Pids(pids?);
         mount(
             Some(c"proc"),
@@ -286,7 +286,7 @@ unsafe fn mount_scratch(path: &CStr, size: Bytes, owner: Option<libc::uid_t>) ->
 impl Drop for Workdir {
     fn drop(&mut self) {
         // SAFETY: umount2 takes a C string and flags. Every process of the run is gone by now.
-        unsafe { libc::umount2(self.0.as_ptr(), libc::MNT_DETACH) };
+        unsafe { super::mounts::unmount(&self.0, libc::MNT_DETACH) };
     }
 }
 
@@ -540,13 +540,23 @@ pub(super) unsafe fn mount_with(
     options: &CStr,
 ) -> io::Result<()> {
     let ptr = |s: Option<&CStr>| s.map_or(std::ptr::null(), CStr::as_ptr);
-    let data = if options.is_empty() {
-        std::ptr::null()
-    } else {
-        options.as_ptr().cast()
+    let data = match options.is_empty() {
+        true => std::ptr::null(),
+        false => options.as_ptr(),
     };
     // SAFETY: NUL-terminated strings or null pointers, as mount(2) takes them.
-    checked(unsafe { libc::mount(ptr(source), target.as_ptr(), ptr(fstype), flags, data) })?;
+    checked(unsafe {
+        super::syscalls::keyed(
+            libc::SYS_mount,
+            [
+                ptr(source) as usize,
+                target.as_ptr() as usize,
+                ptr(fstype) as usize,
+                flags as usize,
+                data as usize,
+            ],
+        ) as libc::c_int
+    })?;
     Ok(())
 }
 
@@ -561,13 +571,15 @@ unsafe fn set_read_only(path: &CStr, recursive: bool, read_only: bool) -> io::Re
     let flags = if recursive { libc::AT_RECURSIVE } else { 0 };
     // SAFETY: mount_setattr reads `attr`, of the size given.
     let ret = unsafe {
-        libc::syscall(
+        super::syscalls::keyed(
             libc::SYS_mount_setattr,
-            libc::AT_FDCWD,
-            path.as_ptr(),
-            flags as libc::c_uint,
-            &attr as *const libc::mount_attr,
-            std::mem::size_of::<libc::mount_attr>(),
+            [
+                libc::AT_FDCWD as usize,
+                path.as_ptr() as usize,
+                flags as usize,
+                (&raw const attr) as usize,
+                std::mem::size_of::<libc::mount_attr>(),
+            ],
         )
     };
     checked(ret as libc::c_int)?;
@@ -659,6 +671,6 @@ pub(crate) fn probe() -> Result<String, String> {
 /// once it has joined the run's cgroup, before it drops the capability this needs. Only makes system calls.
 pub(crate) fn enter_cgroup_namespace() -> io::Result<()> {
     // SAFETY: unshare takes plain integers.
-    checked(unsafe { libc::unshare(libc::CLONE_NEWCGROUP) })?;
+    checked(unsafe { super::mounts::unshare(libc::CLONE_NEWCGROUP) })?;
     Ok(())
 }

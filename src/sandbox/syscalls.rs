@@ -2,11 +2,12 @@
 //! use against the machine or the judge. Everything else is allowed, so no runtime breaks; a denied call fails
 //! with EPERM (clone3 with ENOSYS, so that the C library falls back to clone, whose flags can be checked).
 //!
-//! Attaching a filter costs the kernel a compilation and a pass over every system call number, in proportion to
-//! the filter's length: far more than a bare process start for the whole list. So the list is cut in two. A
-//! worker installs on itself, once, everything it does not need itself, and every program it starts inherits that;
-//! each program then adds, just before exec, a filter of the few calls the worker needs for its runs (mounting
-//! the run's folder, giving the program a cgroup namespace). Filters add up: each program has the whole list.
+//! A worker installs the whole list on itself, once, and every program it starts inherits it: attaching a filter
+//! costs the kernel a compilation and a pass over every system call number, which a filter attached by each program
+//! (24 us a run) would pay at every run. The worker needs a few of the calls itself, for its runs (mounting the
+//! run's folder, giving the program a cgroup namespace): the filter allows those only with a key, a random number
+//! each worker draws, as an argument that none of them reads (see [`keyed`]). The key never leaves the worker's
+//! memory, which a program loses at exec, and no program can read a filter back (that takes ptrace, denied here).
 
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
@@ -14,6 +15,7 @@ use seccompiler::{
 };
 use std::collections::BTreeMap;
 use std::io;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Denied outright.
 const DENIED: &[(&str, libc::c_long)] = &[
@@ -226,8 +228,8 @@ fn conditional() -> Vec<(&'static str, libc::c_long, Vec<Rule>)> {
     list
 }
 
-/// The calls of the denylist that a worker makes for its runs: they are denied to each program by a filter of its
-/// own.
+/// The calls of the denylist that a worker makes for its runs: allowed with its key (see [`keyed`]). Each takes five
+/// arguments at most, so the sixth is free to carry it.
 const WORKER_NEEDS: &[libc::c_long] = &[
     libc::SYS_mount,
     libc::SYS_umount2,
@@ -238,14 +240,33 @@ const WORKER_NEEDS: &[libc::c_long] = &[
     libc::SYS_move_mount,
 ];
 
-/// The denylist, compiled for this machine's architecture once per worker: the part a worker installs on itself, and
-/// the part each program adds.
+/// The argument that carries the key: the sixth, which none of [`WORKER_NEEDS`] reads.
+const KEY_ARGUMENT: u8 = 5;
+
+/// The key of this process's filter, drawn when the filter is made; 0 while there is none. An atomic, so that the
+/// child that starts a program (which shares the worker's memory until exec) reads it with no lock.
+static KEY: AtomicU64 = AtomicU64::new(0);
+
+/// Makes the system call `number` (one of [`WORKER_NEEDS`]) with `args`, and this process's key as the argument the
+/// filter looks at. Only makes a system call: safe in the child before exec.
+///
+/// # Safety
+/// As the system call itself asks of its arguments.
+pub(super) unsafe fn keyed(number: libc::c_long, args: [usize; 5]) -> libc::c_long {
+    debug_assert!(WORKER_NEEDS.contains(&number));
+    let [a, b, c, d, e] = args;
+    // SAFETY: as asked of our caller; the kernel does not read the sixth argument of these calls.
+    unsafe { libc::syscall(number, a, b, c, d, e, KEY.load(Ordering::Relaxed)) }
+}
+
+/// The denylist, compiled for this machine's architecture once per worker.
 pub(crate) struct SyscallFilter {
-    worker: Vec<BpfProgram>,
-    run: BpfProgram,
+    programs: Vec<BpfProgram>,
 }
 
 impl SyscallFilter {
+    /// The filter, with a key of its own for the calls the worker makes (see [`keyed`]), which becomes this
+    /// process's key.
     pub fn new() -> Result<SyscallFilter, String> {
         let arch = TargetArch::try_from(std::env::consts::ARCH)
             .map_err(|_| format!("no seccomp filter for {}", std::env::consts::ARCH))?;
@@ -281,17 +302,21 @@ impl SyscallFilter {
                 .collect::<Result<Vec<_>, String>>()?;
             denied.insert(nr, rules);
         }
-        let for_run: BTreeMap<i64, Vec<SeccompRule>> = WORKER_NEEDS
-            .iter()
-            .map(|nr| (*nr, denied.remove(nr).unwrap_or_default()))
-            .collect();
+        let key = draw_key()?;
+        for &nr in WORKER_NEEDS {
+            let without_key =
+                SeccompCondition::new(KEY_ARGUMENT, SeccompCmpArgLen::Qword, SeccompCmpOp::Ne, key)
+                    .and_then(|condition| SeccompRule::new(vec![condition]))
+                    .map_err(|e| e.to_string())?;
+            denied.insert(nr, vec![without_key]);
+        }
         let eperm = compile(denied, SeccompAction::Errno(libc::EPERM as u32))?;
         let clone3 = BTreeMap::from([(libc::SYS_clone3, Vec::new())]);
         let enosys = compile(clone3, SeccompAction::Errno(libc::ENOSYS as u32))?;
-        let mut worker = vec![eperm, enosys];
-        worker.extend(x32_guard());
-        let run = compile(for_run, SeccompAction::Errno(libc::EPERM as u32))?;
-        Ok(SyscallFilter { worker, run })
+        let mut programs = vec![eperm, enosys];
+        programs.extend(x32_guard());
+        KEY.store(key, Ordering::Relaxed);
+        Ok(SyscallFilter { programs })
     }
 
     /// How many system calls are denied, outright or with some arguments.
@@ -299,28 +324,31 @@ impl SyscallFilter {
         DENIED.len() + conditional().len() + 1
     }
 
-    /// Installs the worker's part on the calling process, for good.
-    pub fn apply_to_worker(&self) -> io::Result<()> {
-        for program in &self.worker {
+    /// Installs the filter on the calling process, for good: every program it starts has it.
+    pub fn apply(&self) -> io::Result<()> {
+        for program in &self.programs {
             seccompiler::apply_filter(program).map_err(io::Error::other)?;
         }
         Ok(())
     }
-
-    /// The program's own part, to hand to the child that installs it.
-    pub fn for_run(&self) -> RunFilter {
-        RunFilter(self.run.clone())
-    }
 }
 
-/// A program's own part of the denylist, which it installs on itself after its worker installed the rest.
-pub(crate) struct RunFilter(BpfProgram);
-
-impl RunFilter {
-    /// Installs it on the calling process. Only makes system calls: safe in the child before exec.
-    pub fn apply(&self) -> io::Result<()> {
-        seccompiler::apply_filter(&self.0).map_err(io::Error::other)
+/// A key no program can guess: 64 bits from the kernel's generator, never 0 (the key of no filter).
+fn draw_key() -> Result<u64, String> {
+    let mut key = 0u64;
+    while key == 0 {
+        let mut bytes = [0u8; 8];
+        // SAFETY: getrandom writes at most the length given into the buffer.
+        let got = unsafe { libc::getrandom(bytes.as_mut_ptr().cast(), bytes.len(), 0) };
+        if got != bytes.len() as isize {
+            return Err(format!(
+                "cannot draw the system-call filter's key: {}",
+                io::Error::last_os_error()
+            ));
+        }
+        key = u64::from_ne_bytes(bytes);
     }
+    Ok(key)
 }
 
 /// On x86_64, the x32 system calls carry the same architecture but numbers with bit 30 set, which no rule above
@@ -355,12 +383,31 @@ fn x32_guard() -> Option<BpfProgram> {
     None
 }
 
-/// Checks that the filter compiles and that the kernel takes it, in a throwaway child.
+/// Checks that the filter compiles and that the kernel takes it, in a throwaway child, and that it holds: a call the
+/// worker makes is refused without the key, and taken with it.
 pub(crate) fn probe() -> Result<String, String> {
     let filter = SyscallFilter::new()?;
-    let run = filter.for_run();
-    super::namespace::in_child(|| filter.apply_to_worker().and_then(|()| run.apply()))
-        .map_err(|e| format!("the kernel refuses seccomp filters: {e}"))?;
+    // Told apart from the kernel's refusals by an error no step here makes.
+    const LET_THROUGH: i32 = libc::EPROTO;
+    super::namespace::in_child(|| {
+        filter.apply()?;
+        // unshare with no flags changes nothing, and needs no privilege.
+        // SAFETY: unshare takes plain integers.
+        if unsafe { libc::syscall(libc::SYS_unshare, 0, 0, 0, 0, 0, 0) } != -1 {
+            return Err(io::Error::from_raw_os_error(LET_THROUGH));
+        }
+        // SAFETY: as above.
+        match unsafe { keyed(libc::SYS_unshare, [0; 5]) } {
+            -1 => Err(io::Error::last_os_error()),
+            _ => Ok(()),
+        }
+    })
+    .map_err(|e| match e.raw_os_error() {
+        Some(LET_THROUGH) => {
+            "the system-call filter lets through a call it denies without its key".into()
+        }
+        _ => format!("the kernel refuses seccomp filters: {e}"),
+    })?;
     Ok(format!(
         "denylist of {} system calls ({}, ...; clone with namespace flags, sockets but internet ones, \
          datagram socket pairs, other processes' limits and priorities, device nodes, typing into terminals, \

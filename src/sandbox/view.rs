@@ -117,7 +117,7 @@ impl View {
         if self.bound.remove(path) {
             if let Ok(name) = CString::new(path.as_os_str().as_bytes()) {
                 // SAFETY: umount2 takes a C string and flags.
-                unsafe { libc::umount2(name.as_ptr(), libc::MNT_DETACH) };
+                unsafe { super::mounts::unmount(&name, libc::MNT_DETACH) };
             }
         } else if !self.placed.remove(path) {
             return;

@@ -142,6 +142,7 @@ hostile! {
     network: "network.c" => [AC] needs [namespaces];
     ptrace: "ptrace.c" => [AC] needs [seccomp];
     unshare: "unshare.c" => [AC] needs [seccomp];
+    keyed_calls: "keyed_calls.c" => [AC] needs [seccomp];
     kill_others: "kill_others.c" => [AC] needs [namespaces];
     others_limits: "others_limits.c" => [AC] needs [seccomp];
     unix_socket: "unix_socket.py" => [AC] needs [seccomp];
