@@ -6,8 +6,11 @@
 //! costs the kernel a compilation and a pass over every system call number, which a filter attached by each program
 //! (24 us a run) would pay at every run. The worker needs a few of the calls itself, for its runs (mounting the
 //! run's folder, giving the program a cgroup namespace): the filter allows those only with a key, a random number
-//! each worker draws, as an argument that none of them reads (see [`keyed`]). The key never leaves the worker's
-//! memory, which a program loses at exec, and no program can read a filter back (that takes ptrace, denied here).
+//! each worker draws, as an argument that none of them reads (see [`keyed`]). The key is in the worker's memory and,
+//! during its keyed calls, in its registers, which /proc shows only to a process that may trace the worker: none of
+//! its runs may (the worker is not dumpable, and tracing calls are denied here; a filter cannot be read back without
+//! both tracing it and CAP_SYS_ADMIN). A program starts with none of it: exec replaces the memory it shared with the
+//! worker, and clears the registers.
 
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
@@ -67,6 +70,8 @@ const DENIED: &[(&str, libc::c_long)] = &[
     ("syslog", libc::SYS_syslog),
     ("vhangup", libc::SYS_vhangup),
     ("fanotify_init", libc::SYS_fanotify_init),
+    // open_tree_attr (Linux 6.15), which the C library does not name yet: open_tree with attributes set at once.
+    ("open_tree_attr", 467),
     // Which pages of a file are in the page cache: one bit per page that another run (of this judge or another)
     // left there, a channel between runs; no program needs it to work. (So is a read that must not wait, below.)
     ("mincore", libc::SYS_mincore),
@@ -243,8 +248,8 @@ const WORKER_NEEDS: &[libc::c_long] = &[
 /// The argument that carries the key: the sixth, which none of [`WORKER_NEEDS`] reads.
 const KEY_ARGUMENT: u8 = 5;
 
-/// The key of this process's filter, drawn when the filter is made; 0 while there is none. An atomic, so that the
-/// child that starts a program (which shares the worker's memory until exec) reads it with no lock.
+/// The key of the filter installed on this process; 0 while there is none. An atomic, so that the child that starts
+/// a program (which shares the worker's memory until exec) reads it with no lock.
 static KEY: AtomicU64 = AtomicU64::new(0);
 
 /// Makes the system call `number` (one of [`WORKER_NEEDS`]) with `args`, and this process's key as the argument the
@@ -259,14 +264,14 @@ pub(super) unsafe fn keyed(number: libc::c_long, args: [usize; 5]) -> libc::c_lo
     unsafe { libc::syscall(number, a, b, c, d, e, KEY.load(Ordering::Relaxed)) }
 }
 
-/// The denylist, compiled for this machine's architecture once per worker.
+/// The denylist, compiled for this machine's architecture once per worker, with a key of its own for the calls the
+/// worker makes (see [`keyed`]).
 pub(crate) struct SyscallFilter {
     programs: Vec<BpfProgram>,
+    key: u64,
 }
 
 impl SyscallFilter {
-    /// The filter, with a key of its own for the calls the worker makes (see [`keyed`]), which becomes this
-    /// process's key.
     pub fn new() -> Result<SyscallFilter, String> {
         let arch = TargetArch::try_from(std::env::consts::ARCH)
             .map_err(|_| format!("no seccomp filter for {}", std::env::consts::ARCH))?;
@@ -315,8 +320,7 @@ impl SyscallFilter {
         let enosys = compile(clone3, SeccompAction::Errno(libc::ENOSYS as u32))?;
         let mut programs = vec![eperm, enosys];
         programs.extend(x32_guard());
-        KEY.store(key, Ordering::Relaxed);
-        Ok(SyscallFilter { programs })
+        Ok(SyscallFilter { programs, key })
     }
 
     /// How many system calls are denied, outright or with some arguments.
@@ -324,11 +328,26 @@ impl SyscallFilter {
         DENIED.len() + conditional().len() + 1
     }
 
-    /// Installs the filter on the calling process, for good: every program it starts has it.
+    /// Installs the filter on the calling process, for good: every program it starts has it, and the process's
+    /// keyed calls carry its key from then on. A process takes one filter at most (a second would deny the first's
+    /// key), and only one that is not dumpable: a dumpable process's memory, and the key in it, are open to other
+    /// processes of its user, which its runs without namespaces are.
     pub fn apply(&self) -> io::Result<()> {
+        if KEY.load(Ordering::Relaxed) != 0 {
+            return Err(io::Error::other(
+                "this process has a system-call filter already",
+            ));
+        }
+        // SAFETY: prctl takes plain integers.
+        if unsafe { libc::prctl(libc::PR_GET_DUMPABLE, 0, 0, 0, 0) } != 0 {
+            return Err(io::Error::other(
+                "a dumpable process would leave its filter's key open to its runs",
+            ));
+        }
         for program in &self.programs {
             seccompiler::apply_filter(program).map_err(io::Error::other)?;
         }
+        KEY.store(self.key, Ordering::Relaxed);
         Ok(())
     }
 }
@@ -419,4 +438,50 @@ pub(crate) fn probe() -> Result<String, String> {
             .collect::<Vec<_>>()
             .join(", ")
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sandbox::namespace::in_child;
+
+    /// What the child of a test found wrong, told apart from the kernel's own errors.
+    const WRONG: i32 = libc::EPROTO;
+
+    fn check(holds: bool) -> io::Result<()> {
+        match holds {
+            true => Ok(()),
+            false => Err(io::Error::from_raw_os_error(WRONG)),
+        }
+    }
+
+    #[test]
+    fn a_dumpable_process_takes_no_filter() {
+        let filter = SyscallFilter::new().unwrap();
+        let result = in_child(|| {
+            // SAFETY: prctl takes plain integers.
+            unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 1, 0, 0, 0) };
+            check(filter.apply().is_err())
+        });
+        assert!(result.is_ok(), "{result:?}");
+    }
+
+    #[test]
+    fn the_workers_calls_go_through_with_its_key_alone_and_a_second_filter_is_refused() {
+        let filter = SyscallFilter::new().unwrap();
+        let other = SyscallFilter::new().unwrap();
+        let result = in_child(|| {
+            // SAFETY: prctl takes plain integers.
+            unsafe { libc::prctl(libc::PR_SET_DUMPABLE, 0, 0, 0, 0) };
+            filter.apply()?;
+            // SAFETY: unshare with no flags changes nothing.
+            check(unsafe { keyed(libc::SYS_unshare, [0; 5]) } == 0)?;
+            // SAFETY: as above.
+            check(unsafe { libc::syscall(libc::SYS_unshare, 0, 0, 0, 0, 0, other.key) } == -1)?;
+            check(other.apply().is_err())?;
+            // SAFETY: as above.
+            check(unsafe { keyed(libc::SYS_unshare, [0; 5]) } == 0)
+        });
+        assert!(result.is_ok(), "{result:?}");
+    }
 }

@@ -143,6 +143,7 @@ hostile! {
     ptrace: "ptrace.c" => [AC] needs [seccomp];
     unshare: "unshare.c" => [AC] needs [seccomp];
     keyed_calls: "keyed_calls.c" => [AC] needs [seccomp];
+    key_hunt: "key_hunt.c" => [AC] needs [seccomp];
     kill_others: "kill_others.c" => [AC] needs [namespaces];
     others_limits: "others_limits.c" => [AC] needs [seccomp];
     unix_socket: "unix_socket.py" => [AC] needs [seccomp];

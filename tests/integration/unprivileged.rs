@@ -301,6 +301,22 @@ fn a_run_of_the_same_user_cannot_open_the_judges_memory() {
     assert_eq!(code, 0, "{report:#}");
 }
 
+/// With the system-call filter alone, a run is the judge's own user, yet it finds the key of its worker's filter
+/// (which lets the worker's own mounts through) neither in the worker's memory nor in the calls it makes: the
+/// worker is not dumpable, and takes no filter while it is.
+#[test]
+fn a_run_of_the_same_user_cannot_find_its_workers_key() {
+    let Some(setup) = Setup::new() else { return };
+    if !active(&doctor(&setup)["isolation"], "seccomp") {
+        skip("the filter's key as an ordinary user: the seccomp layer is off");
+        return;
+    }
+    setup.add_solution("key_hunt.c", "\"AC\"");
+    let (code, report) = setup.cpjudge_json(&["--layers", "seccomp", "judge", "aplusb", "--json"]);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(report["isolation"]["seccomp"]["active"], true, "{report:#}");
+}
+
 /// A multi-pass problem, interactive and in C and C++, judged by an ordinary user with every layer it can have: the
 /// validator's feedback folder, made by the judge, is the validator's to write from pass to pass, and the next
 /// pass's input is the submission's to read.
