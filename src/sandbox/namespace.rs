@@ -415,7 +415,7 @@ impl MountWatch {
 pub(crate) fn leftovers(mounted: bool) -> Option<String> {
     let mut found = Vec::new();
     let not_empty = |dir: &str| std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_some());
-    if not_empty("/dev/shm") {
+    if holds_files(c"/dev/shm") {
         found.push("files in /dev/shm".to_owned());
     }
     if not_empty("/dev/mqueue") {
@@ -441,9 +441,27 @@ pub(crate) fn leftovers(mounted: bool) -> Option<String> {
     (!found.is_empty()).then(|| found.join(", "))
 }
 
+/// Whether the in-memory file system at `path` (mounted with a number of inodes, as the worker's /dev/shm is) holds
+/// anything but its root: a file there, or one removed but still open, is an inode in use (one call, where listing
+/// it takes five). True if it cannot be asked, or counts no inodes.
+fn holds_files(path: &CStr) -> bool {
+    // SAFETY: a zeroed statfs is valid, and statfs writes only to it, given a C string.
+    let mut stat: libc::statfs = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    if unsafe { libc::statfs(path.as_ptr(), &mut stat) } == -1 || stat.f_files == 0 {
+        return true;
+    }
+    stat.f_files.saturating_sub(stat.f_ffree) > 1
+}
+
 /// Whether the kernel counts processes towards RLIMIT_NPROC per user namespace (Linux 5.14 and later). Before,
 /// the count was every process of the user on the machine, and a limit for one run would fail in a busy session.
 pub(crate) fn counts_processes_per_namespace() -> bool {
+    static COUNTS: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *COUNTS.get_or_init(kernel_counts_processes_per_namespace)
+}
+
+fn kernel_counts_processes_per_namespace() -> bool {
     // SAFETY: a zeroed utsname is valid, and uname fills the structure it is given.
     let mut name: libc::utsname = unsafe { std::mem::zeroed() };
     // SAFETY: as above.

@@ -98,7 +98,10 @@ pub(super) fn run(
         libc::kill(-leader, libc::SIGKILL);
         libc::kill(leader, libc::SIGKILL);
     }
-    if let Some(cgroup) = cgroup {
+    // In the namespaces every process of the run is killed below, as the worker kills every other process there;
+    // outside them, a process that left the group is still in the cgroup. (Either way the worker looks at the
+    // cgroup again before its next run.)
+    if let Some(cgroup) = cgroup.filter(|_| !place.namespaces) {
         cgroup.kill_all();
     }
     let (termination, leader_peak) = reap(leader);
@@ -136,8 +139,9 @@ pub(super) fn run(
     // The program is started by a child that shares the worker's memory until exec, and the kernel keeps that
     // memory's high-water mark as the child's own (its ru_maxrss): a peak no higher than the worker's is the
     // worker's, not the program's, whose memory the cgroup or the samples measured.
-    // SAFETY: getpid has no preconditions.
-    let worker_peak = process::peak_rss(unsafe { libc::getpid() }).unwrap_or(Bytes(u64::MAX));
+    let worker_peak = own_status()
+        .and_then(process::Status::peak_rss)
+        .unwrap_or(Bytes(u64::MAX));
     let leader_peak = match leader_peak > worker_peak {
         true => leader_peak,
         false => Bytes(0),
@@ -164,6 +168,15 @@ pub(super) fn run(
             Watch::Exited | Watch::HarnessGone => None,
         },
     }))
+}
+
+/// The worker's own /proc status, opened at its first run and kept. (Not `getrusage`: its peak holds the memory of
+/// the process the worker was forked as, before its exec.)
+fn own_status() -> Option<&'static process::Status> {
+    static OWN: std::sync::OnceLock<Option<process::Status>> = std::sync::OnceLock::new();
+    // SAFETY: getpid has no preconditions.
+    OWN.get_or_init(|| process::Status::open(unsafe { libc::getpid() }))
+        .as_ref()
 }
 
 /// Reaps the leader, once it has ended or been killed: how it ended, and the peak memory of it and of every
