@@ -4,8 +4,11 @@
 //! Passing the bytes on itself, rather than joining the two programs by one pipe each way, costs two copies per
 //! message and gives three things: the transcript of the dialogue for the report; the order in which the two
 //! sides ended, seen in one place (the interactor's verdict counts first only if it ended first); and a pipe end
-//! of its own on each side, so that when one side's reader is gone, the writer is cut off at once, as it would be
-//! on a direct pipe.
+//! of its own on each side. When the interactor's reader is gone, the solution is cut off at once, as it would be
+//! on a direct pipe. When the solution's reader is gone, what the interactor still writes is taken and dropped, up
+//! to [`DRAINED_LIMIT`], as BAPCtools keeps the interactor's output open until the interactor ends: its last words,
+//! often flushed only as it exits (a Python interactor's buffered `print` meets a closed pipe at its exit, and ends
+//! with code 120 instead of its verdict), must not depend on whether the solution ended a moment earlier.
 
 use std::collections::VecDeque;
 use std::fs::File;
@@ -120,9 +123,10 @@ pub struct Relayed {
     /// The side whose output ended first; None if neither ended by itself (both were cut off).
     pub first_to_end: Option<Side>,
     /// For each side, the solution's then the interactor's: whether the other side's input closed (that side
-    /// ended, or closed it) while this side's output was still open. What this side wrote from then on failed, as
-    /// on a pipe: with EPIPE, or its death by SIGPIPE. A side that ends last after a normal dialogue is cut off
-    /// too; the relay cannot tell whether it wrote again.
+    /// ended, or closed it) while this side's output was still open. What the solution wrote from then on failed,
+    /// as on a pipe: with EPIPE, or its death by SIGPIPE; what the interactor wrote was dropped, and failed the same
+    /// way past [`DRAINED_LIMIT`]. A side that ends last after a normal dialogue is cut off too; the relay cannot
+    /// tell whether it wrote again.
     pub cut_off: [bool; 2],
 }
 
@@ -178,11 +182,19 @@ struct Lane {
     from: Option<File>,
     to: Option<File>,
     pending: Vec<u8>,
+    /// Once the other side's input has closed, for the interactor's lane: what it wrote since, dropped.
+    drained: Option<u64>,
 }
 
 /// Bytes read from one side and not yet taken by the other, beyond which the relay stops reading: a side that
 /// floods a partner who does not read is held up, as on a pipe.
 const PENDING_LIMIT: usize = 1 << 20;
+
+/// What the interactor may still write once the solution's input has closed, taken and dropped, before its writes
+/// fail: twice a program's output buffer (8 KiB in C, Python and Java), what an interactor flushes as it exits; not
+/// so much that an interactor answering the flood of queries a solution left behind goes on for long (DOMjudge's
+/// boolfind, whose interactor takes 0.1 ms a query, answers 16 KiB of them in half a second).
+pub const DRAINED_LIMIT: u64 = 16 << 10;
 
 impl Lane {
     fn new(side: Side, from: File, to: File) -> Lane {
@@ -191,6 +203,7 @@ impl Lane {
             from: Some(from),
             to: Some(to),
             pending: Vec::new(),
+            drained: None,
         }
     }
 
@@ -205,11 +218,29 @@ impl Lane {
         }
     }
 
-    /// The reader on the other side is gone: whatever this side writes from now on is refused.
+    /// The reader on the other side is gone: whatever the solution writes from now on is refused; what the
+    /// interactor writes is dropped, up to [`DRAINED_LIMIT`].
     fn cut_off(&mut self) {
         self.to = None;
-        self.from = None;
         self.pending.clear();
+        match self.side {
+            Side::Interactor => self.drained = Some(0),
+            Side::Solution => self.from = None,
+        }
+    }
+
+    /// Takes bytes read from this side: passed on, or dropped where the other side is gone (refusing what comes
+    /// past [`DRAINED_LIMIT`]).
+    fn take(&mut self, bytes: &[u8]) {
+        match &mut self.drained {
+            None => self.pending.extend_from_slice(bytes),
+            Some(drained) => {
+                *drained += bytes.len() as u64;
+                if *drained > DRAINED_LIMIT {
+                    self.from = None;
+                }
+            }
+        }
     }
 }
 
@@ -263,7 +294,7 @@ impl Relay {
                         }
                         Ok(n) => {
                             transcript.record(lane.side, &buf[..n]);
-                            lane.pending.extend_from_slice(&buf[..n]);
+                            lane.take(&buf[..n]);
                         }
                         Err(e) if would_block(&e) => {}
                         Err(e) => return Err(e),
@@ -405,21 +436,54 @@ mod tests {
     }
 
     #[test]
-    fn a_solution_gone_cuts_off_the_interactor_still_writing() {
+    fn a_solution_gone_cuts_off_the_interactor_that_floods() {
+        let written = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let counted = written.clone();
         let relayed = dialogue(
             |[input, output]| {
                 drop(output);
                 drop(input);
             },
-            |[_input, mut output]| {
-                // Writes until its writes fail, as they do once the solution's input has closed.
-                while output.write_all(b"answer\n").is_ok() {
-                    std::thread::sleep(std::time::Duration::from_millis(1));
+            move |[_input, mut output]| {
+                // Writes until its writes fail, as they do once the solution's input has closed and it has written
+                // more than the relay drops.
+                let block = [b'x'; 4096];
+                while output.write_all(&block).is_ok() {
+                    counted.fetch_add(block.len() as u64, std::sync::atomic::Ordering::SeqCst);
                 }
             },
         );
         assert_eq!(relayed.first_to_end, Some(Side::Solution));
         assert_eq!(relayed.cut_off, [false, true]);
+        let written = written.load(std::sync::atomic::Ordering::SeqCst);
+        assert!(
+            written < DRAINED_LIMIT + (256 << 10),
+            "{written} bytes taken"
+        );
+    }
+
+    /// A Python interactor flushes what it printed as it exits: once the solution has ended, that must neither fail
+    /// nor depend on how long ago it ended.
+    #[test]
+    fn the_interactors_last_words_after_the_solution_ended_are_taken() {
+        let (went, gone) = std::sync::mpsc::channel();
+        let relayed = dialogue(
+            move |[input, output]| {
+                drop(output);
+                drop(input);
+                went.send(()).unwrap();
+            },
+            move |[_input, mut output]| {
+                gone.recv().unwrap();
+                // Long enough for the relay to see the solution's input closed.
+                std::thread::sleep(std::time::Duration::from_millis(50));
+                output
+                    .write_all(b"last words\n")
+                    .expect("taken, not refused");
+            },
+        );
+        assert_eq!(relayed.cut_off, [false, true]);
+        assert!(relayed.transcript.replay().contains("< last words\n"));
     }
 
     #[test]

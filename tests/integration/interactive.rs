@@ -201,6 +201,54 @@ fn a_failed_interactor_is_a_judge_error_whatever_the_solution_did() {
     );
 }
 
+/// An interactor that writes once the solution has ended (the solution answers without reading, and ends first):
+/// Python's `input()` flushes what it printed and ignores the failure, which its exit then meets again and ends
+/// with code 120 instead of the interactor's verdict. Its own verdict must stand, whether the solution ended a
+/// moment before its write or long before.
+#[test]
+fn an_interactors_last_words_after_the_solution_ended_do_not_fail_it() {
+    let (dir, path) = package("interactive-guess");
+    let interactor = path.join("output_validators/interactor");
+    std::fs::remove_file(interactor.join("interactor.cpp")).unwrap();
+    std::fs::write(
+        interactor.join("interactor.py"),
+        "import pathlib, sys, time\n\
+         time.sleep(0.3)  # the solution has long ended by then\n\
+         print('hello')  # buffered; input() flushes it, and if that fails, leaves it for the exit\n\
+         guess = input()\n\
+         (pathlib.Path(sys.argv[3]) / 'judgemessage.txt').write_text(f'guessed {guess} blindly')\n\
+         sys.exit(43)\n",
+    )
+    .unwrap();
+    let submission = dir.path().join("blind.py");
+    std::fs::write(&submission, "print('! 1')\n").unwrap();
+    let judged = cpjudge(
+        &[
+            "judge",
+            path.to_str().unwrap(),
+            "--submission",
+            submission.to_str().unwrap(),
+            "--expect",
+            "WA",
+            "--test",
+            "sample/1",
+            "--json",
+        ],
+        &dir.path().join("cache"),
+    );
+    let report = judged.json();
+    let test = &report["solutions"][0]["tests"][0];
+    assert_eq!(test["verdict"], "WA", "{test:#}");
+    assert!(
+        test["message"]
+            .as_str()
+            .unwrap()
+            .contains("guessed ! 1 blindly"),
+        "{test:#}"
+    );
+    assert_eq!(judged.code, Some(0), "{report:#}\n{}", judged.stderr);
+}
+
 /// Submissions stopped for their time while the interactor was writing to them (interactive-switch, whose
 /// interactor leaves SIGPIPE as it is): the interactor's death by SIGPIPE is a consequence of the stop, not a
 /// judge error, and the verdict is the submission's.
