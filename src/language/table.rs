@@ -345,10 +345,14 @@ fn parse(text: &str, path: &Path) -> Result<Vec<(String, RawSpec, usize)>> {
         let offset = e.span().map_or(0, |span| span.start);
         Error::config_at(path, text, offset, e.message())
     })?;
+    // Where each line starts, found once: a line is then a search among them, not a count from the file's start.
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(at, _)| at + 1))
+        .collect();
     Ok(raw
         .into_iter()
         .map(|(id, spanned)| {
-            let (line, _) = crate::error::line_column(text, spanned.span().start);
+            let line = starts.partition_point(|&start| start <= spanned.span().start);
             (id, spanned.into_inner(), line)
         })
         .collect())
