@@ -77,6 +77,11 @@ pub fn run(cli: Cli) -> Result<Outcome> {
             "warning: cannot catch Ctrl-C ({e}): an interrupted judge may leave folders behind"
         );
     }
+    // A contestant's test always runs the program (and builds it, in the sandbox too): its first worker starts now,
+    // beside the rest of the command's start.
+    if let Command::Test(_) = &cli.command {
+        sandbox::prestart();
+    }
     scratch::clean_up();
     let cwd = std::env::current_dir().map_err(|e| Error::io("find", "the current folder", e))?;
     // Absolute, since programs run in folders of their own.

@@ -12,8 +12,7 @@ fn main() -> ExitCode {
     cpjudge::sandbox::not_dumpable();
     // The worker that carries out runs inside the sandbox.
     if role.as_deref() == Some(cpjudge::sandbox::SUPERVISE_ARG.as_ref()) {
-        let args: Vec<String> = std::env::args().skip(2).collect();
-        return ExitCode::from(cpjudge::sandbox::serve(&args) as u8);
+        return ExitCode::from(cpjudge::sandbox::serve() as u8);
     }
     let cli = cpjudge::cli::Cli::parse_args();
     match cpjudge::run(cli) {

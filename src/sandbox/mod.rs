@@ -1,7 +1,7 @@
 //! One run of a program under limits: spawn, rlimits, wall and CPU timers, killing the whole process tree,
 //! reaping it, and measuring what the kernel accounted.
 //!
-//! Runs are carried out by workers: long-lived copies of this executable (`cpjudge __supervise LAYERS`), one per
+//! Runs are carried out by workers: long-lived copies of this executable (`cpjudge __supervise`), one per
 //! run going at once, each the parent and subreaper of every program it starts (in its namespaces, their PID 1),
 //! so that processes which escape with `setsid` are still found, killed and reaped before it reports. The harness
 //! sends a worker requests on a socket, with each run's standard streams attached; replies come back on its
@@ -35,7 +35,7 @@ pub use kept_probe::{Probe, forget_after, probe_once};
 pub(crate) use namespace::HELD_WORKDIR;
 pub(crate) use process::{become_subreaper, close_inherited_on_exec, kill_orphans, signal_name};
 pub use process::{not_dumpable, own_peak_memory};
-pub use runner::{Runner, SUPERVISE_ARG, Sandbox, wait_for_released};
+pub use runner::{Runner, SUPERVISE_ARG, Sandbox, prestart, wait_for_released};
 pub use spec::{
     LimitKind, Limits, Reply, Request, RunResult, RunSpec, Termination, Trust, small_env,
 };

@@ -2,7 +2,7 @@
 //! `worker`), and read back its result.
 
 use super::isolation::Layers;
-use super::spec::{Reach, Reply, Request, RunResult, RunSpec, Trust};
+use super::spec::{Reach, Reply, Request, RunResult, RunSpec, Setup, Trust};
 use crate::error::{Error, Result};
 use nix::sys::socket::{
     AddressFamily, ControlMessage, MsgFlags, SockFlag, SockType, sendmsg, socketpair,
@@ -81,10 +81,11 @@ impl Sandbox {
     pub fn release(&self) {
         let idle =
             std::mem::take(&mut *self.workers.idle.lock().unwrap_or_else(|e| e.into_inner()));
+        let unused = PRESTARTED.lock().unwrap_or_else(|e| e.into_inner()).take();
         let mut released = RELEASED.lock().unwrap_or_else(|e| e.into_inner());
         // Those released before that have ended are reaped now, so that a long command (`--watch`) keeps none.
         released.retain_mut(|worker| matches!(worker.process.try_wait(), Ok(None)));
-        for mut worker in idle.into_iter().flatten() {
+        for mut worker in idle.into_iter().flatten().chain(unused) {
             worker.requests = None;
             released.push(worker);
         }
@@ -192,11 +193,40 @@ fn open_streams(spec: &RunSpec) -> Result<[File; 2]> {
 /// Workers told to end by [`Sandbox::release`], not yet waited for.
 static RELEASED: Mutex<Vec<Worker>> = Mutex::new(Vec::new());
 
-/// Waits for the workers [`Sandbox::release`] told to end, as a worker dropped is waited for (one that takes too
-/// long is killed): once this returns, no worker and none of its runs is left.
+/// Waits for the workers [`Sandbox::release`] told to end, and for one started by [`prestart`] that no run took,
+/// as a worker dropped is waited for (one that takes too long is killed): once this returns, no worker and none of
+/// its runs is left.
 pub fn wait_for_released() {
+    let unused = PRESTARTED.lock().unwrap_or_else(|e| e.into_inner()).take();
     let released = std::mem::take(&mut *RELEASED.lock().unwrap_or_else(|e| e.into_inner()));
-    drop(released);
+    drop((unused, released));
+}
+
+/// A worker started by [`prestart`], until a sandbox takes it as its first.
+static PRESTARTED: Mutex<Option<Worker>> = Mutex::new(None);
+
+/// Starts a copy of the running executable as a worker, before any sandbox knows its layers and hidden folders: a
+/// command that will surely run programs calls it as soon as it knows what it is to do, and the worker's own start
+/// (the executable loaded again) goes on beside the command's (reading the language table, the kept layer probe,
+/// the tests), until the first sandbox of that executable takes it and sets it up. One not taken is waited for by
+/// [`wait_for_released`]. A failure is left to the sandbox, which starts a worker again and says why it cannot.
+pub fn prestart() {
+    let Ok(executable) = std::env::current_exe() else {
+        return;
+    };
+    let mut slot = PRESTARTED.lock().unwrap_or_else(|e| e.into_inner());
+    if slot.is_none() {
+        *slot = Worker::spawn(&executable).ok();
+    }
+}
+
+/// The worker [`prestart`] started, if it is a copy of `executable` and no sandbox has taken it.
+fn prestarted(executable: &Path) -> Option<Worker> {
+    let mut slot = PRESTARTED.lock().unwrap_or_else(|e| e.into_inner());
+    match slot.as_ref() {
+        Some(worker) if worker.executable == executable => slot.take(),
+        _ => None,
+    }
 }
 
 /// The workers of a sandbox that wait for a run, of each kind (runs made as the worker's own user, or as one of
@@ -219,13 +249,16 @@ impl Workers {
         hidden: &[PathBuf],
     ) -> Result<Worker> {
         let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner())[kind].pop();
-        match idle {
-            Some(worker) => Ok(worker),
-            None => {
-                self.started.fetch_add(1, Ordering::SeqCst);
-                Worker::start(executable, layers, hidden)
-            }
+        if let Some(worker) = idle {
+            return Ok(worker);
         }
+        self.started.fetch_add(1, Ordering::SeqCst);
+        let mut worker = match prestarted(executable) {
+            Some(worker) => worker,
+            None => Worker::spawn(executable)?,
+        };
+        worker.set_up(layers, hidden);
+        Ok(worker)
     }
 
     fn put_back(&self, kind: usize, worker: Worker) {
@@ -242,12 +275,13 @@ struct Worker {
     replies: ChildStdout,
     /// What has been read of the replies and not yet taken as one.
     unread: Vec<u8>,
+    /// The executable it is a copy of.
+    executable: PathBuf,
 }
 
 impl Worker {
-    /// Starts a worker, and tells it at once the folders hidden from solutions, so that it makes the Landlock rules
-    /// around them before its first request comes.
-    fn start(executable: &Path, layers: &Layers, hidden: &[PathBuf]) -> Result<Worker> {
+    /// Starts a worker, which waits for its set-up (see [`Worker::set_up`]).
+    fn spawn(executable: &Path) -> Result<Worker> {
         let fail = |e: &dyn std::fmt::Display| {
             Error::Sandbox(format!(
                 "failed to start a worker ({}): {e}",
@@ -264,29 +298,37 @@ impl Worker {
         .map_err(|e| fail(&e))?;
         let mut process = Command::new(executable)
             .arg(SUPERVISE_ARG)
-            .arg(layers.to_string())
             .stdin(Stdio::from(theirs))
             .stdout(Stdio::piped())
             .spawn()
             .map_err(|e| fail(&e))?;
-        // In the requests' own encoding of paths, which takes names that are not UTF-8.
-        let mut hiding = Vec::new();
-        super::wire::paths::serialize(hidden, &mut serde_json::Serializer::new(&mut hiding))
-            .expect("paths are always encodable");
-        // A worker that cannot take it ends, and the first request says why.
-        let _ = sendmsg::<()>(
-            ours.as_raw_fd(),
-            &[IoSlice::new(&hiding)],
-            &[],
-            MsgFlags::MSG_NOSIGNAL,
-            None,
-        );
         Ok(Worker {
             requests: Some(ours),
             replies: process.stdout.take().expect("stdout was piped"),
             unread: Vec::new(),
+            executable: executable.to_owned(),
             process,
         })
+    }
+
+    /// Tells the worker its layers and the folders hidden from solutions, so that it makes its namespaces and cgroup
+    /// and the Landlock rules around the folders before its first request comes.
+    fn set_up(&mut self, layers: &Layers, hidden: &[PathBuf]) {
+        let setup = Setup {
+            layers: layers.to_string(),
+            hidden: hidden.to_vec(),
+        };
+        let message = serde_json::to_vec(&setup).expect("a set-up is always encodable");
+        // A worker that cannot take it ends, and the first request says why.
+        if let Some(socket) = &self.requests {
+            let _ = sendmsg::<()>(
+                socket.as_raw_fd(),
+                &[IoSlice::new(&message)],
+                &[],
+                MsgFlags::MSG_NOSIGNAL,
+                None,
+            );
+        }
     }
 
     /// Sends a request with the run's standard input and output, closes them here, and waits for its reply until

@@ -99,6 +99,17 @@ pub enum Trust {
     },
 }
 
+/// What the harness sends a worker first, once it knows: the isolation layers its runs are made with, and the
+/// folders hidden from solutions. A worker may be started before (see `runner::prestart`): its own start then goes
+/// on while the harness looks for them.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Setup {
+    /// The layers, as `--layers` takes them.
+    pub layers: String,
+    #[serde(with = "super::wire::paths")]
+    pub hidden: Vec<PathBuf>,
+}
+
 /// What the harness sends a worker: the run, and what a solution may not read. (The layers are the worker's own,
 /// given when it starts; the run's standard input and output come with the request, as descriptors.)
 #[derive(Debug, Clone, Serialize, Deserialize)]

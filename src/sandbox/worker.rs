@@ -1,16 +1,16 @@
-//! A worker: a long-lived copy of this executable (`cpjudge __supervise LAYERS`) that carries out runs one at a
-//! time, with the isolation layers it was started with.
+//! A worker: a long-lived copy of this executable (`cpjudge __supervise`) that carries out runs one at a time, with
+//! the isolation layers the harness sets it up with.
 //!
-//! The harness keeps one worker per run it may have going at once. It sends each request as one message on a
-//! socket that is the worker's standard input, with the run's standard input and output attached as descriptors
-//! (in its namespaces, the worker sees the file system read-only, and opens nothing for a run itself). The worker
-//! answers each with a [`Reply`] line on its standard output. What does not change from run to run it makes once:
-//! its cgroup and its namespaces when it starts, with nothing left that exec could grant capabilities from, the
-//! system-call filter, and the folders a solution may read around the hidden ones, which the harness sends as the
-//! worker starts (the worker opens them while the harness prepares the first run). For each run it starts the
-//! program (see `spawn`), watches it, kills and reaps everything it started, and hands back what it measured: it
-//! is the subreaper of every process of its runs (in its namespaces, their init), and its own set-up is never
-//! charged to a program.
+//! The harness keeps one worker per run it may have going at once. Its first message to a worker is its set-up: the
+//! layers, and the folders hidden from solutions (it may start a worker before it knows them, see `runner::prestart`,
+//! and send them when it does). It sends each request as one message on a socket that is the worker's standard input,
+//! with the run's standard input and output attached as descriptors (in its namespaces, the worker sees the file system
+//! read-only, and opens nothing for a run itself). The worker answers each with a [`Reply`] line on its standard
+//! output. What does not change from run to run it makes once: its cgroup and its namespaces when it starts, with
+//! nothing left that exec could grant capabilities from, the system-call filter, and the folders a solution may read
+//! around the hidden ones (opened while the harness prepares the first run). For each run it starts the program (see
+//! `spawn`), watches it, kills and reaps everything it started, and hands back what it measured: it is the subreaper of
+//! every process of its runs (in its namespaces, their init), and its own set-up is never charged to a program.
 //!
 //! After each run the worker looks for anything the run left behind: a process, processes or memory still in its
 //! cgroup, and in its namespaces a file in /dev/shm, a message queue, a System V object or a mount. If it finds
@@ -27,22 +27,19 @@ use super::confine::{self, Reused};
 use super::isolation::Layers;
 use super::namespace::{self, Workdir};
 use super::process;
-use super::spec::{Reply, Request};
+use super::spec::{Reply, Request, Setup};
 use super::supervisor::{self, Place, Streams};
 use nix::sys::socket::{ControlMessageOwned, MsgFlags, recvmsg};
 use std::fs::File;
 use std::io::{self, IoSliceMut, Write};
 use std::os::fd::{FromRawFd, RawFd};
+use std::path::PathBuf;
 
 /// The largest request taken: far more than any run's command line, environment and hidden folders.
 const REQUEST_LIMIT: usize = 1 << 20;
 
-/// The worker's entry point: `args` are those after `__supervise`. Returns the process exit code.
-pub fn serve(args: &[String]) -> i32 {
-    let layers = match args.first().map(|a| a.parse::<Layers>()) {
-        Some(Ok(layers)) => layers,
-        _ => return 2,
-    };
+/// The worker's entry point (`cpjudge __supervise`). Returns the process exit code.
+pub fn serve() -> i32 {
     // Not dumpable since its first instruction (`main`): processes of the same user (a run without namespaces, say)
     // can neither trace this one nor open its descriptors through /proc to forge a reply.
     // A session of its own, with no controlling terminal: its runs, which it starts in a process group each, can
@@ -55,18 +52,42 @@ pub fn serve(args: &[String]) -> i32 {
     }
     process::close_inherited_on_exec();
     process::raise_open_files();
+    // Its layers and the folders hidden from solutions come first, once the harness knows them: the rules around
+    // the hidden folders are then made while the harness prepares the first run.
+    let mut buf = vec![0u8; REQUEST_LIMIT];
+    let setup = match receive(&mut buf) {
+        Ok(None) => return 0,
+        Ok(Some((setup, fds))) if fds.is_empty() => serde_json::from_slice::<Setup>(setup)
+            .map_err(|e| format!("bad set-up: {e}"))
+            .and_then(|setup| {
+                let layers = setup.layers.parse::<Layers>().map_err(|e| e.to_string())?;
+                Ok((layers, setup.hidden))
+            }),
+        Ok(Some(_)) => Err("the set-up comes without descriptors".into()),
+        Err(e) => Err(e),
+    };
+    let (layers, hidden) = match setup {
+        Ok(setup) => setup,
+        // Nothing made: the first request is answered with why.
+        Err(e) => return carry_out_runs(Err(e), Vec::new(), &mut buf),
+    };
     let subreaper = process::become_subreaper()
         .map_err(|e| format!("the worker cannot become a subreaper: {e}"));
     let reused = subreaper.and_then(|()| Reused::make(layers));
     let keeper = std::process::id() as libc::pid_t;
     // SAFETY: this process is single-threaded, so the child may go on as it likes.
     match unsafe { libc::fork() } {
-        -1 => carry_out_runs(Err(format!(
-            "failed to fork the worker: {}",
-            io::Error::last_os_error()
-        ))),
+        -1 => carry_out_runs(
+            Err(format!(
+                "failed to fork the worker: {}",
+                io::Error::last_os_error()
+            )),
+            hidden,
+            &mut buf,
+        ),
         0 => {
-            let code = carry_out_runs(reused.and_then(|reused| start(reused, keeper)));
+            let worker = reused.and_then(|reused| start(reused, keeper));
+            let code = carry_out_runs(worker, hidden, &mut buf);
             // The keeper owns what was made for the worker, and cleans it up: nothing of it is dropped here.
             // SAFETY: _exit ends the process at once.
             unsafe { libc::_exit(code) }
@@ -109,27 +130,14 @@ fn start(mut reused: Reused, keeper: libc::pid_t) -> Result<Reused, String> {
 
 /// Answers requests until the harness closes them, or a run leaves something behind; with a worker that could not
 /// be set up, answers the first with why. Returns the exit code.
-fn carry_out_runs(worker: Result<Reused, String>) -> i32 {
+fn carry_out_runs(worker: Result<Reused, String>, hidden: Vec<PathBuf>, buf: &mut [u8]) -> i32 {
     let mut replies = io::stdout().lock();
-    let mut buf = vec![0u8; REQUEST_LIMIT];
-    // The folders hidden from solutions come first, sent as the worker starts: the rules around them are made
-    // while the harness prepares the first run.
-    let hidden = match receive(&mut buf) {
-        Ok(None) => return 0,
-        Ok(Some((hidden, fds))) if fds.is_empty() => {
-            super::wire::paths::deserialize(&mut serde_json::Deserializer::from_slice(hidden))
-                .map_err(|e| e.to_string())
-        }
-        Ok(Some(_)) => Err("the hidden folders come without descriptors".into()),
-        Err(e) => Err(e),
-    };
-    let mut worker = worker.and_then(|mut reused| {
-        let hidden = hidden.map_err(|e| format!("bad list of hidden folders: {e}"))?;
+    let mut worker = worker.map(|mut reused| {
         reused.hide(&hidden);
-        Ok(reused)
+        reused
     });
     loop {
-        let reply = match (request(&mut buf), &mut worker) {
+        let reply = match (request(buf), &mut worker) {
             (Ok(None), _) => return 0,
             (Ok(Some((request, streams))), Ok(reused)) => carry_out(&request, streams, reused),
             (Ok(Some((request, _))), Err(e)) => Reply::failed(request.id, e.clone()),

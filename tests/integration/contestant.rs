@@ -171,6 +171,51 @@ fn without_samples_the_folder_looked_in_and_what_was_wanted_are_named() {
     assert!(said.contains("tests") && said.contains("NAME.in"), "{said}");
 }
 
+/// Processes whose environment holds `marker`: a judge's workers take its environment.
+fn processes_in_environment(marker: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(environment) = std::fs::read(entry.path().join("environ")) else {
+            continue;
+        };
+        if environment
+            .split(|&b| b == 0)
+            .any(|variable| variable == marker.as_bytes())
+        {
+            found.push(entry.file_name().to_string_lossy().into_owned());
+        }
+    }
+    found
+}
+
+/// `test` starts its first worker before it knows what it will run: one that nothing took, because the command
+/// failed, is ended and waited for before the command exits, as one that ran is.
+#[test]
+fn a_test_leaves_no_worker_whether_or_not_it_ran() {
+    let marker = format!("CPJUDGE_TEST_MARKER={}", std::process::id());
+    let (name, value) = marker.split_once('=').unwrap();
+    Judge::fixture("basic")
+        .write("alone/sum.py", "print(1)\n")
+        .env(name, value)
+        .cwd("alone")
+        .args(&["test", "sum.py"])
+        .run()
+        .expect_code(2);
+    let left = processes_in_environment(&marker);
+    assert!(left.is_empty(), "left after a failed test: {left:?}");
+    samples()
+        .write(
+            "alone/sum.py",
+            "import sys\nn, *xs = map(int, sys.stdin.read().split())\nprint(sum(xs[:n]))\n",
+        )
+        .env(name, value)
+        .args(&["test", "sum.py"])
+        .run()
+        .expect_code(0);
+    let left = processes_in_environment(&marker);
+    assert!(left.is_empty(), "left after a test: {left:?}");
+}
+
 /// A sum that is right only when compiled with LOCAL defined.
 const SUM_IF_LOCAL: &str = "#include <cstdio>\nint main() {\n    long long n, x, s = 0;\n    scanf(\"%lld\", &n);\n\
     for (long long i = 0; i < n; i++) { scanf(\"%lld\", &x); s += x; }\n#ifdef LOCAL\n    printf(\"%lld\\n\", s);\n\
