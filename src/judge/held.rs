@@ -1,6 +1,7 @@
 //! A test's result as a solution's judge holds it until the solution is scored. Where the reports show each test,
 //! the result itself; where they show only the solution's summary (`-q` alone), a test passed with nothing to say
-//! is held as its figures alone, a sixth of a result's size: the judge of many tests holds one for every test.
+//! is held as its figures alone, 16 bytes, a thirteenth of a result's size: the judge of many tests holds one for
+//! every test.
 //! Of a kept run's trace (see `judge::records`) it holds only whether the run was taken from an earlier judge,
 //! which the summary counts: its key and digests are shown by the reports that show each test, and nowhere else.
 
@@ -50,35 +51,45 @@ pub(crate) enum Brief {
     Passed(Figures),
 }
 
-/// A run's figures, in 32 bytes: the times in nanoseconds (a `Duration` takes 16 bytes); whether it was taken from
-/// an earlier judge, where runs are kept.
+/// A run's figures, in 16 bytes, each exact: the times in nanoseconds up to 4.29 s (a `Duration` takes 16 bytes),
+/// the memory in KiB up to 4 TiB, the passes up to 65,535; whether it was taken from an earlier judge, where runs
+/// are kept. A run whose figures do not fit is held whole.
 #[derive(Clone, Copy)]
 pub(crate) struct Figures {
-    cpu: u64,
-    wall: u64,
-    memory: Bytes,
-    passes: u32,
+    cpu: u32,
+    wall: u32,
+    memory_kib: u32,
+    passes: u16,
     reused: Option<bool>,
 }
 
 impl Figures {
-    fn of(result: &TestResult) -> Figures {
-        Figures {
-            cpu: result.cpu.as_nanos() as u64,
-            wall: result.wall.as_nanos() as u64,
-            memory: result.memory,
-            passes: result.passes,
+    /// The figures of `result`, if each fits.
+    fn of(result: &TestResult) -> Option<Figures> {
+        let nanos = |time: Duration| u32::try_from(time.as_nanos()).ok();
+        let memory = result.memory.0;
+        Some(Figures {
+            cpu: nanos(result.cpu)?,
+            wall: nanos(result.wall)?,
+            memory_kib: u32::try_from(memory / Bytes::KIB)
+                .ok()
+                .filter(|_| memory.is_multiple_of(Bytes::KIB))?,
+            passes: u16::try_from(result.passes).ok()?,
             reused: result.trace.as_ref().map(|trace| trace.reused),
-        }
+        })
+    }
+
+    fn memory(self) -> Bytes {
+        Bytes(u64::from(self.memory_kib) * Bytes::KIB)
     }
 
     /// A result of an accepted run with these figures, on `test`.
     fn result(self, test: &Test) -> TestResult {
         TestResult {
-            cpu: Duration::from_nanos(self.cpu),
-            wall: Duration::from_nanos(self.wall),
-            memory: self.memory,
-            passes: self.passes,
+            cpu: Duration::from_nanos(self.cpu.into()),
+            wall: Duration::from_nanos(self.wall.into()),
+            memory: self.memory(),
+            passes: self.passes.into(),
             trace: self.reused.map(|reused| {
                 Box::new(RunTrace {
                     key: String::new(),
@@ -103,8 +114,8 @@ impl Brief {
             && result.at_margin.is_none()
             && result.validator_score.is_none()
             && result.score.is_none();
-        if plain {
-            return Brief::Passed(Figures::of(&result));
+        if let Some(figures) = Figures::of(&result).filter(|_| plain) {
+            return Brief::Passed(figures);
         }
         result.name = String::new();
         Brief::Whole(Box::new(result))
@@ -114,7 +125,7 @@ impl Brief {
     pub(crate) fn cpu(&self) -> Duration {
         match self {
             Brief::Whole(result) => result.cpu,
-            Brief::Passed(figures) => Duration::from_nanos(figures.cpu),
+            Brief::Passed(figures) => Duration::from_nanos(figures.cpu.into()),
         }
     }
 
@@ -122,7 +133,7 @@ impl Brief {
     pub(crate) fn memory(&self) -> Bytes {
         match self {
             Brief::Whole(result) => result.memory,
-            Brief::Passed(figures) => figures.memory,
+            Brief::Passed(figures) => figures.memory(),
         }
     }
 
@@ -211,7 +222,7 @@ mod tests {
         TestResult {
             cpu: Duration::new(1, 234_567_891),
             wall: Duration::new(2, 5),
-            memory: Bytes(12_345_678),
+            memory: Bytes(12_345 * Bytes::KIB),
             passes: 2,
             ..TestResult::without_run(test)
         }
@@ -227,8 +238,42 @@ mod tests {
         let brief = Brief::of(passed(&test));
         assert!(matches!(brief, Brief::Passed(_)));
         assert_eq!(brief.cpu(), Duration::new(1, 234_567_891));
-        assert_eq!(brief.memory(), Bytes(12_345_678));
+        assert_eq!(brief.memory(), Bytes(12_345 * Bytes::KIB));
         same(&brief.result(&test), &passed(&test));
+        assert_eq!(std::mem::size_of::<Brief>(), 16);
+    }
+
+    #[test]
+    fn a_passed_test_whose_figures_do_not_fit_is_held_whole() {
+        let test = test();
+        let long = Duration::from_secs(5);
+        let unfit = [
+            TestResult {
+                cpu: long,
+                ..passed(&test)
+            },
+            TestResult {
+                wall: long,
+                ..passed(&test)
+            },
+            TestResult {
+                memory: Bytes(12_345_678),
+                ..passed(&test)
+            },
+            TestResult {
+                memory: Bytes(5 << 40),
+                ..passed(&test)
+            },
+            TestResult {
+                passes: 70_000,
+                ..passed(&test)
+            },
+        ];
+        for result in unfit {
+            let brief = Brief::of(result.clone());
+            assert!(matches!(brief, Brief::Whole(_)), "{result:?}");
+            same(&brief.result(&test), &result);
+        }
     }
 
     #[test]
