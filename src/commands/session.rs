@@ -7,13 +7,12 @@ use crate::calibrate::kept;
 use crate::cli::RunArgs;
 use crate::error::{Error, Result};
 use crate::judge::{Judge, JudgeOptions, JudgeReport, Provenance};
-use crate::problem::{Files, Problem, Skipped, Solution, TestSelection};
+use crate::problem::{Files, Place, Problem, Skipped, Solution, TestSelection};
 use crate::report::{self, ColorChoice, Detail, Origin, Progress, Style};
 use crate::sandbox::{Isolation, Layers, Sandbox, own_peak_memory};
 use crate::toolchain::Toolchain;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 /// One judge to run: the problem, what to judge, where its tests are, and what solutions may not read.
 pub(super) struct Session {
@@ -81,24 +80,22 @@ pub(super) fn judge(
     // Checkers and interactors get the tests by path, and run in folders of their own.
     let absolute =
         |path: &Path| std::path::absolute(path).map_err(|e| Error::io("resolve", path, e));
-    // The tests found in a folder share it: it is made absolute once, not for each.
-    let mut made: Option<(Arc<PathBuf>, Arc<PathBuf>)> = None;
+    // The tests found in a folder share their place: it is made absolute once, not for each.
+    let mut made: Vec<(Files, Files)> = Vec::new();
     for test in found.iter_mut().filter(|t| t.has_files()) {
-        match &mut test.files {
-            Files::Named { folder, .. } => {
-                if !made
-                    .as_ref()
-                    .is_some_and(|(was, _)| Arc::ptr_eq(was, folder))
-                {
-                    made = Some((folder.clone(), Arc::new(absolute(folder)?)));
+        test.files = match test.files.place() {
+            Place::Named { folder, answer } => {
+                match made.iter().find(|(was, _)| was.shares(&test.files)) {
+                    Some((_, now)) => now.clone(),
+                    None => {
+                        let now = Files::named(absolute(folder)?, *answer);
+                        made.push((test.files.clone(), now.clone()));
+                        now
+                    }
                 }
-                *folder = made.as_ref().expect("made above").1.clone();
             }
-            Files::At(paths) => {
-                paths.input = absolute(&paths.input)?;
-                paths.answer = absolute(&paths.answer)?;
-            }
-        }
+            Place::At(paths) => Files::at(absolute(&paths.input)?, absolute(&paths.answer)?),
+        };
     }
     session.tests_dir = absolute(&session.tests_dir)?;
     let every_test = found.len();

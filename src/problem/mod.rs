@@ -42,7 +42,7 @@ pub use submission::{Skipped, commands, submissions};
 pub use test_name::TestName;
 pub(crate) use testset::check_test_file;
 pub use testset::{
-    Beside, Files, Judging, Paths, StaticCase, TEST_FILE_LIMIT, Test, TestFlags, TestKind,
+    Beside, Files, Judging, Paths, Place, StaticCase, TEST_FILE_LIMIT, Test, TestFlags, TestKind,
     answer_of, find_inputs, find_tests, is_sample_name,
 };
 pub use validation_data::{ValidationCase, ValidationKind, validation_data};

@@ -53,18 +53,19 @@ impl Judging {
     }
 }
 
-/// Where a test's input and answer are.
+/// Where a test's input and answer are, by one pointer: a judge keeps a test of every test, and their paths would
+/// be most of it. The tests found in a folder share one place (one for those answered by `.ans`, one for `.out`),
+/// and their paths are made where they are read.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Files {
-    /// In a folder, named for the test: the input `FOLDER/NAME.in`, the answer beside it. Only the folder is held,
-    /// shared by the tests found in it (by one pointer, where an `Arc<Path>` takes two), and the paths are made
-    /// where they are read: a judge keeps a test of every test, and the paths would be most of it.
-    Named {
-        folder: Arc<PathBuf>,
-        answer: Beside,
-    },
+pub struct Files(Arc<Place>);
+
+/// Where a test's input and answer are.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Place {
+    /// In a folder, named for the test: the input `FOLDER/NAME.in`, the answer beside it.
+    Named { folder: PathBuf, answer: Beside },
     /// Anywhere else: a test made for a command of its own, or one whose name is not its file's (not UTF-8).
-    At(Box<Paths>),
+    At(Paths),
 }
 
 /// A test's input and answer, where they are not named for it.
@@ -77,10 +78,24 @@ pub struct Paths {
 impl Files {
     /// A test's files at these paths.
     pub fn at(input: impl Into<PathBuf>, answer: impl Into<PathBuf>) -> Files {
-        Files::At(Box::new(Paths {
+        Files(Arc::new(Place::At(Paths {
             input: input.into(),
             answer: answer.into(),
-        }))
+        })))
+    }
+
+    /// The files of tests in `folder`, named for each test, the answer beside the input: one to share among them.
+    pub fn named(folder: PathBuf, answer: Beside) -> Files {
+        Files(Arc::new(Place::Named { folder, answer }))
+    }
+
+    pub fn place(&self) -> &Place {
+        &self.0
+    }
+
+    /// Whether both are the very same place, shared.
+    pub fn shares(&self, other: &Files) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
     }
 }
 
@@ -190,16 +205,23 @@ pub fn find_tests_named_from(root: &Path, dir: &Path) -> Result<Vec<Test>> {
     for test in &tests {
         check_test_file(&test.input())?;
     }
+    let mut out: Option<Files> = None;
     for test in &mut tests {
-        let input = test.input();
+        let input = test.input().into_owned();
         let beside = answer_beside(&input).ok_or_else(|| Error::MissingAnswer {
             input: input.to_path_buf(),
         })?;
         let answer = input.with_extension(beside.extension());
-        match &mut test.files {
-            Files::Named { answer, .. } => *answer = beside,
-            Files::At(paths) => paths.answer = answer.clone(),
-        }
+        test.files = match test.files.place() {
+            Place::Named { folder, .. } => match beside {
+                Beside::Ans => test.files.clone(),
+                // The tests answered by `.out` share a place of their own.
+                Beside::Out => out
+                    .get_or_insert_with(|| Files::named(folder.clone(), Beside::Out))
+                    .clone(),
+            },
+            Place::At(paths) => Files::at(&paths.input, &answer),
+        };
         check_test_file(&answer)?;
     }
     if tests.is_empty() {
@@ -267,7 +289,7 @@ fn inputs(root: &Path, dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<P
     }
     let mut tests = Vec::new();
     let mut unanswering = None;
-    let folder = Arc::new(root.to_path_buf());
+    let named = Files::named(root.to_path_buf(), Beside::Ans);
     for entry in WalkDir::new(dir).follow_links(true) {
         let entry = entry.map_err(|e| {
             let path = e.path().unwrap_or(dir).to_owned();
@@ -282,11 +304,8 @@ fn inputs(root: &Path, dir: &Path, answers: bool) -> Result<(Vec<Test>, Option<P
                         .with_extension("")
                         .as_os_str(),
                 );
-                let files = match Test::named_input(&folder, &name) == path {
-                    true => Files::Named {
-                        folder: folder.clone(),
-                        answer: Beside::Ans,
-                    },
+                let files = match Test::named_input(root, &name) == path {
+                    true => named.clone(),
                     false => Files::at(path, path.with_extension(Beside::Ans.extension())),
                 };
                 tests.push(Test {
@@ -338,21 +357,21 @@ impl Test {
 
     /// The path of its input.
     pub fn input(&self) -> Cow<'_, Path> {
-        match &self.files {
-            Files::Named { folder, .. } => Test::named_input(folder, &self.name).into(),
-            Files::At(paths) => Cow::Borrowed(&paths.input),
+        match self.files.place() {
+            Place::Named { folder, .. } => Test::named_input(folder, &self.name).into(),
+            Place::At(paths) => Cow::Borrowed(&paths.input),
         }
     }
 
     /// The path of its answer.
     pub fn answer(&self) -> Cow<'_, Path> {
-        match &self.files {
-            Files::Named { folder, answer } => {
+        match self.files.place() {
+            Place::Named { folder, answer } => {
                 let mut path = Test::named_input(folder, &self.name);
                 path.set_extension(answer.extension());
                 path.into()
             }
-            Files::At(paths) => Cow::Borrowed(&paths.answer),
+            Place::At(paths) => Cow::Borrowed(&paths.answer),
         }
     }
 
@@ -460,12 +479,8 @@ mod tests {
         touch(dir.path(), &["1.in", "1.out", "2.in", "2.ans", "2.out"]);
         let tests = find_tests(dir.path()).unwrap();
         // Held as where it is beside the input, not as a second path.
-        let folder = Arc::new(dir.path().to_path_buf());
         let held: Vec<_> = tests.iter().map(|t| t.files.clone()).collect();
-        let beside = |answer| Files::Named {
-            folder: folder.clone(),
-            answer,
-        };
+        let beside = |answer| Files::named(dir.path().to_path_buf(), answer);
         assert_eq!(held, [beside(Beside::Out), beside(Beside::Ans)]);
         let answers: Vec<_> = tests
             .into_iter()
@@ -485,14 +500,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         touch(dir.path(), &["1.in", "1.ans", "g/a.b.in", "g/a.b.ans"]);
         let tests = find_tests(dir.path()).unwrap();
-        let folders: Vec<&Arc<PathBuf>> = tests
-            .iter()
-            .map(|t| match &t.files {
-                Files::Named { folder, .. } => folder,
-                Files::At(_) => panic!("{t:?} holds its paths"),
-            })
-            .collect();
-        assert!(Arc::ptr_eq(folders[0], folders[1]));
+        for test in &tests {
+            assert!(
+                matches!(test.files.place(), Place::Named { .. }),
+                "{test:?} holds its paths"
+            );
+        }
+        assert!(tests[0].files.shares(&tests[1].files));
+        assert_eq!(std::mem::size_of::<Test>(), 40);
         assert_eq!(tests[1].name, "g/a.b");
         assert_eq!(tests[1].input(), dir.path().join("g/a.b.in"));
         assert_eq!(tests[1].answer(), dir.path().join("g/a.b.ans"));
@@ -507,7 +522,7 @@ mod tests {
         std::fs::write(input.with_extension("out"), "").unwrap();
         let tests = find_tests(dir.path()).unwrap();
         assert_eq!(tests[0].name, "t\\xff");
-        assert!(matches!(tests[0].files, Files::At(_)));
+        assert!(matches!(tests[0].files.place(), Place::At(_)));
         assert_eq!(tests[0].input(), input);
         assert_eq!(tests[0].answer(), input.with_extension("out"));
     }
