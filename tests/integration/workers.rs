@@ -229,3 +229,58 @@ fn released_workers_are_not_reused_and_are_waited_for() {
     );
     assert_eq!(left.len(), 1, "only the second worker: {left:?}");
 }
+
+/// A solution's run held in the worker's holder (namespaces and Landlock) starts in an empty folder of its own,
+/// whatever the runs before left in theirs. The folders of runs that left nothing stay mounted beneath the next
+/// one's for a while (an unmount is slow), at most 16 deep; one that left files is unmounted as soon as its run is
+/// over, so that their memory is not still charged to the worker's cgroup at the next run, which would retire the
+/// worker: 40 runs, 20 leaving nothing and then every third leaving 16 MiB, take one worker.
+#[test]
+fn held_runs_start_empty_and_keep_their_worker() {
+    if !layer_works("namespaces", "a worker's holder")
+        || !layer_works("landlock", "a worker's holder")
+    {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let sandbox = sandbox(&working_layers());
+    let mut depths = Vec::new();
+    for n in 0..40 {
+        let leave = match n >= 20 && n % 3 == 0 {
+            true => "head -c 16777216 /dev/zero > left",
+            false => "true",
+        };
+        // What the folder holds, and how many mounts lie at its path (this run's and those beneath it).
+        let script = format!(
+            "ls -A | wc -l; awk -v d=\"$PWD\" '$5 == d' /proc/self/mountinfo | wc -l; {leave}"
+        );
+        let spec = RunSpec {
+            trust: Trust::Solution {
+                readable: Vec::new(),
+            },
+            scratch: Some(Bytes::mib(64)),
+            ..shell(dir.path(), &script)
+        };
+        let result = sandbox.run(&spec).unwrap();
+        assert!(result.succeeded(), "run {n}: {result:?}");
+        let output = std::fs::read_to_string(dir.path().join("output")).unwrap();
+        let figures: Vec<usize> = output
+            .split_whitespace()
+            .map(|f| f.parse().unwrap())
+            .collect();
+        assert_eq!(
+            figures[0], 0,
+            "run {n} found its folder not empty: {output:?}"
+        );
+        depths.push(figures[1]);
+    }
+    assert!(
+        depths.iter().all(|&depth| (1..=16).contains(&depth)),
+        "mounts at the folder's path, run by run: {depths:?}"
+    );
+    assert!(
+        (22..40).step_by(3).all(|n| depths[n] == 1),
+        "a run after one that left files is not alone at its path: {depths:?}"
+    );
+    assert_eq!(sandbox.workers_started(), 1, "depths seen: {depths:?}");
+}
