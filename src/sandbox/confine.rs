@@ -246,48 +246,23 @@ impl Reused {
             .filter(|_| named && solution && spec.scratch.is_some())
     }
 
-    /// Before a run of `spec` is given anything: takes away what the holder keeps mounted of the runs before (see
-    /// `Holder::settle`), which may lie on its way, unless the run is held at the same place.
-    pub fn clear_way(&mut self, spec: &RunSpec) {
-        let here = self.holds(spec).is_some();
-        if let Some(holder) = &mut self.holder
-            && !(here
-                && spec
-                    .workdir
-                    .parent()
-                    .is_some_and(|folder| holder.stacked_at(folder)))
-        {
-            holder.unstack();
-        }
-    }
-
     /// Mounts a run of `spec` in the holder, if [`Reused::holds`] it, its folder owned by `owner`, with its output
-    /// `stdout`: the output opened again through the holder where it is a regular file.
+    /// `stdout`: what unmounts it, and the output opened again through the holder where it is a regular file.
     pub fn hold(
-        &mut self,
+        &self,
         spec: &RunSpec,
         owner: Option<libc::uid_t>,
         stdout: &std::fs::File,
-    ) -> Option<io::Result<Option<std::fs::File>>> {
-        let size = self.holds(spec).and(spec.scratch)?;
-        let holder = self.holder.as_mut().expect("a held run has a holder");
-        let output = (|| {
-            io::Result::Ok(match stdout.metadata()? {
-                file if file.is_file() => {
-                    let folder = holder.covers(&spec.stdout);
-                    Some((self.view.detached(&spec.stdout, folder)?, file))
-                }
+    ) -> Option<io::Result<(namespace::Workdir, Option<std::fs::File>)>> {
+        let (holder, size) = (self.holds(spec)?, spec.scratch?);
+        let held = (|| {
+            let output = match stdout.metadata()? {
+                file if file.is_file() => Some((self.view.detached(&spec.stdout)?, file)),
                 _ => None,
-            })
+            };
+            holder.mount(&spec.workdir, size, owner, output)
         })();
-        Some(output.and_then(|output| holder.mount(&spec.workdir, size, owner, output)))
-    }
-
-    /// Once a run is over: what the holder keeps of it (see `Holder::settle`).
-    pub fn settle(&mut self) {
-        if let Some(holder) = &mut self.holder {
-            holder.settle();
-        }
+        Some(held)
     }
 
     /// In the worker, before its first run: in the namespaces, makes it their init and starts watching its mounts;

@@ -295,8 +295,7 @@ impl Drop for Workdir {
 pub(crate) const HELD_WORKDIR: &str = "box";
 
 /// A small file system of the worker's own, made once and read-only, that holds only a folder named
-/// [`HELD_WORKDIR`] and empty files `output0` to `output15`: the places a solution's run mounts its folder and its
-/// output at.
+/// [`HELD_WORKDIR`] and an empty file `output`: the places a solution's run mounts its folder and its output at.
 ///
 /// Landlock's rules name inodes, and a run's folder is a new file system each run, its output a new file: a rule
 /// naming either must be made for each run, with the ~50 rules of what it may read in the same ruleset. The holder
@@ -305,38 +304,11 @@ pub(crate) const HELD_WORKDIR: &str = "box";
 /// covers both, the kernel's walk up from a file crossing each mount to the folder the mount point lies in (the
 /// mount point itself is not looked at). Nothing a run can write is kept in it: its folder is a fresh file system,
 /// its output the judge's file, and the holder itself read-only.
-///
-/// An unmount waits for the kernel's read-copy-update grace period, which takes 40 to 90 µs where the other
-/// processor is busy (it is interrupted): more than the mounts themselves. So the holder stays bound between runs,
-/// each run's folder mounted on top of the last run's, out of reach beneath it (a path resolves to the topmost
-/// mount, and no run may mount or unmount), and each run's output on a file of its own (the judge removes an output
-/// once it is compared, and nothing may be mounted on a removed file). Everything is unmounted together, one wait
-/// for all of them, once a run is over that left anything in its folder or more than [`Holder::KEPT_OUTPUT`] of
-/// output with the runs before (see [`Holder::settle`]), and after [`Holder::DEPTH`] runs.
-pub(crate) struct Holder {
-    root: std::fs::File,
-    /// The holder's root, as `stat` tells it apart: what the folder it is bound on shows while it is.
-    id: (u64, u64),
-    stack: Option<Stack>,
-}
-
-/// The runs stacked in a holder bound over `folder` (`real` is that folder itself, beneath), and the bytes of output
-/// their mounts hold.
-struct Stack {
-    folder: CString,
-    real: OwnedFd,
-    runs: usize,
-    output: u64,
-}
+pub(crate) struct Holder(std::fs::File);
 
 impl Holder {
     /// Where it is mounted, in the view.
     const PLACE: &CStr = c"/dev/holder";
-    /// The most runs stacked before they are unmounted together: a Landlock check of a file in a run's folder
-    /// walks up through each mount beneath it.
-    const DEPTH: usize = 16;
-    /// The most output the stacked runs may hold on disk (the judge has removed their files by then).
-    const KEPT_OUTPUT: u64 = 1 << 20;
 
     /// Makes it, in PID 1 of the namespaces.
     pub fn make() -> io::Result<Holder> {
@@ -348,98 +320,53 @@ impl Holder {
                 Self::PLACE,
                 Some(c"tmpfs"),
                 flags,
-                c"size=4k,nr_inodes=32,mode=0755",
+                c"size=4k,nr_inodes=4,mode=0755",
             )?;
         }
         let place = Path::new(std::ffi::OsStr::from_bytes(Self::PLACE.to_bytes()));
         std::fs::DirBuilder::new().create(place.join(HELD_WORKDIR))?;
-        for run in 0..Self::DEPTH {
-            std::fs::File::create(place.join(format!("output{run}")))?;
-        }
+        std::fs::File::create(place.join("output"))?;
         // SAFETY: as above.
         unsafe { set_read_only(Self::PLACE, false, true)? };
         let root = std::fs::File::open(place)?;
-        let metadata = root.metadata()?;
-        Ok(Holder {
-            id: (metadata.dev(), metadata.ino()),
-            root,
-            stack: None,
-        })
+        Ok(Holder(root))
     }
 
     /// The holder's root, which a Landlock rule names.
     pub fn root(&self) -> std::os::fd::BorrowedFd<'_> {
-        std::os::fd::AsFd::as_fd(&self.root)
+        std::os::fd::AsFd::as_fd(&self.0)
     }
 
     /// Mounts a solution's run in the holder: the holder over the folder that holds `workdir` (named
-    /// [`HELD_WORKDIR`]) unless it is bound there already with room for one more run, scratch space of `size` (owned
-    /// by `owner` if given) on its folder, and where its output is a regular file (`stdout` is what the harness
-    /// opened), that file as a detached mount (see `View::detached`) on an `output` file of its own. Returns
-    /// `stdout` opened again through the holder: the program's output, which it may open again by name. What is
-    /// mounted stays after the run, unless [`Holder::settle`] or a later run's mount takes it away.
+    /// [`HELD_WORKDIR`]), scratch space of `size` (owned by `owner` if given) on its folder, and where its output is
+    /// a regular file (`stdout` is what the harness opened), that file as a detached mount (see `View::detached`) on
+    /// its `output`.
+    /// Returns what unmounts them all, and `stdout` opened again through the holder: the program's output, which it
+    /// may open again by name.
     pub fn mount(
-        &mut self,
+        &self,
         workdir: &Path,
         size: Bytes,
         owner: Option<libc::uid_t>,
         output: Option<(OwnedFd, std::fs::Metadata)>,
-    ) -> io::Result<Option<std::fs::File>> {
+    ) -> io::Result<(Workdir, Option<std::fs::File>)> {
         let folder = workdir
             .parent()
             .filter(|_| workdir.file_name() == Some(HELD_WORKDIR.as_ref()))
             .ok_or_else(|| io::Error::other("the working directory cannot be held"))?;
         let folder = CString::new(folder.as_os_str().as_bytes())?;
+        // SAFETY: plain system calls with C strings. The bind of the read-only holder is read-only.
+        unsafe { mount(Some(Self::PLACE), &folder, None, libc::MS_BIND)? };
+        // Unmounted with all that is mounted in it when dropped, from here on.
+        let held = Workdir(folder);
         let workdir = CString::new(workdir.as_os_str().as_bytes())?;
-        let mounted = self.stack_on(&folder, &workdir, size, owner, output);
-        if mounted.is_err() {
-            self.unstack();
-        }
-        mounted
-    }
-
-    fn stack_on(
-        &mut self,
-        folder: &CString,
-        workdir: &CString,
-        size: Bytes,
-        owner: Option<libc::uid_t>,
-        output: Option<(OwnedFd, std::fs::Metadata)>,
-    ) -> io::Result<Option<std::fs::File>> {
-        let kept = self.stack.as_mut().filter(|stack| {
-            &stack.folder == folder && stack.runs < Self::DEPTH && id_of(folder) == Some(self.id)
-        });
-        match kept {
-            Some(stack) => stack.runs += 1,
-            None => {
-                self.unstack();
-                // SAFETY: open takes a C string and flags; a non-negative result is a new descriptor.
-                let real = checked(unsafe {
-                    libc::open(
-                        folder.as_ptr(),
-                        libc::O_PATH | libc::O_DIRECTORY | libc::O_NOFOLLOW | libc::O_CLOEXEC,
-                    )
-                })?;
-                // SAFETY: a new descriptor that nothing else owns.
-                let real = unsafe { <OwnedFd as std::os::fd::FromRawFd>::from_raw_fd(real) };
-                // SAFETY: plain system calls with C strings. The bind of the read-only holder is read-only.
-                unsafe { mount(Some(Self::PLACE), folder, None, libc::MS_BIND)? };
-                self.stack = Some(Stack {
-                    folder: folder.clone(),
-                    real,
-                    runs: 1,
-                    output: 0,
-                });
-            }
-        }
         // SAFETY: as above.
-        unsafe { mount_scratch(workdir, size, owner)? };
+        unsafe { mount_scratch(&workdir, size, owner)? };
         let Some((tree, stdout)) = output else {
-            return Ok(None);
+            return Ok((held, None));
         };
-        let runs = self.stack.as_ref().map_or(1, |stack| stack.runs);
-        let output = [folder.as_bytes(), format!("/output{}", runs - 1).as_bytes()].concat();
-        let output = CString::new(output).expect("made of C strings");
+        let output = [held.0.as_bytes(), b"/output"].concat();
+        let output = CString::new(output)?;
         super::mounts::move_to(tree.as_raw_fd(), libc::AT_FDCWD, &output)?;
         let path = Path::new(std::ffi::OsStr::from_bytes(output.as_bytes()));
         let opened = std::fs::OpenOptions::new().write(true).open(path)?;
@@ -447,83 +374,8 @@ impl Holder {
         if (stdout.dev(), stdout.ino()) != (is.dev(), is.ino()) {
             return Err(io::Error::other("the output in view is another file"));
         }
-        Ok(Some(opened))
+        Ok((held, Some(opened)))
     }
-
-    /// Once a run held here is over: unmounts everything stacked if the run left anything in its folder, or the
-    /// outputs held would pass [`Holder::KEPT_OUTPUT`]. What a run leaves is then given back at once, its memory
-    /// to the cgroup before the worker's next run. ([`Holder::mount`] stacks [`Holder::DEPTH`] runs at most.)
-    pub fn settle(&mut self) {
-        let Some(stack) = &mut self.stack else {
-            return;
-        };
-        let folder = stack.folder.as_bytes();
-        let path = |name: &[u8]| CString::new([folder, name].concat()).expect("made of C strings");
-        let output = size_of(&path(format!("/output{}", stack.runs - 1).as_bytes()))
-            .map(|bytes| stack.output.saturating_add(bytes));
-        let workdir = path(format!("/{HELD_WORKDIR}").as_bytes());
-        match output {
-            Some(output) if output <= Self::KEPT_OUTPUT && is_empty(&workdir) => {
-                stack.output = output
-            }
-            _ => self.unstack(),
-        }
-    }
-
-    /// Whether runs are stacked in the holder bound over `folder`.
-    pub fn stacked_at(&self, folder: &Path) -> bool {
-        self.stack
-            .as_ref()
-            .is_some_and(|stack| stack.folder.as_bytes() == folder.as_os_str().as_bytes())
-    }
-
-    /// The real folder that holds `path`, where the holder covers it: bound over it now, with runs stacked.
-    pub fn covers(&self, path: &Path) -> Option<std::os::fd::BorrowedFd<'_>> {
-        let stack = self.stack.as_ref()?;
-        let held = self.stacked_at(path.parent()?) && id_of(&stack.folder) == Some(self.id);
-        held.then(|| std::os::fd::AsFd::as_fd(&stack.real))
-    }
-
-    /// Unmounts the holder with every run stacked in it, if it is still bound where it was (a folder removed
-    /// outside takes its mounts away with it).
-    pub fn unstack(&mut self) {
-        if let Some(stack) = self.stack.take()
-            && id_of(&stack.folder) == Some(self.id)
-        {
-            // SAFETY: umount2 takes a C string and flags. Every process of the runs is gone by now.
-            unsafe { super::mounts::unmount(&stack.folder, libc::MNT_DETACH) };
-        }
-    }
-}
-
-/// The device and inode of what `path` names, without following a link at its end.
-fn id_of(path: &CStr) -> Option<(u64, u64)> {
-    // SAFETY: a zeroed stat is valid, and lstat writes only to it, given a C string.
-    let mut stat: libc::stat = unsafe { std::mem::zeroed() };
-    // SAFETY: as above.
-    (unsafe { libc::lstat(path.as_ptr(), &mut stat) } == 0).then_some((stat.st_dev, stat.st_ino))
-}
-
-/// The size of the file `path` names.
-fn size_of(path: &CStr) -> Option<u64> {
-    // SAFETY: as in `id_of`.
-    let mut stat: libc::stat = unsafe { std::mem::zeroed() };
-    // SAFETY: as above.
-    (unsafe { libc::lstat(path.as_ptr(), &mut stat) } == 0).then_some(stat.st_size as u64)
-}
-
-/// Whether the in-memory file system at `path` holds nothing but its root, and no byte.
-fn is_empty(path: &CStr) -> bool {
-    statfs(path).is_some_and(|stat| {
-        stat.f_files.saturating_sub(stat.f_ffree) <= 1 && stat.f_blocks == stat.f_bfree
-    })
-}
-
-fn statfs(path: &CStr) -> Option<libc::statfs> {
-    // SAFETY: a zeroed statfs is valid, and statfs writes only to it, given a C string.
-    let mut stat: libc::statfs = unsafe { std::mem::zeroed() };
-    // SAFETY: as above.
-    (unsafe { libc::statfs(path.as_ptr(), &mut stat) } == 0).then_some(stat)
 }
 
 /// In PID 1: kills every other process of the namespace, and reaps them all.
@@ -593,8 +445,13 @@ pub(crate) fn leftovers(mounted: bool) -> Option<String> {
 /// anything but its root: a file there, or one removed but still open, is an inode in use (one call, where listing
 /// it takes five). True if it cannot be asked, or counts no inodes.
 fn holds_files(path: &CStr) -> bool {
-    statfs(path)
-        .is_none_or(|stat| stat.f_files == 0 || stat.f_files.saturating_sub(stat.f_ffree) > 1)
+    // SAFETY: a zeroed statfs is valid, and statfs writes only to it, given a C string.
+    let mut stat: libc::statfs = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    if unsafe { libc::statfs(path.as_ptr(), &mut stat) } == -1 || stat.f_files == 0 {
+        return true;
+    }
+    stat.f_files.saturating_sub(stat.f_ffree) > 1
 }
 
 /// Whether the kernel counts processes towards RLIMIT_NPROC per user namespace (Linux 5.14 and later). Before,

@@ -15,7 +15,7 @@ use super::namespace::{checked, mount_with};
 use std::collections::{HashMap, HashSet};
 use std::ffi::CString;
 use std::io;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Component, Path, PathBuf};
@@ -162,17 +162,15 @@ impl View {
     /// The file at `path` (absolute: the real one, whatever covers it in the view), alone, as a detached mount that
     /// may be written through (the view is read-only) and from which nothing can be executed: a run's output, to be
     /// mounted where its rules reach it. The file itself is looked for through the real folder beneath the nearest
-    /// cover above it, if any, else in `folder` where it is given (the real folder that holds it, which a mount of
-    /// the worker's covers), and never followed if it is a link.
-    pub fn detached(&self, path: &Path, folder: Option<BorrowedFd<'_>>) -> io::Result<OwnedFd> {
+    /// cover above it, if any, and never followed if it is a link.
+    pub fn detached(&self, path: &Path) -> io::Result<OwnedFd> {
         let beneath = path
             .ancestors()
             .skip(1)
             .find_map(|folder| Some((self.covered.get(folder)?, path.strip_prefix(folder).ok()?)));
-        let (from, within) = match (beneath, folder, path.file_name()) {
-            (Some((real, within)), _, _) => (real.as_raw_fd(), within),
-            (None, Some(folder), Some(name)) => (folder.as_raw_fd(), Path::new(name)),
-            _ => (libc::AT_FDCWD, path),
+        let (from, within) = match beneath {
+            Some((real, within)) => (real.as_raw_fd(), within),
+            None => (libc::AT_FDCWD, path),
         };
         let name = CString::new(within.as_os_str().as_bytes())?;
         let tree = mounts::open_tree(from, &name, libc::AT_SYMLINK_NOFOLLOW as u32)?;

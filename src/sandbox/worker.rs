@@ -215,22 +215,21 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
     let mut mounted = false;
     let run_as = reused.run_user(spec);
     let result = (|| {
-        reused.clear_way(spec);
         // What the run reaches by name, where it runs as a user of its own.
         if run_as.is_some() {
             reused.expose(&request.reach, spec.scratch.is_some())?;
         }
-        // Unmounted when the run is over; a solution's run held by the worker's holder stays mounted there until a
-        // later run's (see `namespace::Holder`), and writes its output through the holder.
+        // Unmounted when the run is over. A solution's run held by the worker's holder writes its output through
+        // the holder.
         let mut streams = streams;
         let workdir = match reused.hold(spec, run_as, &streams.stdout) {
             Some(held) => {
-                let output =
+                let (workdir, output) =
                     held.map_err(|e| format!("cannot make the run's folder writable: {e}"))?;
                 if let Some(output) = output {
                     streams.stdout = output;
                 }
-                None
+                Some(workdir)
             }
             _ if reused.namespaces() => Some(
                 Workdir::mount(&spec.workdir, spec.scratch, run_as)
@@ -249,7 +248,6 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
         };
         let result = supervisor::run(spec, streams, confinement, place);
         mounted = reused.mounts_changed();
-        reused.settle();
         if let Some(workdir) = &workdir
             && run_as.is_some()
             && spec.scratch.is_none()

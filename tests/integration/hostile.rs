@@ -83,6 +83,7 @@ hostile! {
     sparse_file: "sparse_file.c" => [RE, OLE];
     disk_filler: "disk_filler.c" => [AC, MLE];
     scratch_file: "scratch_file.c" => [AC];
+    earlier_outputs: "earlier_outputs.c" => [AC];
     rewrite_input: "rewrite_input.c" => [AC];
     large_input_link: "large_input_link.c" => [AC] given Large;
     write_outside: "write_outside.c" => [AC] needs [namespaces | landlock];
