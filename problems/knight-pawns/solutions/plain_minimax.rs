@@ -28,15 +28,14 @@ fn bfs(start: usize) -> Vec<u32> {
     dist
 }
 
-fn search(dist: &[Vec<u32>], at: usize, taken: &mut [bool], alice: bool) -> u32 {
+/// The game's value with the pawns of `free` (a bit each) still on the board and the knight on `at`.
+fn search(dist: &[Vec<u32>], at: usize, free: u32, alice: bool) -> u32 {
     let mut best: Option<u32> = None;
-    for next in 0..taken.len() {
-        if taken[next] {
-            continue;
-        }
-        taken[next] = true;
-        let total = dist[at][next] + search(dist, next, taken, !alice);
-        taken[next] = false;
+    let mut left = free;
+    while left != 0 {
+        let next = left.trailing_zeros() as usize;
+        left &= left - 1;
+        let total = dist[at][next] + search(dist, next, free & !(1 << next), !alice);
         best = Some(match best {
             None => total,
             Some(b) if alice => b.max(total),
@@ -64,8 +63,7 @@ fn main() {
             squares[..n].iter().map(|&t| field[t]).collect()
         })
         .collect();
-    let mut taken = vec![false; n];
-    let answer = search(&dist, n, &mut taken, true);
+    let answer = search(&dist, n, (1u32 << n) - 1, true);
     let mut out = io::BufWriter::new(io::stdout().lock());
     writeln!(out, "{}", answer).unwrap();
 }
