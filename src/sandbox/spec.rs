@@ -111,7 +111,7 @@ pub struct Setup {
 }
 
 /// What the harness sends a worker: the run, and what a solution may not read. (The layers are the worker's own,
-/// given when it starts; the run's standard input and output come with the request, as descriptors.)
+/// given in its [`Setup`]; the run's standard input and output come with the request, as descriptors.)
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Request {
     /// A number the reply must carry: no line can pass for the answer to a request it does not know.
