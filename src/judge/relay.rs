@@ -437,6 +437,8 @@ mod tests {
 
     #[test]
     fn a_solution_gone_cuts_off_the_interactor_that_floods() {
+        /// Far more than the relay may take.
+        const FLOOD: u64 = 16 << 20;
         let written = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
         let counted = written.clone();
         let relayed = dialogue(
@@ -446,18 +448,22 @@ mod tests {
             },
             move |[_input, mut output]| {
                 // Writes until its writes fail, as they do once the solution's input has closed and it has written
-                // more than the relay drops.
+                // more than the relay drops; or until it has written far more than the relay may take in any case.
                 let block = [b'x'; 4096];
-                while output.write_all(&block).is_ok() {
+                while counted.load(std::sync::atomic::Ordering::SeqCst) < FLOOD
+                    && output.write_all(&block).is_ok()
+                {
                     counted.fetch_add(block.len() as u64, std::sync::atomic::Ordering::SeqCst);
                 }
             },
         );
         assert_eq!(relayed.first_to_end, Some(Side::Solution));
         assert_eq!(relayed.cut_off, [false, true]);
+        // What the relay may take: what it reads for the solution before it sees the solution's input closed, then
+        // what it drops, and what the pipe holds (at most 1 MiB, the kernel's default largest).
         let written = written.load(std::sync::atomic::Ordering::SeqCst);
         assert!(
-            written < DRAINED_LIMIT + (256 << 10),
+            written < PENDING_LIMIT as u64 + DRAINED_LIMIT + (1 << 20),
             "{written} bytes taken"
         );
     }
