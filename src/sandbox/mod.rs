@@ -11,6 +11,7 @@
 mod cgroup;
 mod confine;
 mod excerpt;
+mod exec_clock;
 mod filesystem;
 mod input;
 mod isolation;

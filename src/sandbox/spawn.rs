@@ -2,13 +2,17 @@
 //! worker's memory, on a stack of its own, until it calls exec. The worker is suspended meanwhile, so its address
 //! space is neither copied at the start nor torn down again at exec (a cost the run's cgroup would be charged), and
 //! the child only makes system calls on what was made beforehand: the places the program may be found at, its
-//! arguments and environment, its streams and its confinement.
+//! arguments and environment, its streams and its confinement. Where the kernel gives a counter of the program's CPU
+//! time from exec on, the child also shares the worker's descriptors at first, opens the counter into them, and takes
+//! a table of its own before it touches any (see `exec_clock`).
 //!
 //! The worker handles no signal itself (only the faults of its own stack overflowing, which the child's code does
 //! not reach), so no handler of its can run in the child and touch the memory they share.
 
 use super::confine::Confinement;
+use super::exec_clock::{Counter, ExecClock};
 use super::process;
+use super::syscalls;
 use std::ffi::{CString, OsStr};
 use std::fs::File;
 use std::io;
@@ -19,9 +23,8 @@ use std::time::Duration;
 
 /// The CPU time the program's process used before it called exec, as it read its own clock just before: its start,
 /// the sandbox's work (its streams, its confinement, the worker's descriptors closed), which the program is not
-/// charged for. The exec itself is left in the program's time: what `perf stat` counts of a program starts a little
-/// later (once the kernel's exec has replaced the worker's memory), and the child cannot read its clock from inside
-/// the exec.
+/// charged for. The exec itself is left in it, as the child cannot read its clock from inside the exec: where the
+/// kernel gives a counter from exec on, that is charged instead (see `exec_clock`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct StartCost {
     /// From its clone to just before exec: what the kernel counts for the process (its clock, its rusage).
@@ -116,15 +119,14 @@ impl Program {
     }
 
     /// Starts the program with its standard input and output on `stdin` and `stdout`, in `confinement`, as a child
-    /// of the worker `worker`. Returns its PID, once it has called exec, the read end of a pipe that is its
-    /// standard error, and the CPU time its start took; or why it could not be started (it is then reaped).
+    /// of the worker `worker`, once it has called exec; or says why it could not be started (it is then reaped).
     pub fn start(
         &mut self,
         stdin: &File,
         stdout: &File,
         confinement: &Confinement,
         worker: libc::pid_t,
-    ) -> io::Result<(libc::pid_t, File, StartCost)> {
+    ) -> io::Result<Started> {
         let mut ends = [0; 2];
         // SAFETY: pipe2 writes two descriptors to `ends`.
         if unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC) } == -1 {
@@ -133,11 +135,19 @@ impl Program {
         // SAFETY: two new descriptors that nothing else owns.
         let (read, write) = unsafe { (File::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
         let stack = stack()?;
+        let counter = Counter::get();
+        // Where a counter is opened, the child shares the worker's descriptors until it has opened it.
+        let files = match counter {
+            Some(_) => libc::CLONE_FILES,
+            None => 0,
+        };
         let mut launch = Launch {
             program: self,
             streams: [stdin.as_raw_fd(), stdout.as_raw_fd(), write.as_raw_fd()],
             confinement,
             worker,
+            counter,
+            clock: None,
             start: StartCost::default(),
             failed: None,
         };
@@ -147,13 +157,16 @@ impl Program {
             libc::clone(
                 child,
                 stack,
-                libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+                libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD | files,
                 (&raw mut launch).cast(),
             )
         };
         if pid == -1 {
             return Err(io::Error::last_os_error());
         }
+        // SAFETY: a counter the child opened in the worker's descriptors, which nothing else owns; taken whether or
+        // not the program started.
+        let clock = launch.clock.map(|fd| unsafe { ExecClock::from_raw_fd(fd) });
         if let Some(e) = launch.failed.take() {
             let mut status = 0;
             // SAFETY: waitpid writes only to `status`; the child is ours and has exited.
@@ -162,8 +175,24 @@ impl Program {
             {}
             return Err(e);
         }
-        Ok((pid, read, launch.start))
+        Ok(Started {
+            pid,
+            stderr: read,
+            start: launch.start,
+            clock,
+        })
     }
+}
+
+/// A program that has called exec.
+pub(super) struct Started {
+    pub pid: libc::pid_t,
+    /// The read end of a pipe that is its standard error.
+    pub stderr: File,
+    /// The CPU time its start took.
+    pub start: StartCost,
+    /// Its CPU time from exec on, where the kernel gives a counter.
+    pub clock: Option<ExecClock>,
 }
 
 /// What the child is given, in the worker's memory: it writes there why it could not call exec.
@@ -173,6 +202,9 @@ struct Launch<'a> {
     streams: [RawFd; 3],
     confinement: &'a Confinement,
     worker: libc::pid_t,
+    /// How the child opens a counter of its CPU time from exec on, for the worker, and the counter it opened.
+    counter: Option<&'static Counter>,
+    clock: Option<RawFd>,
     /// What its start took, as the child read its clock before exec.
     start: StartCost,
     failed: Option<io::Error>,
@@ -196,6 +228,19 @@ impl Launch<'_> {
     /// # Safety
     /// In the child of [`Program::start`].
     unsafe fn go(&mut self) -> io::Error {
+        if let Some(counter) = self.counter {
+            // SAFETY: in the child, which shares the worker's descriptors until the unshare below.
+            self.clock = unsafe { counter.open() };
+            // A table of its own before anything else: the streams below go onto its own descriptors 0 to 2, and
+            // the program holds none of the worker's (the counter among them).
+            // SAFETY: unshare takes a plain flag.
+            if unsafe {
+                syscalls::keyed(libc::SYS_unshare, [libc::CLONE_FILES as usize, 0, 0, 0, 0])
+            } == -1
+            {
+                return io::Error::last_os_error();
+            }
+        }
         for (target, &fd) in self.streams.iter().enumerate() {
             let target = target as RawFd;
             // SAFETY: plain system calls on descriptors the worker holds open.
@@ -311,18 +356,23 @@ fn stack() -> io::Result<*mut libc::c_void> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Mutex;
+
+    /// The child's stack is one per process, as a worker starts one program at a time: so do these tests.
+    static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
     /// The start is read by the child before exec, and is part of what the kernel counts for the process: taking
     /// it off what the process used never leaves less than nothing.
     #[test]
     fn the_start_is_measured_within_what_the_process_used() {
+        let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         let stdin = File::open("/dev/null").unwrap();
         let stdout = File::options().write(true).open("/dev/null").unwrap();
         let mut program =
             Program::new(&["/bin/true".into()], &[], std::path::Path::new("/")).unwrap();
         // SAFETY: getpid has no preconditions.
         let worker = unsafe { libc::getpid() };
-        let (pid, _stderr, start) = program
+        let Started { pid, start, .. } = program
             .start(&stdin, &stdout, &Confinement::bare(), worker)
             .unwrap();
         // SAFETY: a zeroed rusage is valid, and wait4 writes only to `status` and `usage`.
@@ -336,5 +386,58 @@ mod tests {
         assert!(start.total > Duration::ZERO, "{start:?}");
         assert!(start.in_cgroup <= start.total, "{start:?}");
         assert!(start.total <= used, "{start:?} against {used:?} in all");
+    }
+
+    /// The counter from exec holds the program's children too, and falls short of what the kernel counted of the
+    /// whole process only by the exec's first part: a shell that waits for a busy child of its own.
+    #[test]
+    fn the_counter_from_exec_holds_the_programs_children() {
+        if let Some(why) = super::super::exec_clock::unavailable() {
+            eprintln!("skipped: {why}");
+            return;
+        }
+        let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+        let stdin = File::open("/dev/null").unwrap();
+        let stdout = File::options().write(true).open("/dev/null").unwrap();
+        let busy = "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done";
+        let argv = [
+            "/bin/sh".into(),
+            "-c".into(),
+            format!("({busy}) & wait").into(),
+        ];
+        let mut program = Program::new(&argv, &[], std::path::Path::new("/")).unwrap();
+        // SAFETY: getpid has no preconditions.
+        let worker = unsafe { libc::getpid() };
+        let started = program
+            .start(&stdin, &stdout, &Confinement::bare(), worker)
+            .unwrap();
+        let clock = started
+            .clock
+            .expect("a counter, where the kernel gives one");
+        // SAFETY: a zeroed rusage is valid, and wait4 writes only to `status` and `usage`.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        let mut status = 0;
+        // SAFETY: as above; the child is ours.
+        assert_eq!(
+            unsafe { libc::wait4(started.pid, &mut status, 0, &mut usage) },
+            started.pid
+        );
+        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
+        let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+        let counted =
+            (time(usage.ru_utime) + time(usage.ru_stime)).saturating_sub(started.start.total);
+        let from_exec = clock.read().unwrap();
+        assert!(
+            counted >= Duration::from_millis(5),
+            "the busy child did not run: {counted:?}"
+        );
+        assert!(
+            from_exec <= counted,
+            "{from_exec:?} from exec, {counted:?} counted"
+        );
+        assert!(
+            counted - from_exec <= super::super::exec_clock::EXEC_ALLOWANCE,
+            "{from_exec:?} from exec, {counted:?} counted: the child's time is missing"
+        );
     }
 }

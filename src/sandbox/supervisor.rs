@@ -5,6 +5,7 @@
 use super::cgroup::RunCgroup;
 use super::confine::Confinement;
 use super::excerpt::Excerpt;
+use super::exec_clock::{self, ExecClock};
 use super::namespace;
 use super::process::{self, ProcStat};
 use super::spawn::{self, StartCost};
@@ -73,7 +74,12 @@ pub(super) fn run(
         .map_err(|e| format!("failed to start {}: {e}", program.to_string_lossy()))?;
     let children_before = process::children_usage().0;
     let start = Instant::now();
-    let (leader, stderr, start_cost) = program
+    let spawn::Started {
+        pid: leader,
+        stderr,
+        start: start_cost,
+        clock,
+    } = program
         .start(&stdin, &stdout, &confinement, worker)
         .map_err(|e| format!("failed to start {}: {e}", program.name()))?;
     // Closed here, so that only the program holds its output.
@@ -132,9 +138,15 @@ pub(super) fn run(
         .0
         .saturating_sub(children_before)
         .saturating_sub(start_cost.total);
-    let cpu = match cgroup {
+    let counted = match cgroup {
         Some(_) => meter.cpu_total(),
         None => meter.cpu_total().max(reaped_cpu),
+    };
+    // Every process of the run has ended, and the counter from exec holds them all. A run killed for its CPU time
+    // keeps the count it was killed by.
+    let cpu = match verdict {
+        Watch::Killed(LimitKind::Cpu) => counted,
+        _ => exec_clock::charge(counted, clock.as_ref().and_then(ExecClock::read)),
     };
     // The program is started by a child that shares the worker's memory until exec, and the kernel keeps that
     // memory's high-water mark as the child's own (its ru_maxrss): a peak no higher than the worker's is the

@@ -5,7 +5,7 @@
 //! A worker installs the whole list on itself, once, and every program it starts inherits it: attaching a filter
 //! costs the kernel a compilation and a pass over every system call number, which a filter attached by each program
 //! (24 us a run) would pay at every run. The worker needs a few of the calls itself, for its runs (mounting the
-//! run's folder, giving the program a cgroup namespace): the filter allows those only with a key, a random number
+//! run's folder, giving the program a cgroup namespace, a counter of its CPU time): the filter allows those only with a key, a random number
 //! each worker draws, as an argument that none of them reads (see [`keyed`]). The key is in the worker's memory and,
 //! during its keyed calls, in its registers, which /proc shows only to a process that may trace the worker: none of
 //! its runs may (the worker is not dumpable, and tracing calls are denied here; a filter cannot be read back without
@@ -220,6 +220,18 @@ fn conditional() -> Vec<(&'static str, libc::c_long, Vec<Rule>)> {
             })
             .to_vec(),
         ),
+        // Pausing the perf counters the process opened: the child that starts a program opens one on itself, which
+        // the program is charged by (see `exec_clock`).
+        (
+            "prctl",
+            libc::SYS_prctl,
+            [
+                libc::PR_TASK_PERF_EVENTS_DISABLE,
+                libc::PR_TASK_PERF_EVENTS_ENABLE,
+            ]
+            .map(|option| vec![when(0, Eq, option as u64)])
+            .to_vec(),
+        ),
         // Enlarging a pipe: its buffer is memory that no cgroup-less count sees, so each pipe keeps the kernel's
         // default of 64 KiB.
         (
@@ -243,6 +255,8 @@ const WORKER_NEEDS: &[libc::c_long] = &[
     // Binding what a root judge's runs need into the worker's view (see `view`).
     libc::SYS_open_tree,
     libc::SYS_move_mount,
+    // A counter of the program's CPU time from its exec on, opened by the child that starts it (see `exec_clock`).
+    libc::SYS_perf_event_open,
 ];
 
 /// The argument that carries the key: the sixth, which none of [`WORKER_NEEDS`] reads.

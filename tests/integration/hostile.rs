@@ -61,6 +61,7 @@ hostile! {
     sigxcpu_busy: "sigxcpu_busy.c" => [TLE];
     raise_limits: "raise_limits.c" => [AC];
     busy_threads: "busy_threads.rs" => [TLE];
+    uncounted_time: "uncounted_time.c" => [TLE];
     endless_stderr: "endless_stderr.rs" => [TLE];
 
     // Processes that outlive the program, or multiply.

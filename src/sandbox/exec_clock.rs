@@ -1,0 +1,154 @@
+//! The program's CPU time counted from its exec, as `perf stat` counts a program: a task-clock counter that the
+//! child opens on itself just before exec, enabled by the kernel once exec has replaced the worker's memory, and
+//! inherited by every thread and process the program starts. The kernel's own counts (the process's, the cgroup's)
+//! start earlier, before exec: its first part (the new memory made, the file opened and read, the arguments copied;
+//! about 70 us here) is the judge's work, not the program's, and the child cannot read its clock from inside it.
+//!
+//! The child opens the counter while it still shares the worker's descriptors, and takes a table of its own
+//! before anything else: the counter is the worker's, and the program never holds it. Its owner is still the program's process, which could pause every counter it
+//! owns (`prctl(PR_TASK_PERF_EVENTS_DISABLE)`): the system-call filter denies that, and without the filter the count
+//! is taken only where it is at most [`EXEC_ALLOWANCE`] below the kernel's (see [`charge`]).
+//!
+//! Where the kernel refuses the counter (`perf_event_paranoid` at 3, a container's own filter), the first refusal is
+//! remembered and runs are charged the kernel's counts, as before.
+
+use perf_event_open_sys::bindings;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// How much less than the kernel's count the counter may hold: the part of exec before the counter starts, with
+/// room for a loaded machine. A count further below it is not the exec's (the program paused its counter): the
+/// kernel's count is charged instead.
+pub(super) const EXEC_ALLOWANCE: Duration = Duration::from_millis(1);
+
+/// A run's counter, held by the worker.
+pub(super) struct ExecClock(OwnedFd);
+
+impl ExecClock {
+    /// The counter at `fd`, which the caller owns from here on.
+    ///
+    /// # Safety
+    /// `fd` is a counter [`Counter::open`] opened, which nothing else owns.
+    pub unsafe fn from_raw_fd(fd: RawFd) -> ExecClock {
+        // SAFETY: as asked of our caller.
+        ExecClock(unsafe { OwnedFd::from_raw_fd(fd) })
+    }
+
+    /// The CPU time counted so far: of the program's process, and of every thread and process it started that has
+    /// ended (the kernel adds theirs as each ends); None if it cannot be read.
+    pub fn read(&self) -> Option<Duration> {
+        let mut count = 0u64;
+        // SAFETY: read writes at most 8 bytes into `count`.
+        let got = unsafe { libc::read(self.0.as_raw_fd(), (&raw mut count).cast(), 8) };
+        (got == 8).then(|| Duration::from_nanos(count))
+    }
+}
+
+/// What the run is charged: the counter's figure where it is within [`EXEC_ALLOWANCE`] below `counted` (what the
+/// kernel counted of the run since just before exec), else `counted`.
+pub(super) fn charge(counted: Duration, from_exec: Option<Duration>) -> Duration {
+    match from_exec {
+        Some(time) if time <= counted && counted - time <= EXEC_ALLOWANCE => time,
+        _ => counted,
+    }
+}
+
+/// Whether a counter may be opened: false once the kernel refused one.
+static AVAILABLE: AtomicBool = AtomicBool::new(true);
+
+/// How to open a counter, made by the worker beforehand.
+pub(super) struct Counter {
+    attr: bindings::perf_event_attr,
+}
+
+impl Counter {
+    /// The worker's; None once the kernel refused a counter.
+    pub fn get() -> Option<&'static Counter> {
+        static COUNTER: OnceLock<Counter> = OnceLock::new();
+        AVAILABLE
+            .load(Ordering::Relaxed)
+            .then(|| COUNTER.get_or_init(Counter::new))
+    }
+
+    fn new() -> Counter {
+        let mut attr = bindings::perf_event_attr {
+            type_: bindings::PERF_TYPE_SOFTWARE,
+            size: std::mem::size_of::<bindings::perf_event_attr>() as u32,
+            config: bindings::PERF_COUNT_SW_TASK_CLOCK as u64,
+            ..Default::default()
+        };
+        attr.set_disabled(1);
+        attr.set_enable_on_exec(1);
+        attr.set_inherit(1);
+        // A task clock counts the kernel's time on the task all the same; leaving the kernel out is what lets an
+        // ordinary user open one where `perf_event_paranoid` is 2.
+        attr.set_exclude_kernel(1);
+        attr.set_exclude_hv(1);
+        Counter { attr }
+    }
+
+    /// Opens a counter on the calling process, close-on-exec; its descriptor, or None if the kernel refused it
+    /// (which is remembered). Only makes a system call: safe in the child before exec.
+    ///
+    /// # Safety
+    /// In the child of `spawn`, which shares the worker's descriptors at that point: the counter is then the
+    /// worker's too, and the program never holds it once the child has a table of its own.
+    pub unsafe fn open(&self) -> Option<RawFd> {
+        // SAFETY: a valid attribute structure of its own size; the kernel reads no sixth argument.
+        let fd = unsafe {
+            super::syscalls::keyed(
+                libc::SYS_perf_event_open,
+                [
+                    (&raw const self.attr) as usize,
+                    0,
+                    -1isize as usize,
+                    -1isize as usize,
+                    bindings::PERF_FLAG_FD_CLOEXEC as usize,
+                ],
+            )
+        };
+        if fd < 0 {
+            AVAILABLE.store(false, Ordering::Relaxed);
+            return None;
+        }
+        Some(fd as RawFd)
+    }
+}
+
+/// Why no counter can be had here, for the tests that need one.
+#[cfg(test)]
+pub(super) fn unavailable() -> Option<&'static str> {
+    Counter::get().is_none().then_some(
+        "the kernel refuses a task-clock counter here (perf_event_paranoid, or a container's filter)",
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_counter_is_charged_only_within_the_allowance_below_the_kernels_count() {
+        let ms = Duration::from_millis;
+        let us = Duration::from_micros;
+        let cases = [
+            (ms(5), None, ms(5)),
+            (ms(5), Some(ms(5) - us(70)), ms(5) - us(70)),
+            (ms(5), Some(ms(5) - EXEC_ALLOWANCE), ms(5) - EXEC_ALLOWANCE),
+            // Paused by the program: the kernel's count.
+            (ms(5), Some(ms(5) - EXEC_ALLOWANCE - us(1)), ms(5)),
+            (ms(5), Some(Duration::ZERO), ms(5)),
+            // More than the kernel counted: never charged more than that.
+            (ms(5), Some(ms(5) + us(1)), ms(5)),
+        ];
+        for (counted, from_exec, charged) in cases {
+            assert_eq!(
+                charge(counted, from_exec),
+                charged,
+                "{counted:?} {from_exec:?}"
+            );
+        }
+    }
+}
