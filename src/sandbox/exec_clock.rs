@@ -1,16 +1,18 @@
 //! The program's CPU time counted from its exec, as `perf stat` counts a program: a task-clock counter that the
 //! child opens on itself just before exec, enabled by the kernel once exec has replaced the worker's memory, and
 //! inherited by every thread and process the program starts. The kernel's own counts (the process's, the cgroup's)
-//! start earlier, before exec: its first part (the new memory made, the file opened and read, the arguments copied;
-//! about 70 us here) is the judge's work, not the program's, and the child cannot read its clock from inside it.
+//! start earlier, before exec, and end later, after the program's memory is torn down: exec's first part (the new
+//! memory made, the file opened and read, the arguments copied) and that end, about 0.1 ms here, are not the
+//! program's work, and the child cannot read its clock from inside the exec.
 //!
-//! The child opens the counter while it still shares the worker's descriptors, and takes a table of its own
-//! before anything else: the counter is the worker's, and the program never holds it. Its owner is still the program's process, which could pause every counter it
-//! owns (`prctl(PR_TASK_PERF_EVENTS_DISABLE)`): the system-call filter denies that, and without the filter the count
-//! is taken only where it is at most [`EXEC_ALLOWANCE`] below the kernel's (see [`charge`]).
+//! The child opens the counter while it still shares the worker's descriptors, and takes a table of its own before
+//! anything else: the counter is the worker's, and the program never holds it. Its owner is still the program's
+//! process, which could pause every counter it owns (`prctl(PR_TASK_PERF_EVENTS_DISABLE)`): the system-call filter
+//! denies that, and without the filter the counter is charged only where it is at most [`EXEC_ALLOWANCE`] below the
+//! kernel's count (see [`charge`]).
 //!
-//! Where the kernel refuses the counter (`perf_event_paranoid` at 3, a container's own filter), the first refusal is
-//! remembered and runs are charged the kernel's counts, as before.
+//! Where the kernel refuses a counter (to an ordinary user where `perf_event_paranoid` is 3; in a container that
+//! denies perf_event_open), the refusal is remembered and runs are charged the kernel's counts.
 
 use perf_event_open_sys::bindings;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};

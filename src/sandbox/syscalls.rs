@@ -5,12 +5,12 @@
 //! A worker installs the whole list on itself, once, and every program it starts inherits it: attaching a filter
 //! costs the kernel a compilation and a pass over every system call number, which a filter attached by each program
 //! (24 us a run) would pay at every run. The worker needs a few of the calls itself, for its runs (mounting the
-//! run's folder, giving the program a cgroup namespace, a counter of its CPU time): the filter allows those only with a key, a random number
-//! each worker draws, as an argument that none of them reads (see [`keyed`]). The key is in the worker's memory and,
-//! during its keyed calls, in its registers, which /proc shows only to a process that may trace the worker: none of
-//! its runs may (the worker is not dumpable, and tracing calls are denied here; a filter cannot be read back without
-//! both tracing it and CAP_SYS_ADMIN). A program starts with none of it: exec replaces the memory it shared with the
-//! worker, and clears the registers.
+//! run's folder, giving the program a cgroup namespace, opening a counter of its CPU time): the filter allows those
+//! only with a key, a random number each worker draws, as an argument that none of them reads (see [`keyed`]). The
+//! key is in the worker's memory and, during its keyed calls, in its registers, which /proc shows only to a process
+//! that may trace the worker: none of its runs may (the worker is not dumpable, and tracing calls are denied here; a
+//! filter cannot be read back without both tracing it and CAP_SYS_ADMIN). A program starts with none of it: exec
+//! replaces the memory it shared with the worker, and clears the registers.
 
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
