@@ -444,7 +444,8 @@ pub(crate) fn probe() -> Result<String, String> {
     Ok(format!(
         "denylist of {} system calls ({}, ...; clone with namespace flags, sockets but internet ones, \
          datagram socket pairs, other processes' limits and priorities, device nodes, typing into terminals, \
-         enlarging pipes and socket buffers, reads that tell what is in the page cache)",
+         enlarging pipes and socket buffers, reads that tell what is in the page cache, pausing the counter a \
+         run is charged by)",
         SyscallFilter::denied_count(),
         DENIED[..4]
             .iter()
