@@ -9,10 +9,14 @@
 //! anything else: the counter is the worker's, and the program never holds it. Its owner is still the program's
 //! process, which could pause every counter it owns (`prctl(PR_TASK_PERF_EVENTS_DISABLE)`): the system-call filter
 //! denies that, and without the filter the counter is charged only where it is at most [`EXEC_ALLOWANCE`] below the
-//! kernel's count (see [`charge`]).
+//! kernel's count (see [`charge`]). Nor is it charged above the kernel's count: a task clock also counts the time
+//! the program's processor spent on interrupts or was taken by the hypervisor while it ran, which the kernel's
+//! accounting leaves out; on a virtual machine that puts it above the kernel's count on long runs (0.3 % to 0.8 %
+//! at 1 s here), and those are charged the kernel's count.
 //!
-//! Where the kernel refuses a counter (to an ordinary user where `perf_event_paranoid` is 3; in a container that
-//! denies perf_event_open), the refusal is remembered and runs are charged the kernel's counts.
+//! Where the kernel refuses a counter (Debian's and Ubuntu's kernels, to an ordinary user where
+//! `perf_event_paranoid` is 3; a container that denies perf_event_open), the refusal is remembered and runs are
+//! charged the kernel's counts.
 
 use perf_event_open_sys::bindings;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -92,7 +96,7 @@ impl Counter {
     }
 
     /// Opens a counter on the calling process, close-on-exec; its descriptor, or None if the kernel refused it
-    /// (which is remembered). Only makes a system call: safe in the child before exec.
+    /// (which is remembered) or had no room for it. Only makes system calls: safe in the child before exec.
     ///
     /// # Safety
     /// In the child of `spawn`, which shares the worker's descriptors at that point: the counter is then the
@@ -112,7 +116,14 @@ impl Counter {
             )
         };
         if fd < 0 {
-            AVAILABLE.store(false, Ordering::Relaxed);
+            // A refusal is for good; a lack of memory or of descriptors only for this run.
+            let refused = !matches!(
+                std::io::Error::last_os_error().raw_os_error(),
+                Some(libc::EMFILE | libc::ENFILE | libc::ENOMEM | libc::EINTR | libc::EAGAIN)
+            );
+            if refused {
+                AVAILABLE.store(false, Ordering::Relaxed);
+            }
             return None;
         }
         Some(fd as RawFd)
