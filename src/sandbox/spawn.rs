@@ -361,28 +361,36 @@ mod tests {
     /// The child's stack is one per process, as a worker starts one program at a time: so do these tests.
     static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
-    /// The start is read by the child before exec, and is part of what the kernel counts for the process: taking
-    /// it off what the process used never leaves less than nothing.
-    #[test]
-    fn the_start_is_measured_within_what_the_process_used() {
-        let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    /// Starts `argv` with no confinement, as a child of this process, and waits for it to exit with 0; returns how
+    /// it was started and the CPU time the kernel counted for it (its start included).
+    fn run_to_end(argv: &[std::ffi::OsString]) -> (Started, Duration) {
         let stdin = File::open("/dev/null").unwrap();
         let stdout = File::options().write(true).open("/dev/null").unwrap();
-        let mut program =
-            Program::new(&["/bin/true".into()], &[], std::path::Path::new("/")).unwrap();
+        let mut program = Program::new(argv, &[], std::path::Path::new("/")).unwrap();
         // SAFETY: getpid has no preconditions.
         let worker = unsafe { libc::getpid() };
-        let Started { pid, start, .. } = program
-            .start(&stdin, &stdout, &Confinement::bare(), worker)
-            .unwrap();
+        let started = {
+            let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+            program
+                .start(&stdin, &stdout, &Confinement::bare(), worker)
+                .unwrap()
+        };
         // SAFETY: a zeroed rusage is valid, and wait4 writes only to `status` and `usage`.
         let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
         let mut status = 0;
         // SAFETY: as above; the child is ours.
-        assert_eq!(unsafe { libc::wait4(pid, &mut status, 0, &mut usage) }, pid);
+        let waited = unsafe { libc::wait4(started.pid, &mut status, 0, &mut usage) };
+        assert_eq!(waited, started.pid);
         assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
         let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-        let used = time(usage.ru_utime) + time(usage.ru_stime);
+        (started, time(usage.ru_utime) + time(usage.ru_stime))
+    }
+
+    /// The start is read by the child before exec, and is part of what the kernel counts for the process: taking
+    /// it off what the process used never leaves less than nothing.
+    #[test]
+    fn the_start_is_measured_within_what_the_process_used() {
+        let (Started { start, .. }, used) = run_to_end(&["/bin/true".into()]);
         assert!(start.total > Duration::ZERO, "{start:?}");
         assert!(start.in_cgroup <= start.total, "{start:?}");
         assert!(start.total <= used, "{start:?} against {used:?} in all");
@@ -392,29 +400,13 @@ mod tests {
     /// whole process only by the exec's first part: a shell that waits for a busy child of its own.
     #[test]
     fn the_counter_from_exec_holds_the_programs_children() {
-        let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-        let stdin = File::open("/dev/null").unwrap();
-        let stdout = File::options().write(true).open("/dev/null").unwrap();
         let busy = "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done";
         let argv = [
             "/bin/sh".into(),
             "-c".into(),
             format!("({busy}) & wait").into(),
         ];
-        let mut program = Program::new(&argv, &[], std::path::Path::new("/")).unwrap();
-        // SAFETY: getpid has no preconditions.
-        let worker = unsafe { libc::getpid() };
-        let started = program
-            .start(&stdin, &stdout, &Confinement::bare(), worker)
-            .unwrap();
-        // SAFETY: a zeroed rusage is valid, and wait4 writes only to `status` and `usage`.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        let mut status = 0;
-        // SAFETY: as above; the child is ours.
-        assert_eq!(
-            unsafe { libc::wait4(started.pid, &mut status, 0, &mut usage) },
-            started.pid
-        );
+        let (started, used) = run_to_end(&argv);
         // Only where the kernel refused one, which is then remembered.
         let Some(clock) = started.clock else {
             let why = super::super::exec_clock::unavailable()
@@ -422,10 +414,7 @@ mod tests {
             eprintln!("skipped: {why}");
             return;
         };
-        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0);
-        let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-        let counted =
-            (time(usage.ru_utime) + time(usage.ru_stime)).saturating_sub(started.start.total);
+        let counted = used.saturating_sub(started.start.total);
         let from_exec = clock.read().unwrap();
         assert!(
             counted >= Duration::from_millis(5),
