@@ -85,11 +85,13 @@ hostile! {
     disk_filler: "disk_filler.c" => [AC, MLE];
     scratch_file: "scratch_file.c" => [AC];
     earlier_outputs: "earlier_outputs.c" => [AC];
+    output_marks: "output_marks.c" => [AC];
     rewrite_input: "rewrite_input.c" => [AC];
     large_input_link: "large_input_link.c" => [AC] given Large;
     write_outside: "write_outside.c" => [AC] needs [namespaces | landlock];
     tmpdir_leftover: "tmpdir_leftover.py" => [AC];
     workdir_marks: "workdir_marks.py" => [AC];
+    workdir_times: "workdir_times.c" => [AC];
     dev_stdin: "dev_stdin.py" => [AC];
     reopen_stdout: "reopen_stdout.c" => [AC];
     shared_memory: "shared_memory.py" => [AC];
