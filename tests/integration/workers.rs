@@ -280,3 +280,110 @@ fn held_runs_start_empty_and_alone_and_keep_their_worker() {
     );
     assert_eq!(sandbox.workers_started(), 1, "depths seen: {depths:?}");
 }
+
+/// A held run's mounts (its scratch space, its output's) are kept for the worker's next run of the same folder and
+/// output, and only where the run left its folder as it was made: a file in it, times or a mode set on it, or a run
+/// the holder does not hold in between, and the next run gets new ones. Which mount a run's folder is, each run
+/// tells by the mount's ID that the kernel never hands out again.
+#[test]
+fn a_held_runs_mounts_are_kept_for_the_next_only_as_they_were_made() {
+    if !layer_works("namespaces", "a worker's holder")
+        || !layer_works("landlock", "a worker's holder")
+    {
+        return;
+    }
+    let tools = tempfile::tempdir().unwrap();
+    let source = tools.path().join("mount_id.c");
+    std::fs::write(&source, MOUNT_ID).unwrap();
+    let program = tools.path().join("mount_id");
+    let built = std::process::Command::new("/usr/bin/gcc")
+        .arg("-o")
+        .arg(&program)
+        .arg(&source)
+        .status();
+    if !built.is_ok_and(|s| s.success()) {
+        crate::harness::skip("no C compiler at /usr/bin/gcc to build the run that tells its mount");
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(tools.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let sandbox = sandbox(&working_layers());
+    // A held run in `dir` that tells its mount and then does `then`.
+    let held = |dir: &Path, then: &str| RunSpec {
+        argv: vec![program.clone().into(), then.into()],
+        trust: Trust::Solution {
+            readable: Vec::new(),
+        },
+        scratch: Some(Bytes::mib(64)),
+        ..shell(dir, "")
+    };
+    let run = |spec: RunSpec| {
+        let result = sandbox.run(&spec).unwrap();
+        assert!(result.succeeded(), "{:?}: {result:?}", spec.argv);
+        std::fs::read_to_string(spec.stdout)
+            .unwrap()
+            .trim()
+            .to_owned()
+    };
+    let first = run(held(dir.path(), "nothing"));
+    if first == "unknown" {
+        crate::harness::skip("the kernel tells no unique mount ID (Linux 6.8 and later do)");
+        return;
+    }
+    let not_held = RunSpec {
+        scratch: None,
+        ..held(dir.path(), "nothing")
+    };
+    let mut seen = vec![first];
+    let steps = [
+        held(dir.path(), "leave-a-file"),
+        held(dir.path(), "nothing"),
+        held(dir.path(), "set-times"),
+        held(dir.path(), "nothing"),
+        held(dir.path(), "set-mode"),
+        held(dir.path(), "nothing"),
+        held(dir.path(), "nothing"),
+        held(elsewhere.path(), "nothing"),
+        held(dir.path(), "nothing"),
+        held(dir.path(), "nothing"),
+        not_held,
+        held(dir.path(), "nothing"),
+    ];
+    for step in steps {
+        seen.push(run(step));
+    }
+    // Run by run: the same mount as the run before, or a new one.
+    let same: Vec<bool> = seen.windows(2).map(|w| w[0] == w[1]).collect();
+    let expected = [
+        true, false, true, false, true, false, true, false, false, true, false, false,
+    ];
+    assert_eq!(same, expected, "mount IDs run by run: {seen:?}");
+    assert_eq!(sandbox.workers_started(), 1, "mount IDs: {seen:?}");
+}
+
+/// Prints the unique ID of the mount its working directory is on (or "unknown"), then does to its folder what its
+/// argument says.
+const MOUNT_ID: &str = r#"
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#define MNT_ID_UNIQUE 0x4000
+int main(int argc, char **argv) {
+    struct statx here;
+    if (statx(AT_FDCWD, ".", 0, MNT_ID_UNIQUE, &here) == 0 && (here.stx_mask & MNT_ID_UNIQUE))
+        printf("%llu\n", (unsigned long long)here.stx_mnt_id);
+    else
+        puts("unknown");
+    const char *then = argc > 1 ? argv[1] : "";
+    struct timespec past[2] = {{1000, 0}, {1000, 0}};
+    if (!strcmp(then, "leave-a-file")) close(open("left", O_CREAT | O_WRONLY, 0644));
+    if (!strcmp(then, "set-times")) utimensat(AT_FDCWD, ".", past, 0);
+    if (!strcmp(then, "set-mode")) chmod(".", 0751);
+    return 0;
+}
+"#;
