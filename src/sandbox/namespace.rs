@@ -9,11 +9,12 @@
 //! system of its own. Every program it starts is its child in these namespaces, and every one is PID 2 ([`Pids`]).
 //!
 //! For each run, PID 1 makes the run's working directory writable ([`Workdir`]: for a solution, a fresh in-memory
-//! file system as large as its memory limit, mounted in the worker's holder where Landlock is on, see `held`), and starts
-//! the program, which joins the run's cgroup, takes a cgroup namespace of its own rooted there, and drops every
-//! capability before exec. After the run, PID 1 kills every other process of the namespace ([`kill_all`]), and looks for anything the run could have left for the next
-//! one ([`leftovers`]): a file in /dev/shm, a message queue, a System V object, or a mount. If it finds one, the
-//! worker ends, and the next run gets a new worker and new namespaces.
+//! file system as large as its memory limit, mounted in the worker's holder where Landlock is on and kept for its
+//! next run where this one left it as made, see `held`), and starts the program, which joins the run's cgroup,
+//! takes a cgroup namespace of its own rooted there, and drops every capability before exec. After the run, PID 1
+//! kills every other process of the namespace ([`kill_all`]), and looks for anything the run could have left for
+//! the next one ([`leftovers`]): a file in /dev/shm, a message queue, a System V object, or a mount. If it finds
+//! one, the worker ends, and the next run gets a new worker and new namespaces.
 //!
 //! The program, a child of PID 1 rather than PID 1, gets the ordinary signal semantics: abort() and raise() work as
 //! they do anywhere. It cannot signal PID 1 (the kernel ignores a signal sent to a namespace's init from inside
@@ -335,17 +336,12 @@ pub(crate) fn leftovers(mounted: bool) -> Option<String> {
     if not_empty("/dev/mqueue") {
         found.push("message queues".to_owned());
     }
-    for (table, what) in [
-        ("shm", "shared memory"),
-        ("msg", "message queues"),
-        ("sem", "semaphores"),
-    ] {
-        // A line under the heading is an object: the first read holds the heading and the first of them.
-        let mut first = [0u8; 4096];
-        let listed = std::fs::File::open(format!("/proc/sysvipc/{table}"))
-            .and_then(|mut f| std::io::Read::read(&mut f, &mut first))
-            .map_or(0, |n| first[..n].iter().filter(|&&b| b == b'\n').count());
-        if listed > 1 {
+    let objects = system_v_objects();
+    for (count, what) in objects
+        .into_iter()
+        .zip(["shared memory", "message queues", "semaphores"])
+    {
+        if count != Some(0) {
             found.push(format!("System V {what}"));
         }
     }
@@ -353,6 +349,38 @@ pub(crate) fn leftovers(mounted: bool) -> Option<String> {
         found.push("a mount".to_owned());
     }
     (!found.is_empty()).then(|| found.join(", "))
+}
+
+/// How many System V shared memory segments, message queues and semaphore sets this IPC namespace holds, as the
+/// kernel counts them (one call each, where listing them in /proc/sysvipc takes three); None where it cannot be
+/// asked.
+fn system_v_objects() -> [Option<u64>; 3] {
+    /// What `shmctl(SHM_INFO)` fills in, of which the first field is the count (`struct shm_info`).
+    #[repr(C)]
+    #[derive(Default)]
+    struct ShmInfo {
+        used_ids: libc::c_int,
+        rest: [libc::c_ulong; 5],
+    }
+    const SHM_INFO: libc::c_int = 14;
+    let mut shm = ShmInfo::default();
+    // SAFETY: with SHM_INFO, shmctl fills in a `struct shm_info`, which `shm` is.
+    let shm_got = unsafe { libc::shmctl(0, SHM_INFO, (&raw mut shm).cast()) };
+    // SAFETY: a zeroed msginfo is valid; with MSG_INFO, msgctl fills it in.
+    let mut msg: libc::msginfo = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    let msg_got = unsafe { libc::msgctl(0, libc::MSG_INFO, (&raw mut msg).cast()) };
+    // SAFETY: a zeroed seminfo is valid; with SEM_INFO, semctl fills in the one its fourth argument points to.
+    let mut sem: libc::seminfo = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    let sem_got = unsafe { libc::semctl(0, 0, libc::SEM_INFO, &raw mut sem) };
+    let count =
+        |got: libc::c_int, n: libc::c_int| (got >= 0).then(|| u64::try_from(n).unwrap_or(u64::MAX));
+    [
+        count(shm_got, shm.used_ids),
+        count(msg_got, msg.msgpool),
+        count(sem_got, sem.semusz),
+    ]
 }
 
 /// Whether the in-memory file system at `path` (mounted with a number of inodes, as the worker's /dev/shm is) holds

@@ -155,6 +155,7 @@ fn a_worker_whose_run_left_something_in_its_namespaces_is_not_reused() {
         ("echo left > /dev/shm/left", "test ! -e /dev/shm/left"),
         ("ipcmk -M 4096", "test -z \"$(ipcs -m | grep '^0x')\""),
         ("ipcmk -Q", "test -z \"$(ipcs -q | grep '^0x')\""),
+        ("ipcmk -S 1", "test -z \"$(ipcs -s | grep '^0x')\""),
     ];
     for (n, (leave, check)) in leaves.into_iter().enumerate() {
         let left = sandbox.run(&shell(dir.path(), leave)).unwrap();
