@@ -1,12 +1,10 @@
 //! The folder a test judged by comparison alone runs in. Making two folders on disk for every test and removing
 //! them again cost as much as a good part of the run itself, so each is kept for the next such run (see
-//! `scratch::put_back`), but only where nothing else the run could have left is there: its working directory as it
-//! was made, empty, with no extended attribute. Anything else, and the folder is thrown away and a new one made.
-//!
-//! The output file is kept too where the run left nothing on it but what it wrote, which the next run's opening of
-//! it empties: the same file from test to test lets a worker keep the run's mounts for the next (see
-//! `sandbox::held`). Otherwise it is removed, and the next run's is a new file.
-
+//! `scratch::put_back`), with its output removed, but only where nothing else the run could have left is there:
+//! its working directory as it was made, empty, with no extended attribute; its times are set anew.
+//! Anything else, and the folder is thrown away and a new one made. The output is never kept: a run owns it while
+//! it runs, and could leave on it what no check sees (an inode's generation number, a lock held past the run by a
+//! descriptor it left in flight), so each run gets a new file.
 use super::run_test::{OUTPUT, WORKDIR};
 use crate::error::{Error, Result};
 use std::os::unix::ffi::OsStrExt;
@@ -52,22 +50,17 @@ impl RunFolder {
     }
 }
 
-/// Readies `dir` for the next run: removes the last run's output unless [`reusable_output`] keeps it, and tells
-/// whether all that is left besides is its working directory as it was made: a folder of this user's with its mode,
-/// nothing in it, and no extended attribute (nor access list) on it; its times are then set to now. Links are never
-/// followed.
+/// Removes the last run's output from `dir`, and tells whether all that is left is its working directory as it was
+/// made: a folder of this user's with its mode, nothing in it, and no extended attribute (nor access list)
+/// on it; its times are then set to now, so that none a run set is handed on. Links are never followed.
 fn readied(dir: &Path) -> bool {
-    let output = dir.join(OUTPUT);
-    if !reusable_output(&output) {
-        match std::fs::remove_file(&output) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return false,
-            _ => {}
-        }
+    match std::fs::remove_file(dir.join(OUTPUT)) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return false,
+        _ => {}
     }
     let only_workdir = std::fs::read_dir(dir).is_ok_and(|entries| {
-        let mut names: Vec<_> = entries.map(|entry| entry.map(|e| e.file_name())).collect();
-        names.retain(|name| !matches!(name, Ok(name) if name == OUTPUT));
-        matches!(names.as_slice(), [Ok(name)] if name == WORKDIR)
+        let mut names = entries.map(|entry| entry.map(|e| e.file_name()));
+        matches!((names.next(), names.next()), (Some(Ok(name)), None) if name == WORKDIR)
     });
     let workdir = dir.join(WORKDIR);
     // SAFETY: geteuid has no preconditions.
@@ -97,46 +90,6 @@ fn times_now(path: &Path) -> bool {
     }
 }
 
-/// Whether the last run's output at `path` may be the next run's, emptied as that run opens it: a regular file of
-/// this user's, with no other name, no special mode bit, no extended attribute and no inode flag but the file
-/// system's own (a run owns its output while it runs, and could have asked for its writes to be synchronous, say).
-/// Its times are set to now, so that none the run set is handed on. Links are never followed.
-fn reusable_output(path: &Path) -> bool {
-    use std::os::fd::AsRawFd;
-    use std::os::unix::fs::OpenOptionsExt;
-    let Ok(file) = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-    else {
-        return false;
-    };
-    // SAFETY: geteuid has no preconditions.
-    let uid = unsafe { libc::geteuid() };
-    let fd = file.as_raw_fd();
-    let plain = file
-        .metadata()
-        .is_ok_and(|m| m.is_file() && m.uid() == uid && m.nlink() == 1 && m.mode() & 0o7000 == 0);
-    // SAFETY: with a size of 0, flistxattr only returns the size of the list, and writes nothing.
-    let no_attributes = unsafe { libc::flistxattr(fd, std::ptr::null_mut(), 0) } == 0;
-    let mut flags: libc::c_long = 0;
-    // SAFETY: FS_IOC_GETFLAGS writes an int of flags to the place it is given, which is larger.
-    let got = unsafe { libc::ioctl(fd, libc::FS_IOC_GETFLAGS, &mut flags) };
-    let own_flags = match got {
-        0 => (flags as libc::c_int) & !FILE_SYSTEMS_OWN_FLAGS == 0,
-        // A file system without inode flags.
-        _ => matches!(
-            std::io::Error::last_os_error().raw_os_error(),
-            Some(libc::ENOTTY | libc::EOPNOTSUPP | libc::EINVAL)
-        ),
-    };
-    // SAFETY: a null list of times sets both to now.
-    plain && no_attributes && own_flags && unsafe { libc::futimens(fd, std::ptr::null()) } == 0
-}
-
-/// The inode flag a file system sets on every new file of its own accord: ext4's extents.
-const FILE_SYSTEMS_OWN_FLAGS: libc::c_int = 0x0008_0000;
-
 /// Whether `path` carries no extended attribute at all. (Where every file has one, a security label, no folder is
 /// ever kept.)
 fn no_attributes(path: &Path) -> bool {
@@ -150,7 +103,6 @@ fn no_attributes(path: &Path) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::fd::AsRawFd;
 
     /// A folder as a run left it: its working directory, as made, and its output.
     fn after_a_run() -> tempfile::TempDir {
@@ -172,15 +124,8 @@ mod tests {
     #[test]
     fn only_a_folder_holding_its_output_and_an_empty_working_directory_is_kept() {
         let clean = after_a_run();
-        let output = clean.path().join(OUTPUT);
-        let made = std::fs::metadata(&output).unwrap().ino();
         assert!(readied(clean.path()));
-        assert_eq!(
-            std::fs::metadata(&output).map(|m| m.ino()).ok(),
-            Some(made),
-            "a plain output is kept, the same file"
-        );
-        std::fs::remove_file(&output).unwrap();
+        assert!(!clean.path().join(OUTPUT).exists());
         assert!(readied(clean.path()), "a folder without output");
 
         let left: [(&str, Leave); 6] = [
@@ -229,95 +174,19 @@ mod tests {
         }
     }
 
-    /// What a run may leave on its output file, which it owns while it runs: a second name, a special mode bit, an
-    /// extended attribute, an inode flag, times of its own. A file with any of the first four is removed (the next
-    /// run gets a new one) while the folder is kept; the times are set to now.
+    /// Times a run set on its working directory are not kept.
     #[test]
-    fn an_output_is_kept_only_as_a_new_one_would_be() {
-        let kept = |dir: &tempfile::TempDir| {
-            let ready = readied(dir.path());
-            (ready, dir.path().join(OUTPUT).exists())
-        };
-        let marked: [(&str, Leave); 4] = [
-            ("a second name", |d| {
-                std::fs::hard_link(d.path().join(OUTPUT), workdir(d).join("other")).unwrap()
-            }),
-            ("the set-user-ID bit", |d| {
-                std::fs::set_permissions(
-                    d.path().join(OUTPUT),
-                    std::fs::Permissions::from_mode(0o4644),
-                )
-                .unwrap()
-            }),
-            ("a link in its place", |d| {
-                std::fs::remove_file(d.path().join(OUTPUT)).unwrap();
-                std::os::unix::fs::symlink("/etc/passwd", d.path().join(OUTPUT)).unwrap();
-            }),
-            ("a FIFO in its place", |d| {
-                std::fs::remove_file(d.path().join(OUTPUT)).unwrap();
-                let name = std::ffi::CString::new(d.path().join(OUTPUT).as_os_str().as_bytes());
-                // SAFETY: a C string and a mode.
-                assert_eq!(unsafe { libc::mkfifo(name.unwrap().as_ptr(), 0o644) }, 0);
-            }),
-        ];
-        for (what, mark) in marked {
-            let dir = after_a_run();
-            mark(&dir);
-            let (ready, output_left) = kept(&dir);
-            assert!(!output_left, "an output with {what} was kept");
-            // A second name lies in the working directory, which spoils the folder too.
-            assert_eq!(ready, what != "a second name", "{what}");
-        }
-        // An extended attribute and an inode flag, where the file system takes them.
-        let dir = after_a_run();
-        let output =
-            std::ffi::CString::new(dir.path().join(OUTPUT).as_os_str().as_bytes()).unwrap();
-        // SAFETY: a C string, a name and a value of the size given.
-        let set = unsafe {
-            libc::setxattr(
-                output.as_ptr(),
-                c"user.mark".as_ptr(),
-                c"1".as_ptr().cast(),
-                1,
-                0,
-            )
-        };
-        if set == 0 {
-            assert_eq!(
-                kept(&dir),
-                (true, false),
-                "an output with an extended attribute"
-            );
-        }
-        let dir = after_a_run();
-        let file = std::fs::File::open(dir.path().join(OUTPUT)).unwrap();
-        let mut flags: libc::c_long = 0;
-        // SAFETY: FS_IOC_GETFLAGS and FS_IOC_SETFLAGS read and write an int at the place given, which is larger.
-        let set = unsafe {
-            libc::ioctl(file.as_raw_fd(), libc::FS_IOC_GETFLAGS, &mut flags) == 0 && {
-                flags |= 0x40; // FS_NODUMP_FL
-                libc::ioctl(file.as_raw_fd(), libc::FS_IOC_SETFLAGS, &flags) == 0
-            }
-        };
-        if set {
-            assert_eq!(kept(&dir), (true, false), "an output with an inode flag");
-        }
-        // Times the run set are not kept.
+    fn a_kept_folder_has_its_times_set_anew() {
         let dir = after_a_run();
         let past = std::fs::FileTimes::new()
             .set_accessed(std::time::UNIX_EPOCH)
             .set_modified(std::time::UNIX_EPOCH);
-        for path in [dir.path().join(OUTPUT), workdir(&dir)] {
-            std::fs::File::open(&path).unwrap().set_times(past).unwrap();
-        }
-        assert_eq!(kept(&dir), (true, true), "a plain output");
-        for path in [dir.path().join(OUTPUT), workdir(&dir)] {
-            let seen = std::fs::metadata(&path).unwrap();
-            assert!(
-                seen.atime() > 0 && seen.mtime() > 0,
-                "{}: times kept",
-                path.display()
-            );
-        }
+        std::fs::File::open(workdir(&dir))
+            .unwrap()
+            .set_times(past)
+            .unwrap();
+        assert!(readied(dir.path()));
+        let seen = std::fs::metadata(workdir(&dir)).unwrap();
+        assert!(seen.atime() > 0 && seen.mtime() > 0, "times kept");
     }
 }

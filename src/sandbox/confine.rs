@@ -6,10 +6,9 @@
 
 use super::cgroup::{self, RunCgroup};
 use super::filesystem::{self, Fixed, FsRules};
-use super::held::{self, Held, Holder, Wanted};
 use super::isolation::{Layer, Layers};
 use super::limits::RlimitSet;
-use super::namespace::{self, MountWatch, Pids};
+use super::namespace::{self, Holder, MountWatch, Pids};
 use super::spec::{Request, RunSpec, Trust};
 use super::syscalls::SyscallFilter;
 use super::view::View;
@@ -143,8 +142,6 @@ pub(crate) struct Reused {
     /// In the namespaces with Landlock, where a solution's run is mounted (see [`Reused::holds`]), and the rules of
     /// its runs: made once for what they were last asked to keep out of and to read.
     holder: Option<Holder>,
-    /// The last run's mounts in the holder, kept for the next (see [`Held`]).
-    held: Option<Held>,
     held_rules: Option<(Vec<PathBuf>, Vec<PathBuf>, Rc<FsRules>)>,
     /// For a judge run as root: the user its solutions and compilers run as, in the namespaces, and what they can
     /// reach by name.
@@ -179,7 +176,6 @@ impl Reused {
             own: None,
             fixed: None,
             holder: None,
-            held: None,
             held_rules: None,
             run_user,
             view: View::default(),
@@ -225,10 +221,7 @@ impl Reused {
 
     /// Takes back what was exposed for one run alone: its working directory.
     pub fn withdraw(&mut self, reach: &super::spec::Reach) {
-        let held = self.held.as_ref().map(|held| &held.wanted().workdir);
-        if let Some(workdir) = &reach.workdir
-            && held != Some(workdir)
-        {
+        if let Some(workdir) = &reach.workdir {
             self.view.withdraw(workdir);
         }
     }
@@ -246,75 +239,30 @@ impl Reused {
     /// the name the holder has, in a worker with namespaces and Landlock. Other runs (compilers, the problem's
     /// tools, which read files beside their folder by name) are mounted where they are, with rules of their own.
     pub fn holds(&self, spec: &RunSpec) -> Option<&Holder> {
-        let named = spec.workdir.file_name() == Some(held::HELD_WORKDIR.as_ref());
+        let named = spec.workdir.file_name() == Some(namespace::HELD_WORKDIR.as_ref());
         let solution = matches!(spec.trust, Trust::Solution { .. });
         self.holder
             .as_ref()
             .filter(|_| named && solution && spec.scratch.is_some())
     }
 
-    /// What a run of `spec` is held as, if [`Reused::holds`] it: its folder owned by `owner`, its output `stdout`
-    /// (what the harness opened).
-    pub fn wanted(
+    /// Mounts a run of `spec` in the holder, if [`Reused::holds`] it, its folder owned by `owner`, with its output
+    /// `stdout`: what unmounts it, and the output opened again through the holder where it is a regular file.
+    pub fn hold(
         &self,
         spec: &RunSpec,
         owner: Option<libc::uid_t>,
         stdout: &std::fs::File,
-    ) -> Option<io::Result<Wanted>> {
-        self.holds(spec)?;
-        let size = spec.scratch?;
-        let wanted = Wanted::output_of(stdout).map(|output| Wanted {
-            workdir: spec.workdir.clone(),
-            size,
-            owner,
-            output,
-        });
-        Some(wanted)
-    }
-
-    /// Takes down the mounts kept from the last run unless they are what `wanted` asks for: a run not held, or
-    /// held otherwise, finds none of them. What was made reachable for them alone is withdrawn with them.
-    pub fn release_held_unless(&mut self, wanted: Option<&Wanted>) {
-        if self
-            .held
-            .as_ref()
-            .is_some_and(|held| Some(held.wanted()) != wanted)
-        {
-            let released = self.held.take().map(|held| held.wanted().workdir.clone());
-            if let Some(workdir) = released {
-                self.view.withdraw(&workdir);
-            }
-        }
-    }
-
-    /// Mounts a run held as `wanted` in the holder, its output the file at `stdout`, or takes the mounts kept from
-    /// the last run, which [`Reused::release_held_unless`] left only where they are these. Returns the output
-    /// opened again through the holder, where it is a regular file.
-    pub fn hold(
-        &mut self,
-        wanted: Wanted,
-        stdout: &std::path::Path,
-    ) -> io::Result<Option<std::fs::File>> {
-        if self.held.is_none() {
-            let holder = self
-                .holder
-                .as_ref()
-                .ok_or_else(|| io::Error::other("no holder"))?;
-            let output = match wanted.output {
-                Some(_) => Some(self.view.detached(stdout)?),
-                None => None,
+    ) -> Option<io::Result<(namespace::Workdir, Option<std::fs::File>)>> {
+        let (holder, size) = (self.holds(spec)?, spec.scratch?);
+        let held = (|| {
+            let output = match stdout.metadata()? {
+                file if file.is_file() => Some((self.view.detached(&spec.stdout)?, file)),
+                _ => None,
             };
-            self.held = Some(holder.mount(wanted, output)?);
-        }
-        self.held.as_ref().map_or(Ok(None), Held::output)
-    }
-
-    /// Once a run is over: keeps its mounts in the holder for the next only where it ended as a run should
-    /// (`ended`) and left its folder as it was made.
-    pub fn settle_held(&mut self, ended: bool) {
-        if !ended || self.held.as_ref().is_some_and(|held| !held.as_made()) {
-            self.release_held_unless(None);
-        }
+            holder.mount(&spec.workdir, size, owner, output)
+        })();
+        Some(held)
     }
 
     /// In the worker, before its first run: in the namespaces, makes it their init and starts watching its mounts;

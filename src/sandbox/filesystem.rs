@@ -68,7 +68,7 @@ impl FsRules {
         Ok(rules)
     }
 
-    /// Rules for every run of a solution held by the worker's `holder` (see `held::Holder`), which may read
+    /// Rules for every run of a solution held by the worker's `holder` (see `namespace::Holder`), which may read
     /// what `grants` name and what every run may reach (`fixed`): its folder and output are mounted in the holder
     /// for each run, and the one rule that names the holder covers them, whatever they are. Made once, for as long
     /// as what it may read stays the same; each run only enforces them.

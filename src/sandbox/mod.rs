@@ -13,7 +13,6 @@ mod confine;
 mod excerpt;
 mod exec_clock;
 mod filesystem;
-mod held;
 mod input;
 mod isolation;
 mod kept_probe;
@@ -32,9 +31,9 @@ mod view;
 mod wire;
 mod worker;
 
-pub(crate) use held::HELD_WORKDIR;
 pub use isolation::{Enforcement, Isolation, Layer, LayerStatus, Layers};
 pub use kept_probe::{Probe, forget_after, probe_once};
+pub(crate) use namespace::HELD_WORKDIR;
 pub(crate) use process::{become_subreaper, close_inherited_on_exec, kill_orphans, signal_name};
 pub use process::{not_dumpable, own_peak_memory};
 pub use runner::{Runner, SUPERVISE_ARG, Sandbox, prestart, wait_for_released};

@@ -9,12 +9,12 @@
 //! system of its own. Every program it starts is its child in these namespaces, and every one is PID 2 ([`Pids`]).
 //!
 //! For each run, PID 1 makes the run's working directory writable ([`Workdir`]: for a solution, a fresh in-memory
-//! file system as large as its memory limit, mounted in the worker's holder where Landlock is on and kept for its
-//! next run where this one left it as made, see `held`), and starts the program, which joins the run's cgroup,
-//! takes a cgroup namespace of its own rooted there, and drops every capability before exec. After the run, PID 1
-//! kills every other process of the namespace ([`kill_all`]), and looks for anything the run could have left for
-//! the next one ([`leftovers`]): a file in /dev/shm, a message queue, a System V object, or a mount. If it finds
-//! one, the worker ends, and the next run gets a new worker and new namespaces.
+//! file system as large as its memory limit, mounted in the worker's [`Holder`] where Landlock is on), and starts
+//! the program, which joins the run's cgroup, takes a cgroup namespace of its own rooted there, and drops every
+//! capability before exec. After the run, PID 1 kills every other process of the namespace ([`kill_all`]), and
+//! looks for anything the run could have left for the next one ([`leftovers`]): a file in /dev/shm, a message
+//! queue, a System V object, or a mount. If it finds one, the worker ends, and the next run gets a new worker and
+//! new namespaces.
 //!
 //! The program, a child of PID 1 rather than PID 1, gets the ordinary signal semantics: abort() and raise() work as
 //! they do anywhere. It cannot signal PID 1 (the kernel ignores a signal sent to a namespace's init from inside
@@ -24,7 +24,9 @@
 use crate::units::Bytes;
 use std::ffi::{CStr, CString};
 use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 /// Every namespace made for a worker's runs; the cgroup namespace is the program's own.
@@ -214,7 +216,7 @@ impl Pids {
 
 /// A run's working directory made writable in the read-only view, for as long as this lives: a mount of its own,
 /// scratch space in memory or the folder itself bound onto itself.
-pub(crate) struct Workdir(pub(super) CString);
+pub(crate) struct Workdir(CString);
 
 impl Workdir {
     /// Mounts the run's folder at `path`: scratch space of this size, or the folder itself; either way owned by
@@ -260,11 +262,7 @@ impl Workdir {
 }
 
 /// Mounts scratch space of `size` at `path`, owned by `owner` if given.
-pub(super) unsafe fn mount_scratch(
-    path: &CStr,
-    size: Bytes,
-    owner: Option<libc::uid_t>,
-) -> io::Result<()> {
+unsafe fn mount_scratch(path: &CStr, size: Bytes, owner: Option<libc::uid_t>) -> io::Result<()> {
     let owned = owner
         .map(|id| format!(",uid={id},gid={id}"))
         .unwrap_or_default();
@@ -290,6 +288,94 @@ impl Drop for Workdir {
     fn drop(&mut self) {
         // SAFETY: umount2 takes a C string and flags. Every process of the run is gone by now.
         unsafe { super::mounts::unmount(&self.0, libc::MNT_DETACH) };
+    }
+}
+
+/// The name a solution's working directory must have for its run to be held (see [`Holder`]): the one the judge gives
+/// it.
+pub(crate) const HELD_WORKDIR: &str = "box";
+
+/// A small file system of the worker's own, made once and read-only, that holds only a folder named
+/// [`HELD_WORKDIR`] and an empty file `output`: the places a solution's run mounts its folder and its output at.
+///
+/// Landlock's rules name inodes, and a run's folder is a new file system each run, its output a new file: a rule
+/// naming either must be made for each run, with the ~50 rules of what it may read in the same ruleset. The holder
+/// stays the same. For a run, it is bound over the folder that holds its working directory, the run's folder
+/// mounted on the holder's folder and its output bound on the holder's file; a Landlock rule on the holder then
+/// covers both, the kernel's walk up from a file crossing each mount to the folder the mount point lies in (the
+/// mount point itself is not looked at). Nothing a run can write is kept in it: its folder is a fresh file system,
+/// its output the judge's file, and the holder itself read-only.
+pub(crate) struct Holder(std::fs::File);
+
+impl Holder {
+    /// Where it is mounted, in the view.
+    const PLACE: &CStr = c"/dev/holder";
+
+    /// Makes it, in PID 1 of the namespaces.
+    pub fn make() -> io::Result<Holder> {
+        let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+        // SAFETY: plain system calls with C strings.
+        unsafe {
+            mount_with(
+                Some(c"tmpfs"),
+                Self::PLACE,
+                Some(c"tmpfs"),
+                flags,
+                c"size=4k,nr_inodes=4,mode=0755",
+            )?;
+        }
+        let place = Path::new(std::ffi::OsStr::from_bytes(Self::PLACE.to_bytes()));
+        std::fs::DirBuilder::new().create(place.join(HELD_WORKDIR))?;
+        std::fs::File::create(place.join("output"))?;
+        // SAFETY: as above.
+        unsafe { set_read_only(Self::PLACE, false, true)? };
+        let root = std::fs::File::open(place)?;
+        Ok(Holder(root))
+    }
+
+    /// The holder's root, which a Landlock rule names.
+    pub fn root(&self) -> std::os::fd::BorrowedFd<'_> {
+        std::os::fd::AsFd::as_fd(&self.0)
+    }
+
+    /// Mounts a solution's run in the holder: the holder over the folder that holds `workdir` (named
+    /// [`HELD_WORKDIR`]), scratch space of `size` (owned by `owner` if given) on its folder, and where its output is
+    /// a regular file (`stdout` is what the harness opened), that file as a detached mount (see `View::detached`) on
+    /// its `output`.
+    /// Returns what unmounts them all, and `stdout` opened again through the holder: the program's output, which it
+    /// may open again by name.
+    pub fn mount(
+        &self,
+        workdir: &Path,
+        size: Bytes,
+        owner: Option<libc::uid_t>,
+        output: Option<(OwnedFd, std::fs::Metadata)>,
+    ) -> io::Result<(Workdir, Option<std::fs::File>)> {
+        let folder = workdir
+            .parent()
+            .filter(|_| workdir.file_name() == Some(HELD_WORKDIR.as_ref()))
+            .ok_or_else(|| io::Error::other("the working directory cannot be held"))?;
+        let folder = CString::new(folder.as_os_str().as_bytes())?;
+        // SAFETY: plain system calls with C strings. The bind of the read-only holder is read-only.
+        unsafe { mount(Some(Self::PLACE), &folder, None, libc::MS_BIND)? };
+        // Unmounted with all that is mounted in it when dropped, from here on.
+        let held = Workdir(folder);
+        let workdir = CString::new(workdir.as_os_str().as_bytes())?;
+        // SAFETY: as above.
+        unsafe { mount_scratch(&workdir, size, owner)? };
+        let Some((tree, stdout)) = output else {
+            return Ok((held, None));
+        };
+        let output = [held.0.as_bytes(), b"/output"].concat();
+        let output = CString::new(output)?;
+        super::mounts::move_to(tree.as_raw_fd(), libc::AT_FDCWD, &output)?;
+        let path = Path::new(std::ffi::OsStr::from_bytes(output.as_bytes()));
+        let opened = std::fs::OpenOptions::new().write(true).open(path)?;
+        let is = opened.metadata()?;
+        if (stdout.dev(), stdout.ino()) != (is.dev(), is.ino()) {
+            return Err(io::Error::other("the output in view is another file"));
+        }
+        Ok((held, Some(opened)))
     }
 }
 
@@ -521,11 +607,7 @@ pub(super) unsafe fn mount_with(
 }
 
 /// Sets or clears read-only on the mount at `path` (and every mount below it with `recursive`).
-pub(super) unsafe fn set_read_only(
-    path: &CStr,
-    recursive: bool,
-    read_only: bool,
-) -> io::Result<()> {
+unsafe fn set_read_only(path: &CStr, recursive: bool, read_only: bool) -> io::Result<()> {
     let mut attr: libc::mount_attr = unsafe { std::mem::zeroed() };
     if read_only {
         attr.attr_set = libc::MOUNT_ATTR_RDONLY;

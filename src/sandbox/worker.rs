@@ -214,29 +214,28 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
     let spec = &request.spec;
     let mut mounted = false;
     let run_as = reused.run_user(spec);
-    let wanted = reused.wanted(spec, run_as, &streams.stdout).transpose();
-    // Mounts kept from the last run are taken down first, unless this run is held in the same ones.
-    reused.release_held_unless(wanted.as_ref().ok().and_then(Option::as_ref));
     let result = (|| {
         // What the run reaches by name, where it runs as a user of its own.
         if run_as.is_some() {
             reused.expose(&request.reach, spec.scratch.is_some())?;
         }
+        // Unmounted when the run is over. A solution's run held by the worker's holder writes its output through
+        // the holder.
         let mut streams = streams;
-        let fail = |e: io::Error| format!("cannot make the run's folder writable: {e}");
-        // A solution's run held by the worker's holder writes its output through the holder. Another's folder is
-        // unmounted when the run is over.
-        let workdir = match wanted.map_err(fail)? {
-            Some(wanted) => {
-                if let Some(output) = reused.hold(wanted, &spec.stdout).map_err(fail)? {
+        let workdir = match reused.hold(spec, run_as, &streams.stdout) {
+            Some(held) => {
+                let (workdir, output) =
+                    held.map_err(|e| format!("cannot make the run's folder writable: {e}"))?;
+                if let Some(output) = output {
                     streams.stdout = output;
                 }
-                None
+                Some(workdir)
             }
-            None if reused.namespaces() => {
-                Some(Workdir::mount(&spec.workdir, spec.scratch, run_as).map_err(fail)?)
-            }
-            None => None,
+            _ if reused.namespaces() => Some(
+                Workdir::mount(&spec.workdir, spec.scratch, run_as)
+                    .map_err(|e| format!("cannot make the run's folder writable: {e}"))?,
+            ),
+            _ => None,
         };
         // Our own mounts are no change.
         reused.mounts_changed();
@@ -257,7 +256,6 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
         }
         result
     })();
-    reused.settle_held(matches!(result, Ok(Some(_))));
     if run_as.is_some() {
         reused.withdraw(&request.reach);
     }

@@ -86,6 +86,8 @@ hostile! {
     scratch_file: "scratch_file.c" => [AC];
     earlier_outputs: "earlier_outputs.c" => [AC];
     output_marks: "output_marks.c" => [AC];
+    output_generation: "output_generation.c" => [AC];
+    scratch_inodes: "scratch_inodes.c" => [AC];
     rewrite_input: "rewrite_input.c" => [AC];
     large_input_link: "large_input_link.c" => [AC] given Large;
     write_outside: "write_outside.c" => [AC] needs [namespaces | landlock];
