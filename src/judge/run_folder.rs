@@ -1,7 +1,7 @@
 //! The folder a test judged by comparison alone runs in. Making two folders on disk for every test and removing
 //! them again cost as much as a good part of the run itself, so each is kept for the next such run (see
 //! `scratch::put_back`), with its output removed, but only where nothing else the run could have left is there:
-//! its working directory as it was made, empty, with no extended attribute; its times are set anew.
+//! its working directory as it was made, empty, with no extended attribute or lock; its times are set anew.
 //! Anything else, and the folder is thrown away and a new one made. The output is never kept: a run owns it while
 //! it runs, and could leave on it what no check sees (an inode's generation number, a lock held past the run by a
 //! descriptor it left in flight), so each run gets a new file.
@@ -51,7 +51,7 @@ impl RunFolder {
 }
 
 /// Removes the last run's output from `dir`, and tells whether all that is left is its working directory as it was
-/// made: a folder of this user's with its mode, nothing in it, and no extended attribute (nor access list)
+/// made: a folder of this user's with its mode, nothing in it, and no extended attribute (nor access list) or lock
 /// on it; its times are then set to now, so that none a run set is handed on. Links are never followed.
 fn readied(dir: &Path) -> bool {
     match std::fs::remove_file(dir.join(OUTPUT)) {
@@ -70,7 +70,33 @@ fn readied(dir: &Path) -> bool {
             .is_ok_and(|m| m.is_dir() && m.uid() == uid && m.mode() & 0o7777 == MODE)
         && std::fs::read_dir(&workdir).is_ok_and(|mut entries| entries.next().is_none())
         && no_attributes(&workdir)
+        && unlocked(&workdir)
         && times_now(&workdir)
+}
+
+/// Whether no lock of any kind is held on the folder at `path` (never followed if it is a link). A run can keep an
+/// open description of its folder past its end (in flight in a socket no process holds) with a lock on it, whose
+/// place the next run could read.
+fn unlocked(path: &Path) -> bool {
+    use std::os::fd::AsRawFd;
+    use std::os::unix::fs::OpenOptionsExt;
+    let Ok(folder) = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW)
+        .open(path)
+    else {
+        return false;
+    };
+    // SAFETY: a zeroed flock is valid; F_OFD_GETLK fills in the one it is given.
+    let mut probe: libc::flock = unsafe { std::mem::zeroed() };
+    probe.l_type = libc::F_WRLCK as libc::c_short;
+    probe.l_whence = libc::SEEK_SET as libc::c_short;
+    // SAFETY: as above; flock takes a descriptor and flags (the lock taken goes with the descriptor).
+    unsafe {
+        libc::fcntl(folder.as_raw_fd(), libc::F_OFD_GETLK, &mut probe) == 0
+            && probe.l_type == libc::F_UNLCK as libc::c_short
+            && libc::flock(folder.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0
+    }
 }
 
 /// Sets the access and modification times of `path` (never followed if it is a link) to now, so that none a run set
@@ -172,6 +198,34 @@ mod tests {
         if set == 0 {
             assert!(!readied(dir.path()), "an extended attribute");
         }
+    }
+
+    /// A lock on the working directory, held past the run by a description still open (here, by the test), keeps
+    /// the folder from the next run, whatever kind it is.
+    #[test]
+    fn a_locked_folder_is_not_kept() {
+        use std::os::fd::AsRawFd;
+        let dir = after_a_run();
+        let held = std::fs::File::open(workdir(&dir)).unwrap();
+        // SAFETY: flock takes a descriptor and flags.
+        assert_eq!(unsafe { libc::flock(held.as_raw_fd(), libc::LOCK_SH) }, 0);
+        assert!(!readied(dir.path()), "a shared flock");
+        drop(held);
+        let dir = after_a_run();
+        let held = std::fs::File::open(workdir(&dir)).unwrap();
+        // SAFETY: a zeroed flock is valid; F_OFD_SETLK reads the one it is given.
+        let mut lock: libc::flock = unsafe { std::mem::zeroed() };
+        lock.l_type = libc::F_RDLCK as libc::c_short;
+        lock.l_start = 1_000_468;
+        lock.l_len = 1;
+        // SAFETY: as above.
+        assert_eq!(
+            unsafe { libc::fcntl(held.as_raw_fd(), libc::F_OFD_SETLK, &lock) },
+            0
+        );
+        assert!(!readied(dir.path()), "a read lock on one byte");
+        drop(held);
+        assert!(readied(after_a_run().path()), "no lock");
     }
 
     /// Times a run set on its working directory are not kept.

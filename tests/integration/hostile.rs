@@ -87,6 +87,7 @@ hostile! {
     earlier_outputs: "earlier_outputs.c" => [AC];
     output_marks: "output_marks.c" => [AC];
     output_generation: "output_generation.c" => [AC];
+    locks_in_flight: "locks_in_flight.c" => [AC];
     scratch_inodes: "scratch_inodes.c" => [AC];
     rewrite_input: "rewrite_input.c" => [AC];
     large_input_link: "large_input_link.c" => [AC] given Large;
