@@ -88,6 +88,7 @@ hostile! {
     output_marks: "output_marks.c" => [AC];
     output_generation: "output_generation.c" => [AC];
     locks_in_flight: "locks_in_flight.c" => [AC];
+    lease_in_flight: "lease_in_flight.c" => [AC] needs [seccomp];
     scratch_inodes: "scratch_inodes.c" => [AC];
     rewrite_input: "rewrite_input.c" => [AC];
     large_input_link: "large_input_link.c" => [AC] given Large;
