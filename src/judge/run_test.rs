@@ -168,6 +168,11 @@ impl TestRunner<'_> {
         if let Some((verdict, message)) = classify(&run, &room) {
             result.verdict = verdict;
             result.message = message;
+        } else if !plain_file(&places.output) {
+            // Without the layers a run can put something else in its output's place: a FIFO that reading it would
+            // wait on for ever, a link. Every process of the run is gone, so nothing can put it back.
+            result.verdict = Verdict::WrongAnswer;
+            result.message = "its output file was replaced by something that is not a file".into();
         } else {
             let checked = self.check(&places.judge, test, &places.output)?;
             result.verdict = checked.verdict;
@@ -360,6 +365,11 @@ pub(super) fn hold_to_limit(result: &mut TestResult, at_limit: (Verdict, String)
     result.message = message;
     result.diff = None;
     result.texts = None;
+}
+
+/// Whether `path` is a regular file, not followed if it is a link.
+fn plain_file(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
 }
 
 #[cfg(test)]
