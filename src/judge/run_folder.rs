@@ -5,9 +5,11 @@
 //! Anything else, and the folder is thrown away and a new one made. The output is never kept: a run owns it while
 //! it runs, and could leave on it what no check sees (an inode's generation number, a lock held past the run by a
 //! descriptor it left in flight), so each run gets a new file.
+
 use super::run_test::{OUTPUT, WORKDIR};
 use crate::error::{Error, Result};
-use std::os::unix::ffi::OsStrExt;
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::Path;
 
@@ -63,72 +65,58 @@ fn readied(dir: &Path) -> bool {
         matches!((names.next(), names.next()), (Some(Ok(name)), None) if name == WORKDIR)
     });
     let workdir = dir.join(WORKDIR);
-    // SAFETY: geteuid has no preconditions.
-    let uid = unsafe { libc::geteuid() };
-    only_workdir
-        && std::fs::symlink_metadata(&workdir)
-            .is_ok_and(|m| m.is_dir() && m.uid() == uid && m.mode() & 0o7777 == MODE)
-        && std::fs::read_dir(&workdir).is_ok_and(|mut entries| entries.next().is_none())
-        && no_attributes(&workdir)
-        && unlocked(&workdir)
-        && times_now(&workdir)
-}
-
-/// Whether no lock of any kind is held on the folder at `path` (never followed if it is a link). A run can keep an
-/// open description of its folder past its end (in flight in a socket no process holds) with a lock on it, whose
-/// place the next run could read.
-fn unlocked(path: &Path) -> bool {
-    use std::os::fd::AsRawFd;
-    use std::os::unix::fs::OpenOptionsExt;
     let Ok(folder) = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW)
-        .open(path)
+        .open(&workdir)
     else {
         return false;
     };
+    // SAFETY: geteuid has no preconditions.
+    let uid = unsafe { libc::geteuid() };
+    only_workdir
+        && folder
+            .metadata()
+            .is_ok_and(|m| m.uid() == uid && m.mode() & 0o7777 == MODE)
+        && std::fs::read_dir(&workdir).is_ok_and(|mut entries| entries.next().is_none())
+        && no_attributes(&folder)
+        && unlocked(&folder)
+        && times_now(&folder)
+}
+
+/// Whether `file` carries no extended attribute at all. (Where every file has one, a security label, no folder is
+/// ever kept.)
+fn no_attributes(file: &std::fs::File) -> bool {
+    // SAFETY: with a size of 0, flistxattr only returns the size of the list, and writes nothing.
+    unsafe { libc::flistxattr(file.as_raw_fd(), std::ptr::null_mut(), 0) == 0 }
+}
+
+/// Whether no lock of any kind is held on `file` by another open description. A run can keep an open description
+/// of its folder past its end (in flight in a socket no process holds) with a lock on it, whose place the next run
+/// could read.
+fn unlocked(file: &std::fs::File) -> bool {
     // SAFETY: a zeroed flock is valid; F_OFD_GETLK fills in the one it is given.
     let mut probe: libc::flock = unsafe { std::mem::zeroed() };
     probe.l_type = libc::F_WRLCK as libc::c_short;
     probe.l_whence = libc::SEEK_SET as libc::c_short;
     // SAFETY: as above; flock takes a descriptor and flags (the lock taken goes with the descriptor).
     unsafe {
-        libc::fcntl(folder.as_raw_fd(), libc::F_OFD_GETLK, &mut probe) == 0
+        libc::fcntl(file.as_raw_fd(), libc::F_OFD_GETLK, &mut probe) == 0
             && probe.l_type == libc::F_UNLCK as libc::c_short
-            && libc::flock(folder.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0
+            && libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0
     }
 }
 
-/// Sets the access and modification times of `path` (never followed if it is a link) to now, so that none a run set
-/// is handed on.
-fn times_now(path: &Path) -> bool {
-    let Ok(name) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
-        return false;
-    };
-    // SAFETY: a C string, and a null list of times, which sets both to now.
-    unsafe {
-        libc::utimensat(
-            libc::AT_FDCWD,
-            name.as_ptr(),
-            std::ptr::null(),
-            libc::AT_SYMLINK_NOFOLLOW,
-        ) == 0
-    }
-}
-
-/// Whether `path` carries no extended attribute at all. (Where every file has one, a security label, no folder is
-/// ever kept.)
-fn no_attributes(path: &Path) -> bool {
-    let Ok(name) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
-        return false;
-    };
-    // SAFETY: with a size of 0, llistxattr only returns the size of the list, and writes nothing.
-    unsafe { libc::llistxattr(name.as_ptr(), std::ptr::null_mut(), 0) == 0 }
+/// Sets the access and modification times of `file` to now, so that none a run set is handed on.
+fn times_now(file: &std::fs::File) -> bool {
+    // SAFETY: a null list of times sets both to now.
+    unsafe { libc::futimens(file.as_raw_fd(), std::ptr::null()) == 0 }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::ffi::OsStrExt;
 
     /// A folder as a run left it: its working directory, as made, and its output.
     fn after_a_run() -> tempfile::TempDir {
@@ -204,7 +192,6 @@ mod tests {
     /// the folder from the next run, whatever kind it is.
     #[test]
     fn a_locked_folder_is_not_kept() {
-        use std::os::fd::AsRawFd;
         let dir = after_a_run();
         let held = std::fs::File::open(workdir(&dir)).unwrap();
         // SAFETY: flock takes a descriptor and flags.

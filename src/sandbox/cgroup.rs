@@ -594,23 +594,14 @@ fn read_whole(file: &File) -> Option<String> {
     }
 }
 
-/// The processes in the cgroup folder `dir`: its `cgroup.procs`, opened anew (see [`Counters`]) and read to its end
+/// The processes in the cgroup folder `dir`: its `cgroup.procs`, opened anew (see [`Counters`]) and read whole
 /// (three calls for an empty one, where reading it to a string takes five).
 fn members_at(dir: &OwnedFd) -> Vec<libc::pid_t> {
-    let Ok(mut file) = open_at(dir, "cgroup.procs", libc::O_RDONLY) else {
-        return Vec::new();
-    };
-    let mut listed = Vec::new();
-    let mut buf = [0; 4096];
-    loop {
-        match io::Read::read(&mut file, &mut buf) {
-            Ok(0) => break,
-            Ok(n) => listed.extend_from_slice(&buf[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => return Vec::new(),
-        }
-    }
-    String::from_utf8_lossy(&listed)
+    let listed = open_at(dir, "cgroup.procs", libc::O_RDONLY)
+        .ok()
+        .and_then(|file| read_whole(&file));
+    listed
+        .unwrap_or_default()
         .lines()
         .filter_map(|l| l.parse().ok())
         .collect()
