@@ -77,6 +77,13 @@ const DENIED: &[(&str, libc::c_long)] = &[
     ("mincore", libc::SYS_mincore),
     // cachestat (Linux 6.5), which the C library does not name yet: the same, for a range at once.
     ("cachestat", 451),
+    // Handing descriptors over a socket (SCM_RIGHTS), the one way an open file outlives every process of a run: left
+    // in flight in sockets that hold each other, which the kernel collects only when some later socket is closed,
+    // a descriptor keeps a lock on a file every run reads (its executable, say) for the next run to find. The
+    // filter cannot see whether a message carries descriptors; nothing a solution, compiler or runtime does here
+    // sends one (a socket pair is still written and read with write, send and recv).
+    ("sendmsg", libc::SYS_sendmsg),
+    ("sendmmsg", libc::SYS_sendmmsg),
     #[cfg(target_arch = "x86_64")]
     ("iopl", libc::SYS_iopl),
     #[cfg(target_arch = "x86_64")]
@@ -448,8 +455,8 @@ pub(crate) fn probe() -> Result<String, String> {
     Ok(format!(
         "denylist of {} system calls ({}, ...; clone with namespace flags, sockets but internet ones, \
          datagram socket pairs, other processes' limits and priorities, device nodes, typing into terminals, \
-         enlarging pipes and socket buffers, reads that tell what is in the page cache, pausing the counter a \
-         run is charged by)",
+         enlarging pipes and socket buffers, leases on files, handing descriptors over sockets, reads that tell \
+         what is in the page cache, pausing the counter a run is charged by)",
         SyscallFilter::denied_count(),
         DENIED[..4]
             .iter()

@@ -89,6 +89,7 @@ hostile! {
     output_generation: "output_generation.c" => [AC];
     locks_in_flight: "locks_in_flight.c" => [AC];
     lease_in_flight: "lease_in_flight.c" => [AC] needs [seccomp];
+    shared_locks: "shared_locks.c" => [AC] needs [seccomp];
     output_fifo: "output_fifo.c" => [AC, WA];
     scratch_inodes: "scratch_inodes.c" => [AC];
     rewrite_input: "rewrite_input.c" => [AC];
