@@ -8,7 +8,7 @@ use super::cgroup::{self, RunCgroup};
 use super::filesystem::{self, Fixed, FsRules};
 use super::isolation::{Layer, Layers};
 use super::limits::RlimitSet;
-use super::namespace::{self, Holder, MountWatch, Pids};
+use super::namespace::{self, Holder, MountWatch, Pids, ShmWatch};
 use super::spec::{Request, RunSpec, Trust};
 use super::syscalls::SyscallFilter;
 use super::view::View;
@@ -132,6 +132,8 @@ pub(crate) struct Reused {
     /// In the namespaces, what tells whether a run changed the mounts, and what sets back their process IDs.
     mounts: Option<MountWatch>,
     pids: Option<Pids>,
+    /// In the namespaces, what tells whether a run changed the worker's /dev/shm.
+    shm: Option<ShmWatch>,
     syscalls: Option<SyscallFilter>,
     /// The hidden folders, and the folders readable around them, opened (each rule is made from its descriptor).
     readable: Option<Opened>,
@@ -171,6 +173,7 @@ impl Reused {
             cgroup,
             mounts: None,
             pids: None,
+            shm: None,
             syscalls: None,
             readable: None,
             own: None,
@@ -231,6 +234,13 @@ impl Reused {
         self.mounts.as_ref().is_some_and(MountWatch::changed)
     }
 
+    /// In the namespaces, what the last run left in them for the next (see `namespace::leftovers`); `mounted` says
+    /// whether it changed the mounts.
+    pub fn namespace_leftovers(&self, mounted: bool) -> Option<String> {
+        let shm = self.shm.as_ref()?;
+        namespace::leftovers(mounted, shm)
+    }
+
     pub fn namespaces(&self) -> bool {
         self.layers.contains(Layer::Namespaces)
     }
@@ -276,6 +286,9 @@ impl Reused {
             let watch =
                 MountWatch::new().map_err(|e| format!("cannot watch the worker's mounts: {e}"))?;
             self.mounts = Some(watch);
+            let shm =
+                ShmWatch::new().map_err(|e| format!("cannot watch the worker's /dev/shm: {e}"))?;
+            self.shm = Some(shm);
         }
         if self.layers.contains(Layer::Landlock) {
             self.fixed = Some(Fixed::open(self.namespaces())?);
@@ -460,6 +473,9 @@ impl Confinement {
         // Whatever the worker holds, the program starts with its standard streams alone.
         super::process::close_inherited_on_exec();
         die_with_parent(Some(worker))?;
+        if self.namespaces {
+            namespace::enter_ipc_namespace()?;
+        }
         if let Some(files) = &self.files {
             files.restrict()?;
         }

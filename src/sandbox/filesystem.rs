@@ -233,6 +233,11 @@ const DEVICES: &[(&str, BitFlags<AccessFs>)] = &[
     ("/dev/urandom", make_bitflags!(AccessFs::{ReadFile})),
 ];
 
+/// What no run may read, beside the hidden folders: /dev, but for the few harmless devices above; and the cgroups,
+/// whose counters outlast a run (its worker's cgroup is every run's, its peak memory and page faults those of every
+/// run before) and show what the runs beside it use.
+const NEVER_READABLE: &[&str] = &["/dev", "/sys/fs/cgroup"];
+
 /// Opens each path to name it in a rule, leaving out any that has vanished since it was listed: it is then simply
 /// not readable. A worker keeps them open for all its runs, however many (it raises its own limit on open files
 /// as far as it may, see `process::raise_open_files`); each run's child inherits them until exec, and takes its own
@@ -243,12 +248,12 @@ pub(crate) fn open_all(paths: &[PathBuf]) -> Vec<Grant> {
 }
 
 /// The largest folders and files of the whole file system that neither are hidden nor hold anything hidden, nor
-/// are /dev (out of reach for every run but for the few harmless devices above): what a solution may read.
+/// are out of reach for every run: what a solution may read.
 pub(crate) fn readable_outside(hidden: &[PathBuf]) -> Vec<PathBuf> {
     let hidden: Vec<PathBuf> = hidden
         .iter()
         .cloned()
-        .chain([PathBuf::from("/dev")])
+        .chain(NEVER_READABLE.iter().map(PathBuf::from))
         .collect();
     let mut allowed = Vec::new();
     readable_around(Path::new("/"), &Hidden::new(&hidden), &mut allowed);

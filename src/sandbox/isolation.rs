@@ -60,8 +60,8 @@ impl Layer {
                  writing outside the run's folder; TCP"
             }
             Layer::Seccomp => {
-                "ptrace, mount, new namespaces, Unix sockets to daemons, other processes' limits, kernel \
-                 modules, bpf, io_uring and the like"
+                "ptrace, mount, new namespaces, sockets (Unix ones to daemons), other processes' limits, \
+                 kernel modules, bpf, io_uring and the like"
             }
         }
     }
@@ -406,21 +406,22 @@ impl Isolation {
             ),
             rule(
                 "network",
-                format!(
-                    "{}; {}",
-                    if on(Layer::Namespaces) {
-                        "none: an empty network namespace"
-                    } else if on(Layer::Landlock) {
-                        "no TCP (Landlock), UDP OPEN"
-                    } else {
-                        "OPEN: a run can reach the network"
-                    },
-                    if on(Layer::Seccomp) {
-                        "no Unix sockets (seccomp)"
-                    } else {
-                        "Unix sockets to the machine's daemons OPEN"
+                match (on(Layer::Namespaces), on(Layer::Seccomp), on(Layer::Landlock)) {
+                    (true, true, _) => {
+                        "none: an empty network namespace; no sockets but socket pairs (seccomp)"
                     }
-                ),
+                    (true, false, _) => {
+                        "none: an empty network namespace; Unix sockets to the machine's daemons OPEN"
+                    }
+                    (false, true, _) => "none: no sockets but socket pairs (seccomp)",
+                    (false, false, true) => {
+                        "no TCP (Landlock), UDP OPEN; Unix sockets to the machine's daemons OPEN"
+                    }
+                    (false, false, false) => {
+                        "OPEN: a run can reach the network; Unix sockets to the machine's daemons OPEN"
+                    }
+                }
+                .to_owned(),
             ),
             rule(
                 "other processes",

@@ -83,12 +83,21 @@ const DENIED: &[(&str, libc::c_long)] = &[
     // filter cannot see whether a message carries descriptors; nothing a solution, compiler or runtime does here
     // sends one (a socket pair is still written and read with write, send and recv).
     ("sendmsg", libc::SYS_sendmsg),
+    // Sockets of every family. Unix sockets reach every daemon on the machine as the judge's user, and netlink,
+    // packet or vsock sockets reach further still. An internet socket reaches nothing in the worker's empty network
+    // namespace, but what it tries is counted there (a datagram with no route, in /proc/net/snmp), and the namespace
+    // lasts as long as the worker: the next run would read the count. A socket pair is still allowed.
+    ("socket", libc::SYS_socket),
     ("sendmmsg", libc::SYS_sendmmsg),
     #[cfg(target_arch = "x86_64")]
     ("iopl", libc::SYS_iopl),
     #[cfg(target_arch = "x86_64")]
     ("ioperm", libc::SYS_ioperm),
 ];
+
+/// getsockopt's options for a socket's cookie and its network namespace's (Linux 4.12 and 5.14).
+const SO_COOKIE: libc::c_int = 57;
+const SO_NETNS_COOKIE: libc::c_int = 71;
 
 /// clone flags that make new namespaces: a thread or a fork is fine, a namespace is not.
 const NAMESPACE_FLAGS: &[u64] = &[
@@ -136,16 +145,6 @@ fn conditional() -> Vec<(&'static str, libc::c_long, Vec<Rule>)> {
                 .iter()
                 .map(|&flag| vec![when(0, MaskedEq(flag), flag)])
                 .collect(),
-        ),
-        // Sockets of the internet families only (useless in an empty network namespace): Unix sockets reach every
-        // daemon on the machine as the judge's user, and netlink, packet or vsock sockets reach further still.
-        (
-            "socket",
-            libc::SYS_socket,
-            vec![vec![
-                when(0, Ne, libc::AF_INET as u64),
-                when(0, Ne, libc::AF_INET6 as u64),
-            ]],
         ),
         // A socket pair connects nowhere, but a datagram end can still send to any named socket.
         (
@@ -226,6 +225,20 @@ fn conditional() -> Vec<(&'static str, libc::c_long, Vec<Rule>)> {
                 ]
             })
             .to_vec(),
+        ),
+        // A socket's cookie, and its network namespace's: numbers handed out from one counter for the whole machine,
+        // which a run can move to a place of its choosing and the next run, of any judge, can read.
+        (
+            "getsockopt",
+            libc::SYS_getsockopt,
+            [SO_COOKIE, SO_NETNS_COOKIE]
+                .map(|option| {
+                    vec![
+                        when(1, Eq, libc::SOL_SOCKET as u64),
+                        when(2, Eq, option as u64),
+                    ]
+                })
+                .to_vec(),
         ),
         // Pausing the perf counters the process opened: the child that starts a program opens one on itself, which
         // the program is charged by (see `exec_clock`).
@@ -453,8 +466,8 @@ pub(crate) fn probe() -> Result<String, String> {
         _ => format!("the kernel refuses seccomp filters: {e}"),
     })?;
     Ok(format!(
-        "denylist of {} system calls ({}, ...; clone with namespace flags, sockets but internet ones, \
-         datagram socket pairs, other processes' limits and priorities, device nodes, typing into terminals, \
+        "denylist of {} system calls ({}, ...; clone with namespace flags, sockets, datagram socket pairs, \
+         socket cookies, other processes' limits and priorities, device nodes, typing into terminals, \
          enlarging pipes and socket buffers, leases on files, handing descriptors over sockets, reads that tell \
          what is in the page cache, pausing the counter a run is charged by)",
         SyscallFilter::denied_count(),

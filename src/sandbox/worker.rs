@@ -25,7 +25,7 @@
 
 use super::confine::{self, Reused};
 use super::isolation::Layers;
-use super::namespace::{self, Workdir};
+use super::namespace::Workdir;
 use super::process;
 use super::spec::{Reply, Request, Setup};
 use super::supervisor::{self, Place, Streams};
@@ -292,9 +292,7 @@ fn left_behind(reused: &Reused, mounted: bool) -> Option<String> {
         found.push(what);
         cgroup.kill_all();
     }
-    if reused.namespaces()
-        && let Some(what) = namespace::leftovers(mounted)
-    {
+    if let Some(what) = reused.namespace_leftovers(mounted) {
         found.push(what);
     }
     (!found.is_empty()).then(|| found.join("; "))

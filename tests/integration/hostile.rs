@@ -90,6 +90,11 @@ hostile! {
     locks_in_flight: "locks_in_flight.c" => [AC];
     lease_in_flight: "lease_in_flight.c" => [AC] needs [seccomp];
     shared_locks: "shared_locks.c" => [AC] needs [seccomp];
+    sysv_ids: "sysv_ids.c" => [AC] needs [namespaces];
+    shm_marks: "shm_marks.c" => [AC] needs [namespaces];
+    network_counters: "network_counters.c" => [AC] needs [seccomp];
+    socket_cookies: "socket_cookies.c" => [AC] needs [seccomp];
+    cgroup_counters: "cgroup_counters.c" => [AC] needs [landlock];
     output_fifo: "output_fifo.c" => [AC, WA];
     scratch_inodes: "scratch_inodes.c" => [AC];
     rewrite_input: "rewrite_input.c" => [AC];
