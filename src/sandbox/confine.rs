@@ -238,7 +238,7 @@ impl Reused {
     /// whether it changed the mounts.
     pub fn namespace_leftovers(&self, mounted: bool) -> Option<String> {
         let shm = self.shm.as_ref()?;
-        namespace::leftovers(mounted, shm)
+        namespace::leftovers(mounted, shm, !self.layers.contains(Layer::Seccomp))
     }
 
     pub fn namespaces(&self) -> bool {
@@ -473,9 +473,6 @@ impl Confinement {
         // Whatever the worker holds, the program starts with its standard streams alone.
         super::process::close_inherited_on_exec();
         die_with_parent(Some(worker))?;
-        if self.namespaces {
-            namespace::enter_ipc_namespace()?;
-        }
         if let Some(files) = &self.files {
             files.restrict()?;
         }

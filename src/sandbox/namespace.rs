@@ -10,11 +10,11 @@
 //!
 //! For each run, PID 1 makes the run's working directory writable ([`Workdir`]: for a solution, a fresh in-memory
 //! file system as large as its memory limit, mounted in the worker's [`Holder`] where Landlock is on), and starts
-//! the program, which takes an IPC namespace of its own, joins the run's cgroup, takes a cgroup namespace of its own
-//! rooted there, and drops every capability before exec. After the run, PID 1 kills every other process of the
-//! namespace ([`kill_all`]), and looks for anything the run could have left for the next one ([`leftovers`]): a
-//! file in /dev/shm or a change to it, or a mount. If it finds one, the worker ends, and the next run gets a new
-//! worker and new namespaces.
+//! the program, which joins the run's cgroup, takes a cgroup namespace of its own rooted there, and drops every
+//! capability before exec. After the run, PID 1 kills every other process of the namespace ([`kill_all`]), and
+//! looks for anything the run could have left for the next one ([`leftovers`]): a file in /dev/shm or a change to
+//! it, a message queue, a System V object, or a mount. If it finds one, the worker ends, and the next run gets a
+//! new worker and new namespaces.
 //!
 //! The program, a child of PID 1 rather than PID 1, gets the ordinary signal semantics: abort() and raise() work as
 //! they do anywhere. It cannot signal PID 1 (the kernel ignores a signal sent to a namespace's init from inside
@@ -412,19 +412,67 @@ impl MountWatch {
 }
 
 /// In PID 1, once a run is over: what it left in the namespaces that the next run would find, if anything; `mounted`
-/// says whether the mounts changed while it ran, and `shm` what it did to /dev/shm. (System V objects and message
-/// queues go with the run's own IPC namespace, see [`enter_own_namespaces`].)
-pub(crate) fn leftovers(mounted: bool, shm: &ShmWatch) -> Option<String> {
+/// says whether the mounts changed while it ran, and `shm` what it did to /dev/shm. System V objects and message
+/// queues are looked for only where a run could make them (`ipc`): the system-call filter refuses them.
+pub(crate) fn leftovers(mounted: bool, shm: &ShmWatch, ipc: bool) -> Option<String> {
     let mut found = Vec::new();
     if holds_files(c"/dev/shm") {
         found.push("files in /dev/shm".to_owned());
     } else if shm.changed() {
         found.push("changes to /dev/shm".to_owned());
     }
+    if ipc {
+        let not_empty = |dir: &str| std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_some());
+        if not_empty("/dev/mqueue") {
+            found.push("message queues".to_owned());
+        }
+        let objects = system_v_objects();
+        for (count, what) in
+            objects
+                .into_iter()
+                .zip(["shared memory", "message queues", "semaphores"])
+        {
+            if count != Some(0) {
+                found.push(format!("System V {what}"));
+            }
+        }
+    }
     if mounted {
         found.push("a mount".to_owned());
     }
     (!found.is_empty()).then(|| found.join(", "))
+}
+
+/// How many System V shared memory segments, message queues and semaphore sets this IPC namespace holds, as the
+/// kernel counts them (one call each, where listing them in /proc/sysvipc takes three); None where it cannot be
+/// asked.
+fn system_v_objects() -> [Option<u64>; 3] {
+    /// What `shmctl(SHM_INFO)` fills in, of which the first field is the count (`struct shm_info`).
+    #[repr(C)]
+    #[derive(Default)]
+    struct ShmInfo {
+        used_ids: libc::c_int,
+        rest: [libc::c_ulong; 5],
+    }
+    const SHM_INFO: libc::c_int = 14;
+    let mut shm = ShmInfo::default();
+    // SAFETY: with SHM_INFO, shmctl fills in a `struct shm_info`, which `shm` is.
+    let shm_got = unsafe { libc::shmctl(0, SHM_INFO, (&raw mut shm).cast()) };
+    // SAFETY: a zeroed msginfo is valid; with MSG_INFO, msgctl fills it in.
+    let mut msg: libc::msginfo = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    let msg_got = unsafe { libc::msgctl(0, libc::MSG_INFO, (&raw mut msg).cast()) };
+    // SAFETY: a zeroed seminfo is valid; with SEM_INFO, semctl fills in the one its fourth argument points to.
+    let mut sem: libc::seminfo = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    let sem_got = unsafe { libc::semctl(0, 0, libc::SEM_INFO, &raw mut sem) };
+    let count =
+        |got: libc::c_int, n: libc::c_int| (got >= 0).then(|| u64::try_from(n).unwrap_or(u64::MAX));
+    [
+        count(shm_got, shm.used_ids),
+        count(msg_got, msg.msgpool),
+        count(sem_got, sem.semusz),
+    ]
 }
 
 /// What a run can change of the worker's /dev/shm without leaving a file in it: its root's times, mode and owner
@@ -748,10 +796,7 @@ pub(crate) fn probe() -> Result<String, String> {
         in_child(|| {
             become_init()?.rewind()?;
             let _workdir = Workdir::mount(&dir, Some(Bytes::mib(1)), run_user)?;
-            in_child(|| {
-                enter_ipc_namespace()?;
-                enter_cgroup_namespace()
-            })
+            in_child(enter_cgroup_namespace)
         })
     })
     .map_err(fail)?;
@@ -766,7 +811,7 @@ pub(crate) fn probe() -> Result<String, String> {
     };
     Ok(format!(
         "{user}, PID with its own read-only /proc, network (none), mount (read-only but the run's folder, a \
-         /dev of five devices), UTS, and IPC and cgroup of each run's own"
+         /dev of five devices), IPC, UTS, cgroup"
     ))
 }
 
@@ -775,16 +820,5 @@ pub(crate) fn probe() -> Result<String, String> {
 pub(crate) fn enter_cgroup_namespace() -> io::Result<()> {
     // SAFETY: unshare takes plain integers.
     checked(unsafe { super::mounts::unshare(libc::CLONE_NEWCGROUP) })?;
-    Ok(())
-}
-
-/// Gives the calling process an IPC namespace of its own: the System V objects and message queues of a run go with
-/// it, and the identifiers the kernel hands out in turn start afresh for each run. In the worker's, a run that made
-/// and removed objects left none, but moved the count on, and the next run's first identifier told by how much. The
-/// program takes one before it joins the run's cgroup, so that the kernel's memory for it is not the run's. Only
-/// makes system calls.
-pub(crate) fn enter_ipc_namespace() -> io::Result<()> {
-    // SAFETY: unshare takes plain integers.
-    checked(unsafe { super::mounts::unshare(libc::CLONE_NEWIPC) })?;
     Ok(())
 }

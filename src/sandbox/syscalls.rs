@@ -88,6 +88,29 @@ const DENIED: &[(&str, libc::c_long)] = &[
     // namespace, but what it tries is counted there (a datagram with no route, in /proc/net/snmp), and the namespace
     // lasts as long as the worker: the next run would read the count. A socket pair is still allowed.
     ("socket", libc::SYS_socket),
+    // System V IPC and POSIX message queues. A run's objects live in the worker's IPC namespace, which lasts as long
+    // as the worker; the worker retires itself when a run leaves one behind, but identifiers are handed out in
+    // turn, so objects made and removed still moved the next run's first identifier on by their number. (A
+    // namespace of each run's own would close that too, at 60 us a run.) POSIX semaphores and shared memory, which
+    // are files in /dev/shm, still work.
+    ("shmget", libc::SYS_shmget),
+    ("shmat", libc::SYS_shmat),
+    ("shmdt", libc::SYS_shmdt),
+    ("shmctl", libc::SYS_shmctl),
+    ("msgget", libc::SYS_msgget),
+    ("msgsnd", libc::SYS_msgsnd),
+    ("msgrcv", libc::SYS_msgrcv),
+    ("msgctl", libc::SYS_msgctl),
+    ("semget", libc::SYS_semget),
+    ("semop", libc::SYS_semop),
+    ("semtimedop", libc::SYS_semtimedop),
+    ("semctl", libc::SYS_semctl),
+    ("mq_open", libc::SYS_mq_open),
+    ("mq_unlink", libc::SYS_mq_unlink),
+    ("mq_timedsend", libc::SYS_mq_timedsend),
+    ("mq_timedreceive", libc::SYS_mq_timedreceive),
+    ("mq_notify", libc::SYS_mq_notify),
+    ("mq_getsetattr", libc::SYS_mq_getsetattr),
     ("sendmmsg", libc::SYS_sendmmsg),
     #[cfg(target_arch = "x86_64")]
     ("iopl", libc::SYS_iopl),
@@ -467,7 +490,7 @@ pub(crate) fn probe() -> Result<String, String> {
     })?;
     Ok(format!(
         "denylist of {} system calls ({}, ...; clone with namespace flags, sockets, datagram socket pairs, \
-         socket cookies, other processes' limits and priorities, device nodes, typing into terminals, \
+         socket cookies, System V IPC and message queues, other processes' limits and priorities, device nodes, typing into terminals, \
          enlarging pipes and socket buffers, leases on files, handing descriptors over sockets, reads that tell \
          what is in the page cache, pausing the counter a run is charged by)",
         SyscallFilter::denied_count(),

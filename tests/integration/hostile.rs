@@ -90,7 +90,7 @@ hostile! {
     locks_in_flight: "locks_in_flight.c" => [AC];
     lease_in_flight: "lease_in_flight.c" => [AC] needs [seccomp];
     shared_locks: "shared_locks.c" => [AC] needs [seccomp];
-    sysv_ids: "sysv_ids.c" => [AC] needs [namespaces];
+    sysv_ids: "sysv_ids.c" => [AC] needs [seccomp];
     shm_marks: "shm_marks.c" => [AC] needs [namespaces];
     network_counters: "network_counters.c" => [AC] needs [seccomp];
     socket_cookies: "socket_cookies.c" => [AC] needs [seccomp];
