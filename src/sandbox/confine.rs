@@ -289,6 +289,11 @@ impl Reused {
             let shm =
                 ShmWatch::new().map_err(|e| format!("cannot watch the worker's /dev/shm: {e}"))?;
             self.shm = Some(shm);
+            super::process::keep_own_children_list()
+                .map_err(|e| format!("cannot open the worker's list of children: {e}"))?;
+            super::supervisor::keep_own_status();
+            namespace::hide_init()
+                .map_err(|e| format!("cannot hide the worker from its runs: {e}"))?;
         }
         if self.layers.contains(Layer::Landlock) {
             self.fixed = Some(Fixed::open(self.namespaces())?);

@@ -201,6 +201,25 @@ pub(crate) fn become_init() -> io::Result<Pids> {
     }
 }
 
+/// Hides PID 1, the worker, from its runs: an empty read-only file system over its entry in /proc. There, its
+/// stat showed what the children it reaped had used (page faults, CPU time), which a run could move by a number of
+/// its choosing for the next run to read, and its status and scheduling counters what the runs made it do. The
+/// worker opens what it reads of itself before (its list of children, its status), since its /proc/self is this
+/// entry too.
+pub(crate) fn hide_init() -> io::Result<()> {
+    let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC | libc::MS_RDONLY;
+    // SAFETY: plain system calls with static C strings.
+    unsafe {
+        mount_with(
+            Some(c"tmpfs"),
+            c"/proc/1",
+            Some(c"tmpfs"),
+            flags,
+            c"size=4k,nr_inodes=1,mode=0555",
+        )
+    }
+}
+
 /// The namespace's counter of process IDs, which PID 1 sets back before each run. Process IDs are handed out in
 /// turn, so without it a program's ID would tell how many processes the runs before it made: with it, every run's
 /// program is PID 2, and its own children take 3, 4 and on, whatever ran before.

@@ -105,9 +105,39 @@ pub(crate) fn signal_name(signal: i32) -> String {
         .unwrap_or_else(|_| format!("signal {signal}"))
 }
 
+/// This process's list of children, opened where its own entry in /proc is hidden after (PID 1 of a worker's
+/// namespaces, see `namespace::hide_init`), and read again from its start at each look.
+static OWN_CHILDREN: std::sync::OnceLock<std::fs::File> = std::sync::OnceLock::new();
+
+/// Opens the list of children of this process, which must have a single thread, for every later look: before its
+/// entry in /proc is hidden.
+pub(crate) fn keep_own_children_list() -> io::Result<()> {
+    let list = std::fs::File::open("/proc/thread-self/children")?;
+    let _ = OWN_CHILDREN.set(list);
+    Ok(())
+}
+
 /// The direct children of this process, as the kernel lists them in /proc.
-fn children() -> Vec<libc::pid_t> {
-    children_of(std::process::id() as libc::pid_t)
+pub(crate) fn children() -> Vec<libc::pid_t> {
+    let own = std::process::id() as libc::pid_t;
+    let Some(list) = OWN_CHILDREN.get() else {
+        return children_of(own);
+    };
+    let mut text = Vec::with_capacity(256);
+    let mut buf = [0u8; 512];
+    loop {
+        match std::os::unix::fs::FileExt::read_at(list, &mut buf, text.len() as u64) {
+            Ok(0) => break,
+            Ok(n) => text.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            // Where the list cannot be read, each child's own entry still names its parent.
+            Err(_) => return scanned_children(own),
+        }
+    }
+    String::from_utf8_lossy(&text)
+        .split_whitespace()
+        .filter_map(|pid| pid.parse().ok())
+        .collect()
 }
 
 /// The direct children of a process, from the kernel's list of each of its threads' children; on a kernel without

@@ -182,7 +182,12 @@ pub(super) fn run(
     }))
 }
 
-/// The worker's own /proc status, opened at its first run and kept. (Not `getrusage`: its peak holds the memory of
+/// Opens the worker's own /proc status for its runs, before its entry in /proc is hidden (`namespace::hide_init`).
+pub(super) fn keep_own_status() {
+    own_status();
+}
+
+/// The worker's own /proc status, opened at its first run (or before, see [`keep_own_status`]) and kept. (Not `getrusage`: its peak holds the memory of
 /// the process the worker was forked as, before its exec.)
 fn own_status() -> Option<&'static process::Status> {
     static OWN: std::sync::OnceLock<Option<process::Status>> = std::sync::OnceLock::new();

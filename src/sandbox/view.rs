@@ -185,9 +185,11 @@ impl View {
         let within_name = CString::new(within.as_os_str().as_bytes())?;
         let tree = mounts::open_tree(real.as_raw_fd(), &within_name, libc::AT_RECURSIVE as u32)?;
         // The place to bind at: a folder for a folder, an empty file for anything else.
-        let is_dir = std::fs::metadata(format!("/proc/self/fd/{}", tree.as_raw_fd()))
-            .map(|m| m.is_dir())
-            .unwrap_or(true);
+        // SAFETY: a zeroed stat is valid, and fstat writes only to it, on a descriptor of ours.
+        let mut stat: libc::stat = unsafe { std::mem::zeroed() };
+        // SAFETY: as above.
+        let is_dir = unsafe { libc::fstat(tree.as_raw_fd(), &mut stat) } == -1
+            || stat.st_mode & libc::S_IFMT == libc::S_IFDIR;
         if is_dir {
             make_dir(place)?;
         } else {

@@ -276,7 +276,7 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
 fn left_behind(reused: &Reused, mounted: bool) -> Option<String> {
     let mut found = Vec::new();
     let strays = match process::has_children() {
-        true => process::children_of(std::process::id() as libc::pid_t),
+        true => process::children(),
         false => Vec::new(),
     };
     if !strays.is_empty() {

@@ -95,6 +95,7 @@ hostile! {
     network_counters: "network_counters.c" => [AC] needs [seccomp];
     socket_cookies: "socket_cookies.c" => [AC] needs [seccomp];
     cgroup_counters: "cgroup_counters.c" => [AC] needs [landlock];
+    worker_counters: "worker_counters.c" => [AC] needs [namespaces];
     output_fifo: "output_fifo.c" => [AC, WA];
     scratch_inodes: "scratch_inodes.c" => [AC];
     rewrite_input: "rewrite_input.c" => [AC];
