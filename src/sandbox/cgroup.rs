@@ -9,7 +9,7 @@
 //! run and counted from there.
 
 use super::Limits;
-use super::process::pid_namespace;
+use super::process::{pid_namespace, read_whole};
 use crate::units::Bytes;
 use std::ffi::CString;
 use std::fs::{self, File};
@@ -576,22 +576,6 @@ struct Counters {
     oom: File,
     /// The kernel memory charged to the cgroup (pipe buffers among it) on v1; v2 has it in `memory.stat`.
     kernel: Option<File>,
-}
-
-/// The whole of a cgroup file, read from its start: in one read where it fits the buffer, as every counter file
-/// does. A read that does not fill the buffer has the whole file, and another from where it ended would only make
-/// the kernel write the file out again to find that place (`memory.stat` is the costliest file read per run).
-fn read_whole(file: &File) -> Option<String> {
-    use std::os::unix::fs::FileExt;
-    let mut text = Vec::new();
-    let mut buf = [0; 8192];
-    loop {
-        let n = file.read_at(&mut buf, text.len() as u64).ok()?;
-        text.extend_from_slice(&buf[..n]);
-        if n < buf.len() {
-            return String::from_utf8(text).ok();
-        }
-    }
 }
 
 /// The processes in the cgroup folder `dir`: its `cgroup.procs`, opened anew (see [`Counters`]) and read whole

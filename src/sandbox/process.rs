@@ -123,21 +123,14 @@ pub(crate) fn children() -> Vec<libc::pid_t> {
     let Some(list) = OWN_CHILDREN.get() else {
         return children_of(own);
     };
-    let mut text = Vec::with_capacity(256);
-    let mut buf = [0u8; 512];
-    loop {
-        match std::os::unix::fs::FileExt::read_at(list, &mut buf, text.len() as u64) {
-            Ok(0) => break,
-            Ok(n) => text.extend_from_slice(&buf[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            // Where the list cannot be read, each child's own entry still names its parent.
-            Err(_) => return scanned_children(own),
-        }
+    match read_whole(list) {
+        Some(text) => text
+            .split_whitespace()
+            .filter_map(|pid| pid.parse().ok())
+            .collect(),
+        // Where the list cannot be read, each child's own entry still names its parent.
+        None => scanned_children(own),
     }
-    String::from_utf8_lossy(&text)
-        .split_whitespace()
-        .filter_map(|pid| pid.parse().ok())
-        .collect()
 }
 
 /// The direct children of a process, from the kernel's list of each of its threads' children; on a kernel without
@@ -396,22 +389,27 @@ fn resident_pages(pid: libc::pid_t) -> u64 {
         .unwrap_or(0)
 }
 
-/// A small file of /proc, read as it is looked at many times a second: in one read where it fits, with none of
-/// the look at its size that reading a whole file starts with (a /proc file's size says nothing).
-fn read_small(path: &str) -> Option<String> {
-    use std::io::Read;
-    let mut file = std::fs::File::open(path).ok()?;
-    let mut text = Vec::with_capacity(256);
-    let mut buf = [0u8; 512];
+/// The whole of a file kept open (a cgroup counter, a list in /proc), read from its start: in one read where it fits
+/// the buffer, as every such file does. A read that does not fill the buffer has the whole file, and another from
+/// where it ended would only make the kernel write the file out again to find that place (`memory.stat` is the
+/// costliest file read per run).
+pub(crate) fn read_whole(file: &std::fs::File) -> Option<String> {
+    use std::os::unix::fs::FileExt;
+    let mut text = Vec::new();
+    let mut buf = [0; 8192];
     loop {
-        match file.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => text.extend_from_slice(&buf[..n]),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(_) => return None,
+        let n = file.read_at(&mut buf, text.len() as u64).ok()?;
+        text.extend_from_slice(&buf[..n]);
+        if n < buf.len() {
+            return String::from_utf8(text).ok();
         }
     }
-    String::from_utf8(text).ok()
+}
+
+/// A small file of /proc, read as it is looked at many times a second: opened and read whole, with none of the look
+/// at its size that reading a whole file starts with (a /proc file's size says nothing).
+fn read_small(path: &str) -> Option<String> {
+    read_whole(&std::fs::File::open(path).ok()?)
 }
 
 fn page_size() -> u64 {

@@ -187,8 +187,8 @@ pub(super) fn keep_own_status() {
     own_status();
 }
 
-/// The worker's own /proc status, opened at its first run (or before, see [`keep_own_status`]) and kept. (Not `getrusage`: its peak holds the memory of
-/// the process the worker was forked as, before its exec.)
+/// The worker's own /proc status, opened at its first run (or before, see [`keep_own_status`]) and kept. (Not
+/// `getrusage`: its peak holds the memory of the process the worker was forked as, before its exec.)
 fn own_status() -> Option<&'static process::Status> {
     static OWN: std::sync::OnceLock<Option<process::Status>> = std::sync::OnceLock::new();
     // SAFETY: getpid has no preconditions.

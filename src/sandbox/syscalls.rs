@@ -83,6 +83,7 @@ const DENIED: &[(&str, libc::c_long)] = &[
     // filter cannot see whether a message carries descriptors; nothing a solution, compiler or runtime does here
     // sends one (a socket pair is still written and read with write, send and recv).
     ("sendmsg", libc::SYS_sendmsg),
+    ("sendmmsg", libc::SYS_sendmmsg),
     // Sockets of every family. Unix sockets reach every daemon on the machine as the judge's user, and netlink,
     // packet or vsock sockets reach further still. An internet socket reaches nothing in the worker's empty network
     // namespace, but what it tries is counted there (a datagram with no route, in /proc/net/snmp), and the namespace
@@ -111,7 +112,6 @@ const DENIED: &[(&str, libc::c_long)] = &[
     ("mq_timedreceive", libc::SYS_mq_timedreceive),
     ("mq_notify", libc::SYS_mq_notify),
     ("mq_getsetattr", libc::SYS_mq_getsetattr),
-    ("sendmmsg", libc::SYS_sendmmsg),
     #[cfg(target_arch = "x86_64")]
     ("iopl", libc::SYS_iopl),
     #[cfg(target_arch = "x86_64")]
@@ -490,9 +490,9 @@ pub(crate) fn probe() -> Result<String, String> {
     })?;
     Ok(format!(
         "denylist of {} system calls ({}, ...; clone with namespace flags, sockets, datagram socket pairs, \
-         socket cookies, System V IPC and message queues, other processes' limits and priorities, device nodes, typing into terminals, \
-         enlarging pipes and socket buffers, leases on files, handing descriptors over sockets, reads that tell \
-         what is in the page cache, pausing the counter a run is charged by)",
+         socket cookies, System V IPC and message queues, other processes' limits and priorities, device nodes, \
+         typing into terminals, enlarging pipes and socket buffers, leases on files, handing descriptors over \
+         sockets, reads that tell what is in the page cache, pausing the counter a run is charged by)",
         SyscallFilter::denied_count(),
         DENIED[..4]
             .iter()
