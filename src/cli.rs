@@ -89,6 +89,13 @@ impl Cli {
 }
 
 impl JudgeArgs {
+    /// Whether the judge will most likely run programs, as told from its command line alone: a program run as it
+    /// is keeps no runs from one judge to the next, a submission is most often judged as it is being changed, and
+    /// --fresh keeps none. (A judge of the problem's own solutions may take every run from the judge before.)
+    pub fn runs_soon(&self) -> bool {
+        self.run.fresh || !self.submissions.is_empty() || !self.commands.is_empty()
+    }
+
     /// Gives each --expect to the --submission before it (one before every --submission, to the first).
     pub fn pair_expectations(&mut self, matches: &clap::ArgMatches) {
         let indices = |id: &str| -> Vec<usize> {
@@ -865,6 +872,26 @@ mod tests {
         };
         args.pair_expectations(matches.subcommand_matches("judge").unwrap());
         args.expected.clone()
+    }
+
+    /// A judge starts its first worker at once where its command line says it will run programs, and never for the
+    /// problem's own solutions alone, whose runs may all be kept from the judge before.
+    #[test]
+    fn a_judge_runs_soon_with_a_submission_a_command_or_fresh() {
+        let runs_soon = |line: &[&str]| {
+            let matches = Cli::command()
+                .try_get_matches_from(["cpjudge", "judge", "p"].iter().chain(line))
+                .unwrap();
+            match Cli::from_arg_matches(&matches).unwrap().command {
+                Command::Judge(args) => args.runs_soon(),
+                _ => unreachable!(),
+            }
+        };
+        assert!(!runs_soon(&[]));
+        assert!(!runs_soon(&["--tests", "t", "-j", "2"]));
+        assert!(runs_soon(&["--submission", "a.cpp"]));
+        assert!(runs_soon(&["--command", "./a.out"]));
+        assert!(runs_soon(&["--fresh"]));
     }
 
     #[test]

@@ -77,9 +77,15 @@ pub fn run(cli: Cli) -> Result<Outcome> {
             "warning: cannot catch Ctrl-C ({e}): an interrupted judge may leave folders behind"
         );
     }
-    // A contestant's test always runs the program (and builds it, in the sandbox too): its first worker starts now,
-    // beside the rest of the command's start.
-    if let Command::Test(_) = &cli.command {
+    // A command that will run programs starts its first worker now, beside the rest of its start: a contestant's
+    // test always runs the program (and builds it, in the sandbox too), and so nearly always does a judge of a
+    // submission or with --fresh (see `JudgeArgs::runs_soon`).
+    let runs_soon = match &cli.command {
+        Command::Test(_) => true,
+        Command::Judge(args) => args.runs_soon(),
+        _ => false,
+    };
+    if runs_soon {
         sandbox::prestart();
     }
     scratch::clean_up();
