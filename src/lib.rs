@@ -89,21 +89,13 @@ pub fn run(cli: Cli) -> Result<Outcome> {
         sandbox::prestart();
     }
     scratch::clean_up();
-    let cwd = std::env::current_dir().map_err(|e| Error::io("find", "the current folder", e))?;
-    // Absolute, since programs run in folders of their own.
-    let root = match &cli.root {
-        Some(root) => Some(absolute(root)?),
-        None => problem::find_root(&cwd),
-    };
-    // The user's and the project's languages, over the shipped table, before any program's language is told.
-    language::configure(&language::table_files(root.as_deref()), &cli.prefer)?;
-    let cache = Cache {
-        dir: match (&cli.cache_dir, &root) {
-            (Some(dir), _) => absolute(dir)?,
-            (None, Some(root)) => root.join("target").join("cpjudge"),
-            (None, None) => user_cache(),
-        },
-        size_bound: cli.cache_size,
+    let (cwd, root, cache) = match settings(&cli) {
+        Ok(settings) => settings,
+        Err(e) => {
+            // A worker started above has nothing to do: it ends, and is waited for.
+            sandbox::wait_for_released();
+            return Err(e);
+        }
     };
     let cache_dir = cache.dir.clone();
     let project = || {
@@ -147,6 +139,27 @@ pub fn run(cli: Cli) -> Result<Outcome> {
     sandbox::wait_for_released();
     sandbox::kill_orphans();
     outcome.map_err(|e| sandbox::forget_after(e, &cli.layers).in_cache(&cache_dir))
+}
+
+/// Where a command works: the current folder, the project's root if there is one, and the build cache; the user's
+/// and the project's languages read, over the shipped table, before any program's language is told.
+fn settings(cli: &Cli) -> Result<(PathBuf, Option<PathBuf>, Cache)> {
+    let cwd = std::env::current_dir().map_err(|e| Error::io("find", "the current folder", e))?;
+    // Absolute, since programs run in folders of their own.
+    let root = match &cli.root {
+        Some(root) => Some(absolute(root)?),
+        None => problem::find_root(&cwd),
+    };
+    language::configure(&language::table_files(root.as_deref()), &cli.prefer)?;
+    let cache = Cache {
+        dir: match (&cli.cache_dir, &root) {
+            (Some(dir), _) => absolute(dir)?,
+            (None, Some(root)) => root.join("target").join("cpjudge"),
+            (None, None) => user_cache(),
+        },
+        size_bound: cli.cache_size,
+    };
+    Ok((cwd, root, cache))
 }
 
 fn absolute(path: &Path) -> Result<PathBuf> {
