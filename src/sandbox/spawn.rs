@@ -420,12 +420,15 @@ mod tests {
             counted >= Duration::from_millis(5),
             "the busy child did not run: {counted:?}"
         );
+        // A task clock also counts what interrupts and the hypervisor took from the program while it ran, which the
+        // kernel's count leaves out: on a loaded machine it may stand a little above it (17.2 ms against 16.7 ms,
+        // once in eight runs of the unit tests here).
         assert!(
-            from_exec <= counted,
+            from_exec <= counted + counted / 10,
             "{from_exec:?} from exec, {counted:?} counted"
         );
         assert!(
-            counted - from_exec <= super::super::exec_clock::EXEC_ALLOWANCE,
+            counted.saturating_sub(from_exec) <= super::super::exec_clock::EXEC_ALLOWANCE,
             "{from_exec:?} from exec, {counted:?} counted: the child's time is missing"
         );
     }
