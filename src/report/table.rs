@@ -346,9 +346,23 @@ fn write_summary(report: &JudgeReport, style: Style, out: &mut dyn Write) -> io:
             plural(runs, "run")
         )?;
     }
-    let cached = report.solutions.iter().filter(|s| s.compile.cached).count();
-    let compiled = report.solutions.len() - cached;
-    let mut builds = format!("compiled {compiled}, {cached} from cache");
+    // A program run as it is (`--submission a.out`, `--command`) was neither compiled nor taken from the cache.
+    let (as_is, built): (Vec<&SolutionReport>, Vec<&SolutionReport>) = report
+        .solutions
+        .iter()
+        .partition(|s| s.language.is_prebuilt());
+    let cached = built.iter().filter(|s| s.compile.cached).count();
+    let compiled = format!("compiled {}, {cached} from cache", built.len() - cached);
+    let as_is = match as_is.len() {
+        0 => None,
+        1 => Some("1 program run as it is".to_owned()),
+        n => Some(format!("{n} programs run as they are")),
+    };
+    let mut builds = match (built.is_empty(), as_is) {
+        (_, None) => compiled,
+        (true, Some(as_is)) => as_is,
+        (false, Some(as_is)) => format!("{compiled}, {as_is}"),
+    };
     if !report.skipped.is_empty() {
         builds.push_str(&format!(
             "; {} not judged for want of their language here",
@@ -667,6 +681,30 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A program run as it is was neither compiled nor taken from the cache, and the summary says so.
+    #[test]
+    fn programs_run_as_they_are_are_not_counted_as_compiled() {
+        let mut report = crate::report::json::tests::sample_report();
+        report.interrupted = None;
+        let summary = |report: &JudgeReport| {
+            render(report, 100, Detail::Quiet)
+                .split("; ")
+                .skip(1)
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        assert_eq!(summary(&report), "compiled 3, 0 from cache\n");
+        report.solutions[0].language = crate::language::Language::prebuilt();
+        assert_eq!(
+            summary(&report),
+            "compiled 2, 0 from cache, 1 program run as it is\n"
+        );
+        for solution in &mut report.solutions {
+            solution.language = crate::language::Language::prebuilt();
+        }
+        assert_eq!(summary(&report), "3 programs run as they are\n");
     }
 
     #[test]
