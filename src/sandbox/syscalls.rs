@@ -14,7 +14,7 @@
 
 use seccompiler::{
     BpfProgram, SeccompAction, SeccompCmpArgLen, SeccompCmpOp, SeccompCondition, SeccompFilter,
-    SeccompRule, TargetArch,
+    SeccompRule, TargetArch, sock_filter,
 };
 use std::collections::BTreeMap;
 use std::io;
@@ -328,7 +328,7 @@ pub(super) unsafe fn keyed(number: libc::c_long, args: [usize; 5]) -> libc::c_lo
 /// The denylist, compiled for this machine's architecture once per worker, with a key of its own for the calls the
 /// worker makes (see [`keyed`]).
 pub(crate) struct SyscallFilter {
-    programs: Vec<BpfProgram>,
+    program: BpfProgram,
     key: u64,
 }
 
@@ -336,52 +336,12 @@ impl SyscallFilter {
     pub fn new() -> Result<SyscallFilter, String> {
         let arch = TargetArch::try_from(std::env::consts::ARCH)
             .map_err(|_| format!("no seccomp filter for {}", std::env::consts::ARCH))?;
-        let compile = |rules, action| -> Result<BpfProgram, String> {
-            let filter = SeccompFilter::new(rules, SeccompAction::Allow, action, arch)
-                .map_err(|e| e.to_string())?;
-            filter
-                .try_into()
-                .map_err(|e: seccompiler::BackendError| e.to_string())
-        };
-        let mut denied: BTreeMap<i64, Vec<SeccompRule>> =
-            DENIED.iter().map(|&(_, nr)| (nr, Vec::new())).collect();
-        for (_, nr, conditions) in conditional() {
-            // Every argument here is an int or a flag word: compare all 64 bits of those that are unsigned longs,
-            // the low 32 of the rest (the kernel reads no more of them).
-            let len = || {
-                if nr == libc::SYS_clone {
-                    SeccompCmpArgLen::Qword
-                } else {
-                    SeccompCmpArgLen::Dword
-                }
-            };
-            let rules = conditions
-                .into_iter()
-                .map(|rule| {
-                    let conditions = rule
-                        .into_iter()
-                        .map(|w| SeccompCondition::new(w.arg, len(), w.op, w.value))
-                        .collect::<Result<Vec<_>, _>>()
-                        .map_err(|e| e.to_string())?;
-                    SeccompRule::new(conditions).map_err(|e| e.to_string())
-                })
-                .collect::<Result<Vec<_>, String>>()?;
-            denied.insert(nr, rules);
-        }
         let key = draw_key()?;
-        for &nr in WORKER_NEEDS {
-            let without_key =
-                SeccompCondition::new(KEY_ARGUMENT, SeccompCmpArgLen::Qword, SeccompCmpOp::Ne, key)
-                    .and_then(|condition| SeccompRule::new(vec![condition]))
-                    .map_err(|e| e.to_string())?;
-            denied.insert(nr, vec![without_key]);
-        }
-        let eperm = compile(denied, SeccompAction::Errno(libc::EPERM as u32))?;
-        let clone3 = BTreeMap::from([(libc::SYS_clone3, Vec::new())]);
-        let enosys = compile(clone3, SeccompAction::Errno(libc::ENOSYS as u32))?;
-        let mut programs = vec![eperm, enosys];
-        programs.extend(x32_guard());
-        Ok(SyscallFilter { programs, key })
+        let denied = denied(key)?;
+        let named: Vec<i64> = denied.keys().copied().collect();
+        let checks = compile(arch, denied, libc::EPERM)?;
+        let program = assemble(arch, &named, checks);
+        Ok(SyscallFilter { program, key })
     }
 
     /// How many system calls are denied, outright or with some arguments.
@@ -405,9 +365,7 @@ impl SyscallFilter {
                 "a dumpable process would leave its filter's key open to its runs",
             ));
         }
-        for program in &self.programs {
-            seccompiler::apply_filter(program).map_err(io::Error::other)?;
-        }
+        seccompiler::apply_filter(&self.program).map_err(io::Error::other)?;
         KEY.store(self.key, Ordering::Relaxed);
         Ok(())
     }
@@ -431,36 +389,157 @@ fn draw_key() -> Result<u64, String> {
     Ok(key)
 }
 
-/// On x86_64, the x32 system calls carry the same architecture but numbers with bit 30 set, which no rule above
-/// names: they are refused outright (a kernel built without x32 refuses them anyway).
-#[cfg(target_arch = "x86_64")]
-fn x32_guard() -> Option<BpfProgram> {
-    use seccompiler::sock_filter;
-    const X32_SYSCALL_BIT: u32 = 0x4000_0000;
-    let op = |code: u32, jt: u8, jf: u8, k: u32| sock_filter {
+/// The calls denied with EPERM, each with the rules of its arguments that deny it (none: always); those the worker
+/// makes itself are denied without `key`.
+fn denied(key: u64) -> Result<BTreeMap<i64, Vec<SeccompRule>>, String> {
+    let mut denied: BTreeMap<i64, Vec<SeccompRule>> =
+        DENIED.iter().map(|&(_, nr)| (nr, Vec::new())).collect();
+    for (_, nr, conditions) in conditional() {
+        // Every argument here is an int or a flag word: compare all 64 bits of those that are unsigned longs, the
+        // low 32 of the rest (the kernel reads no more of them).
+        let len = || {
+            if nr == libc::SYS_clone {
+                SeccompCmpArgLen::Qword
+            } else {
+                SeccompCmpArgLen::Dword
+            }
+        };
+        let rules = conditions
+            .into_iter()
+            .map(|rule| {
+                let conditions = rule
+                    .into_iter()
+                    .map(|w| SeccompCondition::new(w.arg, len(), w.op, w.value))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| e.to_string())?;
+                SeccompRule::new(conditions).map_err(|e| e.to_string())
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        denied.insert(nr, rules);
+    }
+    for &nr in WORKER_NEEDS {
+        let without_key =
+            SeccompCondition::new(KEY_ARGUMENT, SeccompCmpArgLen::Qword, SeccompCmpOp::Ne, key)
+                .and_then(|condition| SeccompRule::new(vec![condition]))
+                .map_err(|e| e.to_string())?;
+        denied.insert(nr, vec![without_key]);
+    }
+    Ok(denied)
+}
+
+/// seccompiler's filter of `rules`, which fail with `errno` the calls they match and allow every other.
+fn compile(
+    arch: TargetArch,
+    rules: BTreeMap<i64, Vec<SeccompRule>>,
+    errno: i32,
+) -> Result<BpfProgram, String> {
+    let action = SeccompAction::Errno(errno as u32);
+    let filter =
+        SeccompFilter::new(rules, SeccompAction::Allow, action, arch).map_err(|e| e.to_string())?;
+    filter
+        .try_into()
+        .map_err(|e: seccompiler::BackendError| e.to_string())
+}
+
+/// The value the kernel gives a filter for the calls of `arch` (`AUDIT_ARCH_*`).
+fn audit_arch(arch: TargetArch) -> u32 {
+    match arch {
+        TargetArch::x86_64 => 0xC000_003E,
+        TargetArch::aarch64 => 0xC000_00B7,
+        TargetArch::riscv64 => 0xC000_00F3,
+    }
+}
+
+/// The filter: `checks` (seccompiler's, for the calls `named`), with what goes before them. seccompiler compares a
+/// call's number with each call it names in turn, so each of the several hundred calls it does not name passes every
+/// one of about a hundred comparisons; and the kernel runs a filter for every call number as it takes it, to learn
+/// which calls it may allow without running it again. What goes first here finds the number among the named ones by
+/// halving: a call of this machine's architecture that `named` does not hold is allowed (as `checks` would allow it)
+/// after a few comparisons, and a named one goes on to `checks`, whose first step checks the architecture again; so
+/// does a call of another architecture. It also refuses clone3 with ENOSYS, so that the C library falls back to clone,
+/// whose flags `checks` can read, and on x86_64 the x32 calls, which carry the same architecture but numbers with bit
+/// 30 set that no rule names (a kernel built without x32 refuses them anyway). One filter where these were three, each
+/// of which the kernel took apart: a worker took 0.45 ms to attach them (0.34 ms the denied calls', `strace -T`), and
+/// takes 0.16 ms to attach this.
+fn assemble(arch: TargetArch, named: &[i64], checks: BpfProgram) -> BpfProgram {
+    let named: Vec<u32> = named.iter().map(|&nr| nr as u32).collect();
+    debug_assert!(named.is_sorted(), "the numbers are searched by halving");
+    let enosys = libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32;
+    // struct seccomp_data: the call's number, then its architecture.
+    let mut code = vec![
+        load(4),
+        branch(libc::BPF_JEQ, audit_arch(arch), 1, 0),
+        jump(0),
+        load(0),
+        branch(libc::BPF_JEQ, libc::SYS_clone3 as u32, 0, 1),
+        ret(enosys),
+    ];
+    if arch == TargetArch::x86_64 {
+        const X32_SYSCALL_BIT: u32 = 0x4000_0000;
+        code.extend([branch(libc::BPF_JGE, X32_SYSCALL_BIT, 0, 1), ret(enosys)]);
+    }
+    // The jumps to `checks`, set once the length is known.
+    let mut to_checks = vec![2];
+    search(&named, &mut code, &mut to_checks);
+    let len = code.len();
+    for at in to_checks {
+        code[at].k = (len - at - 1) as u32;
+    }
+    code.extend(checks);
+    code
+}
+
+/// Code that goes on to the checks if the number loaded is one of `named`, and allows the call if not; the places
+/// of its jumps to the checks are added to `to_checks`.
+fn search(named: &[u32], code: &mut BpfProgram, to_checks: &mut Vec<usize>) {
+    if named.len() <= 4 {
+        // Each match skips the rest to the jump to the checks.
+        for (i, &nr) in named.iter().enumerate() {
+            code.push(branch(libc::BPF_JEQ, nr, (named.len() - i) as u8, 0));
+        }
+        code.push(ret(libc::SECCOMP_RET_ALLOW));
+        to_checks.push(code.len());
+        code.push(jump(0));
+        return;
+    }
+    let (low, high) = named.split_at(named.len() / 2);
+    // At or above the upper half's first: the jump over the lower half's code.
+    code.push(branch(libc::BPF_JGE, high[0], 0, 1));
+    let over = code.len();
+    code.push(jump(0));
+    search(low, code, to_checks);
+    code[over].k = (code.len() - over - 1) as u32;
+    search(high, code, to_checks);
+}
+
+/// Loads the word at `offset` in struct seccomp_data.
+fn load(offset: u32) -> sock_filter {
+    instruction(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, 0, 0, offset)
+}
+
+/// Skips `then` instructions where the word loaded meets `test` (`BPF_JEQ`, `BPF_JGE`) against `k`, `otherwise` where
+/// not.
+fn branch(test: u32, k: u32, then: u8, otherwise: u8) -> sock_filter {
+    instruction(libc::BPF_JMP | test | libc::BPF_K, then, otherwise, k)
+}
+
+/// Skips `k` instructions.
+fn jump(k: u32) -> sock_filter {
+    instruction(libc::BPF_JMP | libc::BPF_JA, 0, 0, k)
+}
+
+/// Ends with `action` (`SECCOMP_RET_*`).
+fn ret(action: u32) -> sock_filter {
+    instruction(libc::BPF_RET | libc::BPF_K, 0, 0, action)
+}
+
+fn instruction(code: u32, jt: u8, jf: u8, k: u32) -> sock_filter {
+    sock_filter {
         code: code as u16,
         jt,
         jf,
         k,
-    };
-    let errno = libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32;
-    Some(vec![
-        // The syscall number is the first field of struct seccomp_data.
-        op(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, 0, 0, 0),
-        op(
-            libc::BPF_JMP | libc::BPF_JGE | libc::BPF_K,
-            0,
-            1,
-            X32_SYSCALL_BIT,
-        ),
-        op(libc::BPF_RET | libc::BPF_K, 0, 0, errno),
-        op(libc::BPF_RET | libc::BPF_K, 0, 0, libc::SECCOMP_RET_ALLOW),
-    ])
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn x32_guard() -> Option<BpfProgram> {
-    None
+    }
 }
 
 /// Checks that the filter compiles and that the kernel takes it, in a throwaway child, and that it holds: a call the
@@ -515,6 +594,114 @@ mod tests {
             true => Ok(()),
             false => Err(io::Error::from_raw_os_error(WRONG)),
         }
+    }
+
+    /// Runs a classic BPF program as the kernel runs a seccomp filter, over `data` (struct seccomp_data): the
+    /// instructions seccompiler and [`assemble`] make, and no other.
+    /// Returns its action and how many instructions it ran.
+    fn run(program: &[sock_filter], data: &[u8; 64]) -> (u32, usize) {
+        let word =
+            |at: u32| u32::from_ne_bytes(data[at as usize..at as usize + 4].try_into().unwrap());
+        let (mut pc, mut a) = (0usize, 0u32);
+        for steps in 1.. {
+            let insn = &program[pc];
+            let code = u32::from(insn.code);
+            pc += 1;
+            let jump = |taken: bool| usize::from(if taken { insn.jt } else { insn.jf });
+            match code {
+                c if c == libc::BPF_LD | libc::BPF_W | libc::BPF_ABS => a = word(insn.k),
+                c if c == libc::BPF_ALU | libc::BPF_AND | libc::BPF_K => a &= insn.k,
+                c if c == libc::BPF_JMP | libc::BPF_JA => pc += insn.k as usize,
+                c if c == libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K => pc += jump(a == insn.k),
+                c if c == libc::BPF_JMP | libc::BPF_JGT | libc::BPF_K => pc += jump(a > insn.k),
+                c if c == libc::BPF_JMP | libc::BPF_JGE | libc::BPF_K => pc += jump(a >= insn.k),
+                c if c == libc::BPF_JMP | libc::BPF_JSET | libc::BPF_K => {
+                    pc += jump(a & insn.k != 0)
+                }
+                c if c == libc::BPF_RET | libc::BPF_K => return (insn.k, steps),
+                other => panic!("an instruction this runner does not know: {other:#x}"),
+            }
+        }
+        unreachable!()
+    }
+
+    /// The filter as it was made before it was one: seccompiler's for the denied calls and for clone3, and a guard
+    /// against x32 numbers, attached in that order. The kernel runs the last attached first, and keeps the most
+    /// restrictive action (the lowest, as a signed number), the first one found on a tie.
+    fn three_filters(key: u64, data: &[u8; 64]) -> u32 {
+        let arch = TargetArch::try_from(std::env::consts::ARCH).unwrap();
+        let eperm = compile(arch, denied(key).unwrap(), libc::EPERM).unwrap();
+        let clone3 = BTreeMap::from([(libc::SYS_clone3, Vec::new())]);
+        let enosys = compile(arch, clone3, libc::ENOSYS).unwrap();
+        let x32_guard = vec![
+            load(0),
+            branch(libc::BPF_JGE, 0x4000_0000, 0, 1),
+            ret(libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32),
+            ret(libc::SECCOMP_RET_ALLOW),
+        ];
+        let mut attached = vec![eperm, enosys];
+        if arch == TargetArch::x86_64 {
+            attached.push(x32_guard);
+        }
+        let mut action = libc::SECCOMP_RET_ALLOW;
+        for program in attached.iter().rev() {
+            let found = run(program, data).0;
+            let only = |action: u32| (action & libc::SECCOMP_RET_ACTION_FULL) as i32;
+            if only(found) < only(action) {
+                action = found;
+            }
+        }
+        action
+    }
+
+    /// The filter decides every call as the three filters it replaced did: every call number of this architecture,
+    /// of the x32 numbers and of another architecture, with arguments that match the rules and that do not, the
+    /// worker's key among them. And it allows a call it does not name within a few steps, where seccompiler's
+    /// checks alone take over a hundred.
+    #[test]
+    fn the_filter_decides_every_call_as_its_three_parts_did() {
+        let filter = SyscallFilter::new().unwrap();
+        let arch = audit_arch(TargetArch::try_from(std::env::consts::ARCH).unwrap());
+        let data = |nr: u32, arch: u32, args: [u64; 6]| {
+            let mut data = [0u8; 64];
+            data[..4].copy_from_slice(&nr.to_ne_bytes());
+            data[4..8].copy_from_slice(&arch.to_ne_bytes());
+            for (i, arg) in args.iter().enumerate() {
+                data[16 + 8 * i..24 + 8 * i].copy_from_slice(&arg.to_ne_bytes());
+            }
+            data
+        };
+        let mut decided = std::collections::BTreeMap::new();
+        for arch in [arch, 0x4000_0003] {
+            for nr in (0..600).chain(0x4000_0000..0x4000_0200) {
+                for args in [
+                    [0u64; 6],
+                    [u64::MAX; 6],
+                    [1, 2, 3, 4, 5, filter.key],
+                    [0x7e02_0000; 6],
+                ] {
+                    let data = data(nr, arch, args);
+                    let action = run(&filter.program, &data).0;
+                    assert_eq!(
+                        action,
+                        three_filters(filter.key, &data),
+                        "call {nr:#x}, architecture {arch:#x}, arguments {args:x?}"
+                    );
+                    *decided.entry(action).or_insert(0) += 1;
+                }
+            }
+        }
+        // Allowed, refused with EPERM and ENOSYS, and killed (another architecture).
+        assert_eq!(decided.len(), 4, "{decided:x?}");
+        let read = data(libc::SYS_read as u32, arch, [0; 6]);
+        let (allowed, steps) = run(&filter.program, &read);
+        assert_eq!(allowed, libc::SECCOMP_RET_ALLOW);
+        assert!(steps <= 20, "{steps} steps to allow read");
+        let ptrace = data(libc::SYS_ptrace as u32, arch, [0; 6]);
+        assert_eq!(
+            run(&filter.program, &ptrace).0,
+            libc::SECCOMP_RET_ERRNO | libc::EPERM as u32
+        );
     }
 
     #[test]
