@@ -341,6 +341,13 @@ impl SyscallFilter {
         let named: Vec<i64> = denied.keys().copied().collect();
         let checks = compile(arch, denied, libc::EPERM)?;
         let program = assemble(arch, &named, checks);
+        // seccompiler checks the length of its own part only.
+        if program.len() > BPF_MAXINSNS {
+            return Err(format!(
+                "the system-call filter has {} instructions, over the kernel's {BPF_MAXINSNS}",
+                program.len()
+            ));
+        }
         Ok(SyscallFilter { program, key })
     }
 
@@ -440,6 +447,9 @@ fn compile(
         .try_into()
         .map_err(|e: seccompiler::BackendError| e.to_string())
 }
+
+/// The most instructions the kernel takes in a filter.
+const BPF_MAXINSNS: usize = 4096;
 
 /// The value the kernel gives a filter for the calls of `arch` (`AUDIT_ARCH_*`).
 fn audit_arch(arch: TargetArch) -> u32 {
