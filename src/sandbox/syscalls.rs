@@ -476,20 +476,20 @@ fn assemble(arch: TargetArch, named: &[i64], checks: BpfProgram) -> BpfProgram {
     debug_assert!(named.is_sorted(), "the numbers are searched by halving");
     let enosys = libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32;
     // struct seccomp_data: the call's number, then its architecture.
-    let mut code = vec![
-        load(4),
-        branch(libc::BPF_JEQ, audit_arch(arch), 1, 0),
+    // The jumps to `checks`, set once the length is known.
+    let mut to_checks = Vec::new();
+    let mut code = vec![load(4), branch(libc::BPF_JEQ, audit_arch(arch), 1, 0)];
+    to_checks.push(code.len());
+    code.extend([
         jump(0),
         load(0),
         branch(libc::BPF_JEQ, libc::SYS_clone3 as u32, 0, 1),
         ret(enosys),
-    ];
+    ]);
     if arch == TargetArch::x86_64 {
         const X32_SYSCALL_BIT: u32 = 0x4000_0000;
         code.extend([branch(libc::BPF_JGE, X32_SYSCALL_BIT, 0, 1), ret(enosys)]);
     }
-    // The jumps to `checks`, set once the length is known.
-    let mut to_checks = vec![2];
     search(&named, &mut code, &mut to_checks);
     let len = code.len();
     for at in to_checks {
@@ -636,9 +636,8 @@ mod tests {
     }
 
     /// The filter as it was made before it was one: seccompiler's for the denied calls and for clone3, and a guard
-    /// against x32 numbers, attached in that order. The kernel runs the last attached first, and keeps the most
-    /// restrictive action (the lowest, as a signed number), the first one found on a tie.
-    fn three_filters(key: u64, data: &[u8; 64]) -> u32 {
+    /// against x32 numbers, attached in that order.
+    fn three_filters(key: u64) -> Vec<BpfProgram> {
         let arch = TargetArch::try_from(std::env::consts::ARCH).unwrap();
         let eperm = compile(arch, denied(key).unwrap(), libc::EPERM).unwrap();
         let clone3 = BTreeMap::from([(libc::SYS_clone3, Vec::new())]);
@@ -653,6 +652,12 @@ mod tests {
         if arch == TargetArch::x86_64 {
             attached.push(x32_guard);
         }
+        attached
+    }
+
+    /// What filters `attached` in this order decide: the kernel runs the last attached first, and keeps the most
+    /// restrictive action (the lowest, as a signed number), the first one found on a tie.
+    fn run_all(attached: &[BpfProgram], data: &[u8; 64]) -> u32 {
         let mut action = libc::SECCOMP_RET_ALLOW;
         for program in attached.iter().rev() {
             let found = run(program, data).0;
@@ -671,6 +676,7 @@ mod tests {
     #[test]
     fn the_filter_decides_every_call_as_its_three_parts_did() {
         let filter = SyscallFilter::new().unwrap();
+        let before = three_filters(filter.key);
         let arch = audit_arch(TargetArch::try_from(std::env::consts::ARCH).unwrap());
         let data = |nr: u32, arch: u32, args: [u64; 6]| {
             let mut data = [0u8; 64];
@@ -694,7 +700,7 @@ mod tests {
                     let action = run(&filter.program, &data).0;
                     assert_eq!(
                         action,
-                        three_filters(filter.key, &data),
+                        run_all(&before, &data),
                         "call {nr:#x}, architecture {arch:#x}, arguments {args:x?}"
                     );
                     *decided.entry(action).or_insert(0) += 1;
