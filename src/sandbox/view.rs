@@ -7,8 +7,8 @@
 //! skeleton: an empty folder in memory that others may pass through but not list, holding only the way to each
 //! path a run needs, and at its end the real file or folder, bound there. Everything else in the closed folder is
 //! out of reach: a run can open neither `/root/.bashrc` nor `/root/.ssh`, nor list `/root`. A run's working
-//! directory is exposed for that run alone and withdrawn after it; programs and toolchains stay exposed for the
-//! worker's later runs.
+//! directory is exposed for that run alone and withdrawn after it (an empty place for a mount over it may stay for
+//! the next run there); programs and toolchains stay exposed for the worker's later runs.
 
 use super::mounts;
 use super::namespace::{checked, mount_with};
@@ -109,8 +109,12 @@ impl View {
 
     /// Takes back what [`View::expose`] or [`View::place`] did for `path` alone (a run's working directory, which no
     /// later run needs), once the run is over: its binding or its place, and the skeleton's folders that led only
-    /// to it.
+    /// to it. A few places stay, empty, for later runs: the judge hands a run's folder on to its next run where it
+    /// can, and making the place again cost two folders made and removed in every run.
     pub fn withdraw(&mut self, path: &Path) {
+        if self.placed.contains(path) && self.placed.len() <= PLACES_KEPT {
+            return;
+        }
         if !self.exposed.remove(path) {
             return;
         }
@@ -201,6 +205,10 @@ impl View {
         Ok(())
     }
 }
+
+/// How many places for runs' folders a view keeps once their runs are over (see [`View::withdraw`]): one for each
+/// folder a judge hands on, with room to spare.
+const PLACES_KEPT: usize = 8;
 
 /// What [`View`] makes at the end of a path in a skeleton.
 #[derive(Clone, Copy, PartialEq, Eq)]
