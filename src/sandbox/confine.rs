@@ -340,6 +340,22 @@ fn kept_open<'a>(
     &kept.as_ref().expect("made above").1
 }
 
+/// The folders readable around `hidden` and the folders of `readable`, opened, each kept in its slot for later
+/// runs.
+fn opened<'a>(
+    around: &'a mut Option<Opened>,
+    own: &'a mut Option<Opened>,
+    hidden: &[PathBuf],
+    readable: &[PathBuf],
+) -> [&'a [filesystem::Grant]; 2] {
+    [
+        kept_open(around, hidden, || {
+            filesystem::open_all(&filesystem::readable_outside(hidden))
+        }),
+        kept_open(own, readable, || filesystem::open_all(readable)),
+    ]
+}
+
 /// Prepares the worker's layers for `request`, once its working directory is in place. Any failure is an error of
 /// the run: the harness only asks for layers that its probe found working, so one that fails now must not be
 /// skipped quietly.
@@ -380,29 +396,27 @@ pub(crate) fn prepare(
             .as_ref()
             .ok_or("the worker has no Landlock rules")?;
         let held = reused.holds(spec).is_some();
-        let around = kept_open(&mut reused.readable, hidden, || {
-            filesystem::open_all(&filesystem::readable_outside(hidden))
-        });
-        let own = kept_open(&mut reused.own, &readable, || {
-            filesystem::open_all(&readable)
-        });
-        Some(match reused.holder.as_ref().filter(|_| held) {
-            Some(holder) => {
-                let kept = reused
-                    .held_rules
-                    .as_ref()
-                    .filter(|(h, r, _)| h == hidden && *r == readable);
-                match kept {
-                    Some((_, _, rules)) => Rc::clone(rules),
-                    None => {
-                        let rules = Rc::new(FsRules::held(&[around, own], fixed, holder.root())?);
-                        reused.held_rules =
-                            Some((hidden.to_vec(), readable.clone(), Rc::clone(&rules)));
-                        rules
-                    }
-                }
+        let kept = reused
+            .held_rules
+            .as_ref()
+            .filter(|(h, r, _)| held && h == hidden && *r == readable);
+        Some(match (kept, reused.holder.as_ref().filter(|_| held)) {
+            (Some((_, _, rules)), _) => Rc::clone(rules),
+            (None, Some(holder)) => {
+                let grants = opened(&mut reused.readable, &mut reused.own, hidden, &readable);
+                let rules = Rc::new(FsRules::held(&grants, fixed, holder.root())?);
+                reused.held_rules = Some((hidden.to_vec(), readable.clone(), Rc::clone(&rules)));
+                // The ruleset holds what its rules name: the hundreds of descriptors they were made from would
+                // only be copied into each run's child and closed there again (a tenth of what a run costs the
+                // child, with the target/bench folder as it is). Opened again if some run needs them.
+                reused.readable = None;
+                reused.own = None;
+                rules
             }
-            None => Rc::new(FsRules::new(&spec.workdir, &[around, own], fixed, stdout)?),
+            (None, None) => {
+                let grants = opened(&mut reused.readable, &mut reused.own, hidden, &readable);
+                Rc::new(FsRules::new(&spec.workdir, &grants, fixed, stdout)?)
+            }
         })
     } else {
         None
