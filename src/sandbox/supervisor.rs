@@ -151,12 +151,9 @@ pub(super) fn run(
     // The program is started by a child that shares the worker's memory until exec, and the kernel keeps that
     // memory's high-water mark as the child's own (its ru_maxrss): a peak no higher than the worker's is the
     // worker's, not the program's, whose memory the cgroup or the samples measured.
-    let worker_peak = own_status()
-        .and_then(process::Status::peak_rss)
-        .unwrap_or(Bytes(u64::MAX));
-    let leader_peak = match leader_peak > worker_peak {
-        true => leader_peak,
-        false => Bytes(0),
+    let leader_peak = match worker_peak_reaches(leader_peak) {
+        true => Bytes(0),
+        false => leader_peak,
     };
     let peak_memory = meter.peak.max(leader_peak);
     let oom_killed = cgroup.is_some_and(RunCgroup::oom_killed);
@@ -185,6 +182,22 @@ pub(super) fn run(
 /// Opens the worker's own /proc status for its runs, before its entry in /proc is hidden (`namespace::hide_init`).
 pub(super) fn keep_own_status() {
     own_status();
+}
+
+/// Whether the worker's own peak memory is `peak` or more. It only grows: it is read again (the kernel writes out
+/// the whole of /proc's status for it, 7 us) only where the peak last read is lower.
+fn worker_peak_reaches(peak: Bytes) -> bool {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static LAST_READ: AtomicU64 = AtomicU64::new(0);
+    if LAST_READ.load(Ordering::Relaxed) >= peak.0 {
+        return true;
+    }
+    // Unknown: taken as the worker's, which leaves the program's peak to what the cgroup or the samples measured.
+    let Some(now) = own_status().and_then(process::Status::peak_rss) else {
+        return true;
+    };
+    LAST_READ.fetch_max(now.0, Ordering::Relaxed);
+    now >= peak
 }
 
 /// The worker's own /proc status, opened at its first run (or before, see [`keep_own_status`]) and kept. (Not
@@ -289,8 +302,9 @@ fn watch(
 struct Meter<'a> {
     cgroup: Option<&'a RunCgroup>,
     program: libc::pid_t,
-    /// The program's /proc status, kept open for its peak memory at each look.
-    status: Option<process::Status>,
+    /// The program's /proc status, opened at the first look and kept open for its peak memory at each: a run
+    /// that ends before the first look is measured by what the kernel kept of it when it was reaped.
+    status: std::cell::OnceCell<Option<process::Status>>,
     start: StartCost,
     /// The file systems in memory the run writes in (its folder, its /dev/shm), where no cgroup counts them.
     in_memory: Vec<&'a std::path::Path>,
@@ -312,7 +326,7 @@ impl<'a> Meter<'a> {
         Meter {
             cgroup,
             program,
-            status: process::Status::open(program),
+            status: std::cell::OnceCell::new(),
             start,
             in_memory,
             files: Bytes(0),
@@ -340,6 +354,7 @@ impl<'a> Meter<'a> {
         let tree = Bytes(tree.0.saturating_add(self.files.0));
         let program = self
             .status
+            .get_or_init(|| process::Status::open(self.program))
             .as_ref()
             .and_then(process::Status::peak_rss)
             .unwrap_or_default();
