@@ -259,19 +259,9 @@ pub(crate) struct RunCgroup {
     /// The memory limit in force, as the kernel has it.
     hard_limit: Option<u64>,
     /// The counters as they stood when the current run started.
-    before: Counts,
-    /// The counters as they stood once the last run was over and the cgroup found empty: nothing can move them
-    /// until the next run joins, which starts from them instead of reading them all again (`memory.stat` above
-    /// all, which the kernel writes out whole at each read). Taken by the next run.
-    idle: Option<Counts>,
-}
-
-/// A cgroup's counters at one moment, from zero: CPU time, memory as a run is charged it, OOM kills.
-#[derive(Clone, Copy, Default)]
-struct Counts {
-    cpu: Duration,
-    memory: Bytes,
-    ooms: u64,
+    cpu_before: Duration,
+    memory_before: Bytes,
+    ooms_before: u64,
 }
 
 impl RunCgroup {
@@ -293,8 +283,9 @@ impl RunCgroup {
             procs: Vec::new(),
             counters: None,
             hard_limit: None,
-            before: Counts::default(),
-            idle: None,
+            cpu_before: Duration::ZERO,
+            memory_before: Bytes(0),
+            ooms_before: 0,
         };
         for parent in hierarchy.parents() {
             let dir = parent.join(&name);
@@ -381,17 +372,9 @@ impl RunCgroup {
             }
             self.hard_limit = Some(hard);
         }
-        self.before = match self.idle.take() {
-            Some(idle) => idle,
-            None => Counts {
-                cpu: self.cpu_counter().unwrap_or_default(),
-                memory: self
-                    .memory_counter()
-                    .map(Charged::counted)
-                    .unwrap_or_default(),
-                ooms: self.oom_kills(),
-            },
-        };
+        self.cpu_before = self.cpu_counter().unwrap_or_default();
+        self.memory_before = self.memory_counter(Kernel::Counted).unwrap_or_default();
+        self.ooms_before = self.oom_kills();
         Ok(())
     }
 
@@ -427,7 +410,7 @@ impl RunCgroup {
 
     /// CPU time of every thread that ran in the cgroup since the run started.
     pub fn cpu(&self) -> Option<Duration> {
-        Some(self.cpu_counter()?.saturating_sub(self.before.cpu))
+        Some(self.cpu_counter()?.saturating_sub(self.cpu_before))
     }
 
     /// CPU time of every thread that ever ran in the cgroup.
@@ -444,38 +427,37 @@ impl RunCgroup {
     /// the page cache of the files it reads and writes, which the kernel can always reclaim.
     pub fn memory(&self) -> Option<Bytes> {
         Some(Bytes(
-            self.memory_counter()?
-                .counted()
+            self.memory_counter(Kernel::Counted)?
                 .0
-                .saturating_sub(self.before.memory.0),
+                .saturating_sub(self.memory_before.0),
         ))
     }
 
-    /// The memory charged to the cgroup now, as [`RunCgroup::memory`] counts it, but from zero rather than from the
-    /// run's start: the kernel updates these figures in batches per processor, so a cgroup that is empty may still
-    /// show a little.
-    fn memory_counter(&self) -> Option<Charged> {
+    /// The memory charged to the cgroup now, as [`RunCgroup::memory`] counts it (with or without the kernel's
+    /// part), but from zero rather than from the run's start: the kernel updates these figures in batches per
+    /// processor, so a cgroup that is empty may still show a little.
+    fn memory_counter(&self, kernel: Kernel) -> Option<Bytes> {
         let counters = self.counters.as_ref()?;
         let stat = read_whole(&counters.memory)?;
         let (anonymous, kernel_field) = match self.hierarchy {
             Hierarchy::V1 { .. } => ("rss", None),
             Hierarchy::V2 { .. } => ("anon", Some("kernel")),
         };
-        let user = stat_field(&stat, anonymous)? + stat_field(&stat, "shmem").unwrap_or(0);
-        let kernel = match (&counters.kernel, kernel_field) {
-            (Some(file), _) => read_whole(file).and_then(|t| t.trim().parse().ok()),
-            (None, Some(field)) => stat_field(&stat, field),
-            (None, None) => None,
-        };
-        Some(Charged {
-            user: Bytes(user),
-            kernel: Bytes(kernel.unwrap_or(0)),
-        })
+        let mut total = stat_field(&stat, anonymous)? + stat_field(&stat, "shmem").unwrap_or(0);
+        if kernel == Kernel::Counted {
+            total += match (&counters.kernel, kernel_field) {
+                (Some(file), _) => read_whole(file).and_then(|t| t.trim().parse().ok()),
+                (None, Some(field)) => stat_field(&stat, field),
+                (None, None) => None,
+            }
+            .unwrap_or(0);
+        }
+        Some(Bytes(total))
     }
 
     /// Whether the kernel killed a process of the run for going over the hard memory limit.
     pub fn oom_killed(&self) -> bool {
-        self.oom_kills() > self.before.ooms
+        self.oom_kills() > self.ooms_before
     }
 
     /// How many processes the kernel has killed in the cgroup for going over its memory limit.
@@ -485,23 +467,16 @@ impl RunCgroup {
     }
 
     /// What a run that is over left in the cgroup, which the next run would find: processes, or memory still
-    /// charged to it (a file in a shared-memory folder, say). None when it is as empty as a new one; the counters
-    /// as they stand then are where the next run starts.
-    pub fn leftovers(&mut self) -> Option<String> {
+    /// charged to it (a file in a shared-memory folder, say). None when it is as empty as a new one.
+    pub fn leftovers(&self) -> Option<String> {
         let residue = residue();
         // A process killed a moment ago leaves its cgroup, and its memory is given back, a moment after it is
         // reaped.
         for _ in 0..LEFTOVER_CHECKS {
-            if self.members().is_empty() {
-                let charged = self.memory_counter();
-                if charged.map_or(Bytes(0), Charged::left) < residue {
-                    self.idle = charged.map(|charged| Counts {
-                        cpu: self.cpu_counter().unwrap_or_default(),
-                        memory: charged.counted(),
-                        ooms: self.oom_kills(),
-                    });
-                    return None;
-                }
+            if self.members().is_empty()
+                && self.memory_counter(Kernel::Left).unwrap_or_default() < residue
+            {
+                return None;
             }
             std::thread::sleep(Duration::from_millis(1));
         }
@@ -511,7 +486,7 @@ impl RunCgroup {
         } else {
             format!(
                 "{} of memory still charged to its cgroup, as shared memory or files kept in memory",
-                self.memory_counter().map(Charged::left).unwrap_or_default()
+                self.memory_counter(Kernel::Left).unwrap_or_default()
             )
         })
     }
@@ -561,24 +536,13 @@ impl Drop for RunCgroup {
     }
 }
 
-/// The memory charged to a cgroup: its processes' own (heaps, stacks, shared memory) and the kernel's for them.
-#[derive(Clone, Copy)]
-struct Charged {
-    user: Bytes,
-    kernel: Bytes,
-}
-
-impl Charged {
-    /// What a run is charged: both.
-    fn counted(self) -> Bytes {
-        Bytes(self.user.0.saturating_add(self.kernel.0))
-    }
-
-    /// What tells whether a run left something behind: not the kernel's part, which it keeps cached (the entries of
-    /// the folders a run looked in) after the run, and gives back only under pressure.
-    fn left(self) -> Bytes {
-        self.user
-    }
+/// Whether a memory figure holds the kernel's memory for the cgroup. A run is charged for it; but it is not what
+/// tells whether a run left something behind, since the kernel keeps some of it cached (the entries of the
+/// folders a run looked in) after the run, and gives it back only under pressure.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kernel {
+    Counted,
+    Left,
 }
 
 /// How many times, a millisecond apart, a worker looks whether its cgroup has emptied before it gives up on it.

@@ -273,7 +273,7 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
 }
 
 /// What a run left behind for the next one, which retires the worker; everything of it that can be killed is.
-fn left_behind(reused: &mut Reused, mounted: bool) -> Option<String> {
+fn left_behind(reused: &Reused, mounted: bool) -> Option<String> {
     let mut found = Vec::new();
     let strays = match process::has_children() {
         true => process::children(),
@@ -286,7 +286,7 @@ fn left_behind(reused: &mut Reused, mounted: bool) -> Option<String> {
         ));
         process::kill_and_reap_all(None);
     }
-    if let Some(cgroup) = &mut reused.cgroup
+    if let Some(cgroup) = &reused.cgroup
         && let Some(what) = cgroup.leftovers()
     {
         found.push(what);
