@@ -52,6 +52,11 @@ impl View {
     }
 
     fn reach(&mut self, path: &Path, make: Make) -> io::Result<()> {
+        // A place kept from an earlier run is an empty folder of the skeleton: a run that asks for the real one
+        // there must not be given it.
+        if make == Make::Bind && self.placed.contains(path) {
+            self.take_back(path);
+        }
         if self.exposed.contains(path) {
             return Ok(());
         }
@@ -115,6 +120,11 @@ impl View {
         if self.placed.contains(path) && self.placed.len() <= PLACES_KEPT {
             return;
         }
+        self.take_back(path);
+    }
+
+    /// Takes back what was done for `path`, whatever it was.
+    fn take_back(&mut self, path: &Path) {
         if !self.exposed.remove(path) {
             return;
         }
