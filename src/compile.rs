@@ -860,6 +860,7 @@ mod tests {
                 stderr: b"warning: something\n".repeat(1000),
                 stderr_bytes: 19_000,
                 killed_for: Some(crate::sandbox::LimitKind::Cpu),
+                kept_out: false,
             })
         }
     }
@@ -910,6 +911,7 @@ mod tests {
                 stderr: Vec::new(),
                 stderr_bytes: 0,
                 killed_for: None,
+                kept_out: false,
             })
         }
     }

@@ -93,6 +93,7 @@ mod tests {
             stderr: b"\n thread 'main' panicked at src/main.rs:3:5\nmore".to_vec(),
             stderr_bytes: 50,
             killed_for: None,
+            kept_out: false,
         }
     }
 
@@ -106,6 +107,7 @@ mod tests {
         let ok = Termination::Exited(0);
         let killed = |kind| RunResult {
             killed_for: Some(kind),
+            kept_out: false,
             ..run(Termination::Signaled(libc::SIGKILL), 10, 1, 0)
         };
         let cases: Vec<(RunResult, Option<Verdict>)> = vec![

@@ -1035,6 +1035,7 @@ mod tests {
                 stderr: Vec::new(),
                 stderr_bytes: 0,
                 killed_for: None,
+                kept_out: false,
             };
             let Some(stdin) = &spec.stdin else {
                 // A compile: it succeeds.

@@ -5,6 +5,10 @@
 //! Anything else, and the folder is thrown away and a new one made. The output is never kept: a run owns it while
 //! it runs, and could leave on it what no check sees (an inode's generation number, a lock held past the run by a
 //! descriptor it left in flight), so each run gets a new file.
+//!
+//! A run the sandbox kept out of its folder (see `RunResult::kept_out`: it worked in a folder of its own in
+//! memory, mounted over the real one) cannot have left anything there but its output, and its folder is handed on
+//! with only the output removed.
 
 use super::run_test::{OUTPUT, WORKDIR};
 use crate::error::{Error, Result};
@@ -16,6 +20,9 @@ use std::path::Path;
 /// What the folders are for, in the judge's scratch folder.
 const KIND: &str = "run";
 
+/// What the folders are for while kept for the next run, whose last run was kept out of them.
+const UNTOUCHED: &str = "run, untouched";
+
 /// The mode its working directory is made with.
 const MODE: u32 = 0o700;
 
@@ -25,6 +32,11 @@ pub(super) struct RunFolder(tempfile::TempDir);
 impl RunFolder {
     /// A folder an earlier run gave back, readied for the next, or a new one.
     pub fn take() -> Result<RunFolder> {
+        while let Some(dir) = crate::scratch::take_back(UNTOUCHED) {
+            if without_output(dir.path()) {
+                return Ok(RunFolder(dir));
+            }
+        }
         while let Some(dir) = crate::scratch::take_back(KIND) {
             if readied(dir.path()) {
                 return Ok(RunFolder(dir));
@@ -46,9 +58,18 @@ impl RunFolder {
         self.0.path()
     }
 
-    /// Keeps the folder for the next run, once everything of this one in it has been read.
-    pub fn give_back(self) {
-        crate::scratch::put_back(KIND, self.0);
+    /// Keeps the folder for the next run, once everything of this one in it has been read; `kept_out` says
+    /// whether the sandbox kept the run out of it.
+    pub fn give_back(self, kept_out: bool) {
+        crate::scratch::put_back(if kept_out { UNTOUCHED } else { KIND }, self.0);
+    }
+}
+
+/// Removes the last run's output from `dir`, if it made one; false if it cannot.
+fn without_output(dir: &Path) -> bool {
+    match std::fs::remove_file(dir.join(OUTPUT)) {
+        Err(e) => e.kind() == std::io::ErrorKind::NotFound,
+        Ok(()) => true,
     }
 }
 
@@ -56,9 +77,8 @@ impl RunFolder {
 /// made: a folder of this user's with its mode, nothing in it, and no extended attribute (nor access list) or lock
 /// on it; its times are then set to now, so that none a run set is handed on. Links are never followed.
 fn readied(dir: &Path) -> bool {
-    match std::fs::remove_file(dir.join(OUTPUT)) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => return false,
-        _ => {}
+    if !without_output(dir) {
+        return false;
     }
     let only_workdir = std::fs::read_dir(dir).is_ok_and(|entries| {
         let mut names = entries.map(|entry| entry.map(|e| e.file_name()));

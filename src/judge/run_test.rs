@@ -66,6 +66,8 @@ pub(super) struct Ran {
     pub said: Option<CheckOutcome>,
     /// For an interactive problem, the dialogue (see [`TestResult::dialogue`]), kept whatever the verdict.
     pub dialogue: Option<String>,
+    /// Whether the run was kept out of its folder (see `RunResult::kept_out`).
+    pub kept_out: bool,
 }
 
 impl TestRunner<'_> {
@@ -115,7 +117,7 @@ impl TestRunner<'_> {
         if self.checker.is_none() {
             let folder = RunFolder::take()?;
             let ran = self.run_made(&Places::first(folder.path(), false), program, test);
-            folder.give_back();
+            folder.give_back(ran.as_ref().is_ok_and(|ran| ran.kept_out));
             return ran.map(|ran| ran.result);
         }
         let dir = crate::scratch::folder("run")
@@ -168,7 +170,7 @@ impl TestRunner<'_> {
         if let Some((verdict, message)) = classify(&run, &room) {
             result.verdict = verdict;
             result.message = message;
-        } else if !plain_file(&places.output) {
+        } else if !run.kept_out && !plain_file(&places.output) {
             // Without the layers a run can put something else in its output's place: a FIFO that reading it would
             // wait on for ever, a link. Every process of the run is gone, so nothing can put it back.
             result.verdict = Verdict::WrongAnswer;
@@ -198,6 +200,7 @@ impl TestRunner<'_> {
             result,
             said,
             dialogue: None,
+            kept_out: run.kept_out,
         })
     }
 
@@ -317,6 +320,7 @@ impl TestRunner<'_> {
             result,
             said: Some(said),
             dialogue: Some(relayed.transcript.replay()),
+            kept_out: false,
         })
     }
 }
@@ -390,6 +394,7 @@ mod tests {
             stderr: Vec::new(),
             stderr_bytes: 0,
             killed_for: None,
+            kept_out: false,
         };
         let test = Test {
             name: "1".into(),

@@ -249,6 +249,7 @@ mod tests {
                 stderr: Vec::new(),
                 stderr_bytes: 0,
                 killed_for: None,
+                kept_out: false,
             })
         }
     }

@@ -195,6 +195,11 @@ pub struct RunResult {
     pub stderr_bytes: u64,
     /// Set when the supervisor killed the run for going past a limit.
     pub killed_for: Option<LimitKind>,
+    /// Whether the run was kept out of the folder its working directory lies in: it worked in a folder of its own in
+    /// memory, mounted over the real one, and the only file of that folder it could reach was its output. Nothing
+    /// it did is then left in the real folder.
+    #[serde(default)]
+    pub kept_out: bool,
 }
 
 impl RunResult {

@@ -176,6 +176,7 @@ pub(super) fn run(
             Watch::Exited if oom_killed => Some(LimitKind::Memory),
             Watch::Exited | Watch::HarnessGone => None,
         },
+        kept_out: false,
     }))
 }
 

@@ -27,7 +27,7 @@ use super::confine::{self, Reused};
 use super::isolation::Layers;
 use super::namespace::Workdir;
 use super::process;
-use super::spec::{Reply, Request, Setup};
+use super::spec::{Reply, Request, RunResult, Setup};
 use super::supervisor::{self, Place, Streams};
 use nix::sys::socket::{ControlMessageOwned, MsgFlags, recvmsg};
 use std::fs::File;
@@ -222,6 +222,7 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
         // Unmounted when the run is over. A solution's run held by the worker's holder writes its output through
         // the holder.
         let mut streams = streams;
+        let mut kept_out = false;
         let workdir = match reused.hold(spec, run_as, &streams.stdout) {
             Some(held) => {
                 let (workdir, output) =
@@ -229,6 +230,7 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
                 if let Some(output) = output {
                     streams.stdout = output;
                 }
+                kept_out = true;
                 Some(workdir)
             }
             _ if reused.namespaces() => Some(
@@ -246,7 +248,8 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
             namespaces: reused.namespaces(),
             owner: run_as,
         };
-        let result = supervisor::run(spec, streams, confinement, place);
+        let result = supervisor::run(spec, streams, confinement, place)
+            .map(|ran| ran.map(|result| RunResult { kept_out, ..result }));
         mounted = reused.mounts_changed();
         if let Some(workdir) = &workdir
             && run_as.is_some()

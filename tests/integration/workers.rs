@@ -239,7 +239,8 @@ fn released_workers_are_not_reused_and_are_waited_for() {
 /// only mount at its path: nothing of an earlier run's folder lies beneath it, whatever that run left there. The
 /// folder of a run that left files is unmounted as soon as the run is over, so that their memory is not still
 /// charged to the worker's cgroup at the next run, which would retire the worker: 40 runs, 20 leaving nothing and
-/// then every third leaving 16 MiB, take one worker.
+/// then every third leaving 16 MiB, take one worker. Each says it was kept out of the real folder, which none of them
+/// changed.
 #[test]
 fn held_runs_start_empty_and_alone_and_keep_their_worker() {
     if !layer_works("namespaces", "a worker's holder")
@@ -268,6 +269,7 @@ fn held_runs_start_empty_and_alone_and_keep_their_worker() {
         };
         let result = sandbox.run(&spec).unwrap();
         assert!(result.succeeded(), "run {n}: {result:?}");
+        assert!(result.kept_out, "run {n} was not kept out of its folder");
         let output = std::fs::read_to_string(dir.path().join("output")).unwrap();
         let figures: Vec<usize> = output
             .split_whitespace()
@@ -284,4 +286,11 @@ fn held_runs_start_empty_and_alone_and_keep_their_worker() {
         "mounts at the folder's path, run by run: {depths:?}"
     );
     assert_eq!(sandbox.workers_started(), 1, "depths seen: {depths:?}");
+    // What they left went into folders of their own: the real one is as it was made. A run of the problem's own
+    // tools works in the real one, and says so.
+    let real = std::fs::read_dir(dir.path().join("box")).unwrap().count();
+    assert_eq!(real, 0, "files in the real folder after held runs");
+    let tool = sandbox.run(&shell(dir.path(), "echo > made")).unwrap();
+    assert!(tool.succeeded() && !tool.kept_out, "{tool:?}");
+    assert!(dir.path().join("box/made").exists());
 }
