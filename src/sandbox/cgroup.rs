@@ -467,13 +467,14 @@ impl RunCgroup {
     }
 
     /// What a run that is over left in the cgroup, which the next run would find: processes, or memory still
-    /// charged to it (a file in a shared-memory folder, say). None when it is as empty as a new one.
-    pub fn leftovers(&self) -> Option<String> {
+    /// charged to it (a file in a shared-memory folder, say). None when it is as empty as a new one. `alone` says
+    /// that no process can be in it: the worker is the init of the run's namespaces, and has no child left.
+    pub fn leftovers(&self, alone: bool) -> Option<String> {
         let residue = residue();
         // A process killed a moment ago leaves its cgroup, and its memory is given back, a moment after it is
         // reaped.
         for _ in 0..LEFTOVER_CHECKS {
-            if self.members().is_empty()
+            if (alone || self.members().is_empty())
                 && self.memory_counter(Kernel::Left).unwrap_or_default() < residue
             {
                 return None;

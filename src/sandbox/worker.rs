@@ -278,7 +278,8 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
 /// What a run left behind for the next one, which retires the worker; everything of it that can be killed is.
 fn left_behind(reused: &Reused, mounted: bool) -> Option<String> {
     let mut found = Vec::new();
-    let strays = match process::has_children() {
+    let has_children = process::has_children();
+    let strays = match has_children {
         true => process::children(),
         false => Vec::new(),
     };
@@ -290,7 +291,9 @@ fn left_behind(reused: &Reused, mounted: bool) -> Option<String> {
         process::kill_and_reap_all(None);
     }
     if let Some(cgroup) = &reused.cgroup
-        && let Some(what) = cgroup.leftovers()
+        // In the namespaces, every process of the run descends from the worker, their init: with no child left, no
+        // process of the run is left in the cgroup either.
+        && let Some(what) = cgroup.leftovers(reused.namespaces() && !has_children)
     {
         found.push(what);
         cgroup.kill_all();
