@@ -28,6 +28,8 @@ pub(super) struct Scanner<R> {
     reader: R,
     /// The kind of the run last read, while its end has not been reached.
     unfinished: Option<Kind>,
+    /// Whether the end of the stream has been read: a file is not read again to find it once more.
+    at_end: bool,
 }
 
 impl<R: BufRead> Scanner<R> {
@@ -35,6 +37,7 @@ impl<R: BufRead> Scanner<R> {
         Scanner {
             reader,
             unfinished: None,
+            at_end: false,
         }
     }
 
@@ -45,7 +48,11 @@ impl<R: BufRead> Scanner<R> {
         if let Some(kind) = self.unfinished.take() {
             self.skip(kind)?;
         }
+        if self.at_end {
+            return Ok(None);
+        }
         let Some(&first) = self.reader.fill_buf()?.first() else {
+            self.at_end = true;
             return Ok(None);
         };
         let kind = Kind::of(first);
@@ -54,7 +61,8 @@ impl<R: BufRead> Scanner<R> {
             let length = same_kind(buf, kind);
             let taken = length.min(HELD + 1 - head.len());
             head.extend_from_slice(&buf[..taken]);
-            let ended = length < buf.len() || buf.is_empty();
+            self.at_end = buf.is_empty();
+            let ended = length < buf.len() || self.at_end;
             self.reader.consume(taken);
             // Marked unfinished even if it ends right there, one byte past what is held: only heads of at most
             // HELD bytes are known to be whole.
@@ -81,7 +89,8 @@ impl<R: BufRead> Scanner<R> {
         loop {
             let buf = self.reader.fill_buf()?;
             let length = same_kind(buf, kind);
-            let ended = length < buf.len() || buf.is_empty();
+            self.at_end = buf.is_empty();
+            let ended = length < buf.len() || self.at_end;
             self.reader.consume(length);
             if ended {
                 return Ok(());
@@ -172,6 +181,33 @@ mod tests {
                 ],
                 "capacity {capacity}"
             );
+        }
+    }
+
+    /// A reader that counts how many times it is read.
+    struct Counted<'a>(&'a [u8], std::rc::Rc<std::cell::Cell<usize>>);
+
+    impl io::Read for Counted<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.1.set(self.1.get() + 1);
+            self.0.read(buf)
+        }
+    }
+
+    /// The end of a stream is read once: a short output and its answer are read in two reads each.
+    #[test]
+    fn the_end_is_read_once() {
+        for (text, reads) in [(&b"19\n"[..], 2), (b"19", 2), (b"", 1), (b"1 2 3\n", 2)] {
+            let count = std::rc::Rc::default();
+            let reader =
+                io::BufReader::with_capacity(64, Counted(text, std::rc::Rc::clone(&count)));
+            let mut scanner = Scanner::new(reader);
+            let mut head = Vec::new();
+            while scanner.token(&mut head).unwrap() {}
+            for _ in 0..3 {
+                assert!(!scanner.token(&mut head).unwrap());
+            }
+            assert_eq!(count.get(), reads, "{text:?}");
         }
     }
 
