@@ -262,6 +262,10 @@ pub(crate) struct RunCgroup {
     cpu_before: Duration,
     memory_before: Bytes,
     ooms_before: u64,
+    /// The memory of the run's own (anonymous and shared) as the look after the last run found it, the cgroup
+    /// empty: only a run's processes move it, and the next run starts from it, with the kernel's part read again
+    /// (see [`RunCgroup::prepare`]).
+    idle_user: std::cell::Cell<Option<Bytes>>,
 }
 
 impl RunCgroup {
@@ -286,6 +290,7 @@ impl RunCgroup {
             cpu_before: Duration::ZERO,
             memory_before: Bytes(0),
             ooms_before: 0,
+            idle_user: std::cell::Cell::new(None),
         };
         for parent in hierarchy.parents() {
             let dir = parent.join(&name);
@@ -373,7 +378,15 @@ impl RunCgroup {
             self.hard_limit = Some(hard);
         }
         self.cpu_before = self.cpu_counter().unwrap_or_default();
-        self.memory_before = self.memory_counter(Kernel::Counted).unwrap_or_default();
+        // Where the kernel's part has a file of its own (v1), the rest is taken from the last look, which found the
+        // cgroup empty: `memory.stat`, which the kernel writes out whole, is then read once a run. The kernel's part
+        // is read now, once the limit is set: the kernel may still give some of it back after the look (it reclaims
+        // to meet a lower limit; a run's file system's inodes are freed a grace period after its unmount).
+        let idle_user = self.idle_user.take();
+        self.memory_before = match (idle_user, self.kernel_counter()) {
+            (Some(user), Some(kernel)) => Bytes(user.0.saturating_add(kernel.0)),
+            _ => self.memory_counter(Kernel::Counted).unwrap_or_default(),
+        };
         self.ooms_before = self.oom_kills();
         Ok(())
     }
@@ -445,14 +458,20 @@ impl RunCgroup {
         };
         let mut total = stat_field(&stat, anonymous)? + stat_field(&stat, "shmem").unwrap_or(0);
         if kernel == Kernel::Counted {
-            total += match (&counters.kernel, kernel_field) {
-                (Some(file), _) => read_whole(file).and_then(|t| t.trim().parse().ok()),
-                (None, Some(field)) => stat_field(&stat, field),
-                (None, None) => None,
+            total += match kernel_field {
+                None => self.kernel_counter().map(|b| b.0),
+                Some(field) => stat_field(&stat, field),
             }
             .unwrap_or(0);
         }
         Some(Bytes(total))
+    }
+
+    /// The kernel's memory for the cgroup, where it has a file of its own (v1, with kernel-memory accounting).
+    fn kernel_counter(&self) -> Option<Bytes> {
+        let file = self.counters.as_ref()?.kernel.as_ref()?;
+        let text = read_whole(file)?;
+        Some(Bytes(text.trim().parse().ok()?))
     }
 
     /// Whether the kernel killed a process of the run for going over the hard memory limit.
@@ -467,17 +486,20 @@ impl RunCgroup {
     }
 
     /// What a run that is over left in the cgroup, which the next run would find: processes, or memory still
-    /// charged to it (a file in a shared-memory folder, say). None when it is as empty as a new one. `alone` says
-    /// that no process can be in it: the worker is the init of the run's namespaces, and has no child left.
+    /// charged to it (a file in a shared-memory folder, say). None when it is as empty as a new one, and the memory
+    /// it found then is where the next run's own starts. `alone` says that no process can be in it: the worker is
+    /// the init of the run's namespaces, and has no child left.
     pub fn leftovers(&self, alone: bool) -> Option<String> {
         let residue = residue();
         // A process killed a moment ago leaves its cgroup, and its memory is given back, a moment after it is
         // reaped.
         for _ in 0..LEFTOVER_CHECKS {
-            if (alone || self.members().is_empty())
-                && self.memory_counter(Kernel::Left).unwrap_or_default() < residue
-            {
-                return None;
+            if alone || self.members().is_empty() {
+                let user = self.memory_counter(Kernel::Left);
+                if user.unwrap_or_default() < residue {
+                    self.idle_user.set(user);
+                    return None;
+                }
             }
             std::thread::sleep(Duration::from_millis(1));
         }

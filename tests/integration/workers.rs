@@ -294,3 +294,38 @@ fn held_runs_start_empty_and_alone_and_keep_their_worker() {
     assert!(tool.succeeded() && !tool.kept_out, "{tool:?}");
     assert!(dir.path().join("box/made").exists());
 }
+
+/// Each run of a kept worker is charged the memory it holds, from where its own cgroup's memory stood when it started:
+/// runs that keep 24 MiB in a file of their folder (memory, not resident in any process) for a moment, under
+/// limits that fall and rise from run to run (a lower limit makes the kernel reclaim what it can), are each measured
+/// at 24 MiB and a little more, never less, and the worker is kept.
+#[test]
+fn each_run_of_a_kept_worker_is_charged_its_own_memory() {
+    if !layer_works("cgroup", "memory counted by a cgroup") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let sandbox = sandbox(&working_layers());
+    let mut measured = Vec::new();
+    for n in 0..8 {
+        let mut spec = RunSpec {
+            trust: Trust::Solution {
+                readable: Vec::new(),
+            },
+            scratch: Some(Bytes::mib(64)),
+            ..shell(
+                dir.path(),
+                "head -c 25165824 /dev/zero > held && sleep 0.15",
+            )
+        };
+        spec.limits.memory = Bytes::mib(if n % 2 == 0 { 512 } else { 96 });
+        let result = sandbox.run(&spec).unwrap();
+        assert!(result.succeeded(), "run {n}: {result:?}");
+        measured.push(result.peak_memory.0 >> 20);
+    }
+    assert!(
+        measured.iter().all(|&mib| (24..40).contains(&mib)),
+        "MiB measured, run by run: {measured:?}"
+    );
+    assert_eq!(sandbox.workers_started(), 1, "measured: {measured:?}");
+}
