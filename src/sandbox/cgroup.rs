@@ -385,7 +385,7 @@ impl RunCgroup {
         let idle_user = self.idle_user.take();
         self.memory_before = match (idle_user, self.kernel_counter()) {
             (Some(user), Some(kernel)) => Bytes(user.0.saturating_add(kernel.0)),
-            _ => self.memory_counter(Kernel::Counted).unwrap_or_default(),
+            _ => self.memory_counter().unwrap_or_default(),
         };
         self.ooms_before = self.oom_kills();
         Ok(())
@@ -440,31 +440,36 @@ impl RunCgroup {
     /// the page cache of the files it reads and writes, which the kernel can always reclaim.
     pub fn memory(&self) -> Option<Bytes> {
         Some(Bytes(
-            self.memory_counter(Kernel::Counted)?
+            self.memory_counter()?
                 .0
                 .saturating_sub(self.memory_before.0),
         ))
     }
 
-    /// The memory charged to the cgroup now, as [`RunCgroup::memory`] counts it (with or without the kernel's
-    /// part), but from zero rather than from the run's start: the kernel updates these figures in batches per
-    /// processor, so a cgroup that is empty may still show a little.
-    fn memory_counter(&self, kernel: Kernel) -> Option<Bytes> {
-        let counters = self.counters.as_ref()?;
-        let stat = read_whole(&counters.memory)?;
-        let (anonymous, kernel_field) = match self.hierarchy {
-            Hierarchy::V1 { .. } => ("rss", None),
-            Hierarchy::V2 { .. } => ("anon", Some("kernel")),
+    /// The memory charged to the cgroup now, as [`RunCgroup::memory`] counts it, but from zero rather than from the
+    /// run's start: the kernel updates these figures in batches per processor, so a cgroup that is empty may still
+    /// show a little.
+    fn memory_counter(&self) -> Option<Bytes> {
+        let (own, stat) = self.own_memory()?;
+        let kernel = match self.hierarchy {
+            Hierarchy::V1 { .. } => self.kernel_counter(),
+            Hierarchy::V2 { .. } => stat_field(&stat, "kernel").map(Bytes),
         };
-        let mut total = stat_field(&stat, anonymous)? + stat_field(&stat, "shmem").unwrap_or(0);
-        if kernel == Kernel::Counted {
-            total += match kernel_field {
-                None => self.kernel_counter().map(|b| b.0),
-                Some(field) => stat_field(&stat, field),
-            }
-            .unwrap_or(0);
-        }
-        Some(Bytes(total))
+        Some(Bytes(own.total().0 + kernel.unwrap_or_default().0))
+    }
+
+    /// The run's own memory charged to the cgroup now, from zero, and the `memory.stat` it was read from.
+    fn own_memory(&self) -> Option<(OwnMemory, String)> {
+        let stat = read_whole(&self.counters.as_ref()?.memory)?;
+        let anonymous = match self.hierarchy {
+            Hierarchy::V1 { .. } => "rss",
+            Hierarchy::V2 { .. } => "anon",
+        };
+        let own = OwnMemory {
+            anonymous: stat_field(&stat, anonymous)?,
+            shared: stat_field(&stat, "shmem").unwrap_or(0),
+        };
+        Some((own, stat))
     }
 
     /// The kernel's memory for the cgroup, where it has a file of its own (v1, with kernel-memory accounting).
@@ -495,9 +500,10 @@ impl RunCgroup {
         // reaped.
         for _ in 0..LEFTOVER_CHECKS {
             if alone || self.members().is_empty() {
-                let user = self.memory_counter(Kernel::Left);
-                if user.unwrap_or_default() < residue {
-                    self.idle_user.set(user);
+                let own = self.own_memory().map(|(own, _)| own);
+                if own.is_none_or(|own| own.total() < residue) {
+                    self.idle_user
+                        .set(own.and_then(OwnMemory::start_of_next_run));
                     return None;
                 }
             }
@@ -509,7 +515,9 @@ impl RunCgroup {
         } else {
             format!(
                 "{} of memory still charged to its cgroup, as shared memory or files kept in memory",
-                self.memory_counter(Kernel::Left).unwrap_or_default()
+                self.own_memory()
+                    .map(|(own, _)| own.total())
+                    .unwrap_or_default()
             )
         })
     }
@@ -559,13 +567,26 @@ impl Drop for RunCgroup {
     }
 }
 
-/// Whether a memory figure holds the kernel's memory for the cgroup. A run is charged for it; but it is not what
-/// tells whether a run left something behind, since the kernel keeps some of it cached (the entries of the
-/// folders a run looked in) after the run, and gives it back only under pressure.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kernel {
-    Counted,
-    Left,
+/// A run's own memory in its cgroup: not the kernel's for it, which is charged to the run but does not tell whether
+/// it left something behind (the kernel keeps some of it cached after the run, the entries of the folders it looked
+/// in, and gives it back only under pressure).
+#[derive(Clone, Copy)]
+struct OwnMemory {
+    anonymous: u64,
+    shared: u64,
+}
+
+impl OwnMemory {
+    fn total(self) -> Bytes {
+        Bytes(self.anonymous + self.shared)
+    }
+
+    /// Where the next run's own memory starts, as a look after a run found it with no process left: its anonymous
+    /// memory cannot move until a process joins. Shared memory can be given back all the same (a run's output in a
+    /// temporary folder in memory, removed by the judge): a look that found any is not where the next run starts.
+    fn start_of_next_run(self) -> Option<Bytes> {
+        (self.shared == 0).then(|| self.total())
+    }
 }
 
 /// How many times, a millisecond apart, a worker looks whether its cgroup has emptied before it gives up on it.
@@ -701,6 +722,14 @@ fn stat_field(text: &str, name: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_look_that_found_shared_memory_is_not_where_the_next_run_starts() {
+        let found = |anonymous, shared| OwnMemory { anonymous, shared }.start_of_next_run();
+        assert_eq!(found(8192, 0), Some(Bytes(8192)));
+        assert_eq!(found(0, 0), Some(Bytes(0)));
+        assert_eq!(found(8192, 4096), None);
+    }
 
     #[test]
     fn reads_fields_of_stat_files() {
