@@ -24,8 +24,12 @@ pub(super) fn open(path: &Path) -> io::Result<File> {
     let file = File::open(path)?;
     let meta = file.metadata()?;
     if meta.is_file() && meta.len() > COPIED_UP_TO {
-        // Mounted by its path, which it must be itself, not a link there.
-        if let Ok(mounted) = read_only_mount(path) {
+        // Mounted by its path, where it must be itself (not a link there, nor another file put there since).
+        use std::os::unix::fs::MetadataExt;
+        let same = |m: &std::fs::Metadata| (m.dev(), m.ino()) == (meta.dev(), meta.ino());
+        if let Ok(mounted) = read_only_mount(path)
+            && mounted.metadata().is_ok_and(|m| same(&m))
+        {
             return Ok(mounted);
         }
     }
@@ -72,10 +76,19 @@ fn sealed_copy(mut file: File, meta: &std::fs::Metadata) -> io::Result<File> {
     }
     // SAFETY: a new descriptor that nothing else owns.
     let mut copy = unsafe { File::from_raw_fd(fd) };
-    match meta.is_file() {
-        // As long as it was when opened: one call for a small test, where a general copy makes five.
-        true => copy_file(&file, &copy, meta.len())?,
-        false => drop(io::copy(&mut file, &mut copy)?),
+    // As long as it was when opened: one call for a small test, where a general copy makes five. What a file
+    // system cannot send, or a file that gave less than its size said (or said none), is read through to its end.
+    let sent = match meta.is_file() && meta.len() > 0 {
+        true => copy_file(&file, &copy, meta.len()),
+        false => Ok(0),
+    };
+    let whole = match sent {
+        Ok(sent) => sent == meta.len() && sent > 0,
+        Err(e) if matches!(e.raw_os_error(), Some(libc::EINVAL | libc::ENOSYS)) => false,
+        Err(e) => return Err(e),
+    };
+    if !whole {
+        io::copy(&mut file, &mut copy)?;
     }
     let seals = libc::F_SEAL_WRITE | libc::F_SEAL_GROW | libc::F_SEAL_SHRINK | libc::F_SEAL_SEAL;
     // SAFETY: fcntl and lseek take plain integers.
@@ -90,8 +103,8 @@ fn sealed_copy(mut file: File, meta: &std::fs::Metadata) -> io::Result<File> {
 }
 
 /// Copies the first `len` bytes of the regular file `from` (fewer if it is shorter now) to `to`, from where each
-/// stands.
-fn copy_file(from: &File, to: &File, len: u64) -> io::Result<()> {
+/// stands; returns how many.
+fn copy_file(from: &File, to: &File, len: u64) -> io::Result<u64> {
     let mut left = len;
     while left > 0 {
         let chunk = usize::try_from(left).unwrap_or(usize::MAX).min(1 << 30);
@@ -111,5 +124,5 @@ fn copy_file(from: &File, to: &File, len: u64) -> io::Result<()> {
             sent => left -= sent as u64,
         }
     }
-    Ok(())
+    Ok(len - left)
 }
