@@ -139,6 +139,8 @@ pub(crate) struct Reused {
     readable: Option<Opened>,
     /// The folders the last run was given to read besides, opened.
     own: Option<Opened>,
+    /// Every folder and file opened for the rules kept (`readable`, `own`, `held_rules`).
+    named: std::collections::HashSet<PathBuf>,
     /// What every run's Landlock rules name besides its own folder and output.
     fixed: Option<Fixed>,
     /// In the namespaces with Landlock, where a solution's run is mounted (see [`Reused::holds`]), and the rules of
@@ -177,6 +179,7 @@ impl Reused {
             syscalls: None,
             readable: None,
             own: None,
+            named: std::collections::HashSet::new(),
             fixed: None,
             holder: None,
             held_rules: None,
@@ -212,12 +215,19 @@ impl Reused {
             }
             .map_err(|e| fail(workdir, e))?;
         }
-        // The folders readable around the hidden ones were opened in the view as it was: a covered folder is
-        // another one now, and the rules must name it.
-        if self.view.covers() != covers {
+        // The folders readable were opened in the view as it was: one at or below a folder covered since is out of
+        // reach now, and the rules must name what is there instead. (A rule on a folder above a cover still
+        // reaches into it.)
+        let renamed = self
+            .view
+            .covered_since(covers)
+            .iter()
+            .any(|cover| self.named.iter().any(|path| path.starts_with(cover)));
+        if renamed {
             self.readable = None;
             self.own = None;
             self.held_rules = None;
+            self.named.clear();
         }
         Ok(())
     }
@@ -317,8 +327,8 @@ impl Reused {
     /// asks for them.
     pub fn hide(&mut self, hidden: &[PathBuf]) {
         if self.layers.contains(Layer::Landlock) {
-            kept_open(&mut self.readable, hidden, || {
-                filesystem::open_all(&filesystem::readable_outside(hidden))
+            kept_open(&mut self.readable, &mut self.named, hidden, || {
+                filesystem::readable_outside(hidden)
             });
         }
     }
@@ -328,14 +338,19 @@ impl Reused {
 /// run after run, and they are opened again only when that changes.
 type Opened = (Vec<PathBuf>, Vec<filesystem::Grant>);
 
-/// The folders opened for `key` by `open`, opened again only where `key` changed since `kept` was.
+/// The folders `paths` lists for `key`, opened again only where `key` changed since `kept` was; each path opened is
+/// added to `named`.
 fn kept_open<'a>(
     kept: &'a mut Option<Opened>,
+    named: &mut std::collections::HashSet<PathBuf>,
     key: &[PathBuf],
-    open: impl FnOnce() -> Vec<filesystem::Grant>,
+    paths: impl FnOnce() -> Vec<PathBuf>,
 ) -> &'a [filesystem::Grant] {
     if kept.as_ref().is_none_or(|(known, _)| known != key) {
-        *kept = Some((key.to_vec(), open()));
+        let paths = paths();
+        let grants = filesystem::open_all(&paths);
+        named.extend(paths);
+        *kept = Some((key.to_vec(), grants));
     }
     &kept.as_ref().expect("made above").1
 }
@@ -345,14 +360,15 @@ fn kept_open<'a>(
 fn opened<'a>(
     around: &'a mut Option<Opened>,
     own: &'a mut Option<Opened>,
+    named: &mut std::collections::HashSet<PathBuf>,
     hidden: &[PathBuf],
     readable: &[PathBuf],
 ) -> [&'a [filesystem::Grant]; 2] {
     [
-        kept_open(around, hidden, || {
-            filesystem::open_all(&filesystem::readable_outside(hidden))
+        kept_open(around, named, hidden, || {
+            filesystem::readable_outside(hidden)
         }),
-        kept_open(own, readable, || filesystem::open_all(readable)),
+        kept_open(own, named, readable, || readable.to_vec()),
     ]
 }
 
@@ -403,7 +419,13 @@ pub(crate) fn prepare(
         Some(match (kept, reused.holder.as_ref().filter(|_| held)) {
             (Some((_, _, rules)), _) => Rc::clone(rules),
             (None, Some(holder)) => {
-                let grants = opened(&mut reused.readable, &mut reused.own, hidden, &readable);
+                let grants = opened(
+                    &mut reused.readable,
+                    &mut reused.own,
+                    &mut reused.named,
+                    hidden,
+                    &readable,
+                );
                 let rules = Rc::new(FsRules::held(&grants, fixed, holder.root())?);
                 reused.held_rules = Some((hidden.to_vec(), readable.clone(), Rc::clone(&rules)));
                 // The ruleset holds what its rules name: the descriptors they were made from, one for each entry
@@ -414,7 +436,13 @@ pub(crate) fn prepare(
                 rules
             }
             (None, None) => {
-                let grants = opened(&mut reused.readable, &mut reused.own, hidden, &readable);
+                let grants = opened(
+                    &mut reused.readable,
+                    &mut reused.own,
+                    &mut reused.named,
+                    hidden,
+                    &readable,
+                );
                 Rc::new(FsRules::new(&spec.workdir, &grants, fixed, stdout)?)
             }
         })

@@ -29,9 +29,9 @@ pub(crate) struct View {
     bound: HashSet<PathBuf>,
     /// Each empty folder made in a skeleton for a mount of the worker's own.
     placed: HashSet<PathBuf>,
-    /// How many folders have been covered so far: what a Landlock rule made from a descriptor of a folder names
-    /// changes when a folder is covered.
-    covers: usize,
+    /// The folders covered so far, in turn: what a Landlock rule made from a descriptor of a folder at or below one
+    /// names is out of reach once it is covered.
+    covers: Vec<PathBuf>,
     /// Paths a run needs that have been seen to, one way or another.
     exposed: HashSet<PathBuf>,
     /// Real folders found passable, on the way to paths exposed before (`/`, `/tmp`): each run's new folder lies
@@ -107,9 +107,14 @@ impl View {
         Ok(())
     }
 
-    /// A number that changes whenever a folder is covered.
+    /// How many folders have been covered so far.
     pub fn covers(&self) -> usize {
-        self.covers
+        self.covers.len()
+    }
+
+    /// The folders covered since there were `count` (see [`View::covers`]).
+    pub fn covered_since(&self, count: usize) -> &[PathBuf] {
+        self.covers.get(count..).unwrap_or_default()
     }
 
     /// Takes back what [`View::expose`] or [`View::place`] did for `path` alone (a run's working directory, which no
@@ -169,7 +174,7 @@ impl View {
             )?;
         }
         self.covered.insert(folder.to_owned(), real);
-        self.covers += 1;
+        self.covers.push(folder.to_owned());
         Ok(())
     }
 
