@@ -362,7 +362,9 @@ impl Worker {
 
     /// Reads the next line of the replies.
     fn read_line(&mut self, deadline: Instant) -> Result<Vec<u8>, Unanswered> {
-        let mut buf = [0u8; 64 * 1024];
+        // Small: it is cleared at each call, and a reply is a few hundred bytes unless its run wrote much to
+        // standard error.
+        let mut buf = [0u8; 8 * 1024];
         loop {
             if let Some(end) = self.unread.iter().position(|&b| b == b'\n') {
                 let rest = self.unread.split_off(end + 1);

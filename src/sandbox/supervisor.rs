@@ -458,11 +458,9 @@ struct Stderr {
 impl Stderr {
     fn new(pipe: Option<File>) -> Stderr {
         if let Some(pipe) = &pipe {
+            // The reading end of a pipe just made, whose only status flag is the one set here.
             // SAFETY: fcntl takes plain integers on a descriptor we own.
-            unsafe {
-                let flags = libc::fcntl(pipe.as_raw_fd(), libc::F_GETFL);
-                libc::fcntl(pipe.as_raw_fd(), libc::F_SETFL, flags | libc::O_NONBLOCK);
-            }
+            unsafe { libc::fcntl(pipe.as_raw_fd(), libc::F_SETFL, libc::O_NONBLOCK) };
         }
         Stderr {
             pipe,
@@ -475,7 +473,8 @@ impl Stderr {
         let Some(pipe) = &mut self.pipe else {
             return;
         };
-        let mut buf = [0u8; 64 * 1024];
+        // Small: it is cleared at each call, and most runs write nothing there.
+        let mut buf = [0u8; 8 * 1024];
         loop {
             match pipe.read(&mut buf) {
                 Ok(0) => {
