@@ -135,12 +135,8 @@ pub(crate) struct Reused {
     /// In the namespaces, what tells whether a run changed the worker's /dev/shm.
     shm: Option<ShmWatch>,
     syscalls: Option<SyscallFilter>,
-    /// The hidden folders, and the folders readable around them, opened (each rule is made from its descriptor).
-    readable: Option<Opened>,
-    /// The folders the last run was given to read besides, opened.
-    own: Option<Opened>,
-    /// Every folder and file opened for the rules kept (`readable`, `own`, `held_rules`).
-    named: std::collections::HashSet<PathBuf>,
+    /// What solutions' rules are made from.
+    opened: OpenedForRules,
     /// What every run's Landlock rules name besides its own folder and output.
     fixed: Option<Fixed>,
     /// In the namespaces with Landlock, where a solution's run is mounted (see [`Reused::holds`]), and the rules of
@@ -177,9 +173,7 @@ impl Reused {
             pids: None,
             shm: None,
             syscalls: None,
-            readable: None,
-            own: None,
-            named: std::collections::HashSet::new(),
+            opened: OpenedForRules::default(),
             fixed: None,
             holder: None,
             held_rules: None,
@@ -222,12 +216,10 @@ impl Reused {
             .view
             .covered_since(covers)
             .iter()
-            .any(|cover| self.named.iter().any(|path| path.starts_with(cover)));
+            .any(|cover| self.opened.named.iter().any(|path| path.starts_with(cover)));
         if renamed {
-            self.readable = None;
-            self.own = None;
+            self.opened = OpenedForRules::default();
             self.held_rules = None;
-            self.named.clear();
         }
         Ok(())
     }
@@ -327,9 +319,7 @@ impl Reused {
     /// asks for them.
     pub fn hide(&mut self, hidden: &[PathBuf]) {
         if self.layers.contains(Layer::Landlock) {
-            kept_open(&mut self.readable, &mut self.named, hidden, || {
-                filesystem::readable_outside(hidden)
-            });
+            self.opened.around(hidden);
         }
     }
 }
@@ -337,6 +327,45 @@ impl Reused {
 /// Folders opened to name in Landlock rules, and what they were opened for: a worker's runs ask for the same ones
 /// run after run, and they are opened again only when that changes.
 type Opened = (Vec<PathBuf>, Vec<filesystem::Grant>);
+
+/// What the rules of solutions' runs are made from, kept from run to run.
+#[derive(Default)]
+struct OpenedForRules {
+    /// The folders readable around the hidden ones, and those hidden folders.
+    around: Option<Opened>,
+    /// The folders the last run was given to read besides, and those folders.
+    own: Option<Opened>,
+    /// Every folder and file opened for the rules kept, these and the worker's held rules.
+    named: std::collections::HashSet<PathBuf>,
+}
+
+impl OpenedForRules {
+    /// The folders readable around `hidden`, opened again only where `hidden` changed.
+    fn around(&mut self, hidden: &[PathBuf]) -> &[filesystem::Grant] {
+        kept_open(&mut self.around, &mut self.named, hidden, || {
+            filesystem::readable_outside(hidden)
+        })
+    }
+
+    /// The folders readable around `hidden` and the folders of `readable`, each opened again only where what it was
+    /// opened for changed.
+    fn both(&mut self, hidden: &[PathBuf], readable: &[PathBuf]) -> [&[filesystem::Grant]; 2] {
+        [
+            kept_open(&mut self.around, &mut self.named, hidden, || {
+                filesystem::readable_outside(hidden)
+            }),
+            kept_open(&mut self.own, &mut self.named, readable, || {
+                readable.to_vec()
+            }),
+        ]
+    }
+
+    /// Closes what was opened, keeping what it named (for rules made from it and kept).
+    fn close(&mut self) {
+        self.around = None;
+        self.own = None;
+    }
+}
 
 /// The folders `paths` lists for `key`, opened again only where `key` changed since `kept` was; each path opened is
 /// added to `named`.
@@ -353,23 +382,6 @@ fn kept_open<'a>(
         *kept = Some((key.to_vec(), grants));
     }
     &kept.as_ref().expect("made above").1
-}
-
-/// The folders readable around `hidden` and the folders of `readable`, opened, each kept in its slot for later
-/// runs.
-fn opened<'a>(
-    around: &'a mut Option<Opened>,
-    own: &'a mut Option<Opened>,
-    named: &mut std::collections::HashSet<PathBuf>,
-    hidden: &[PathBuf],
-    readable: &[PathBuf],
-) -> [&'a [filesystem::Grant]; 2] {
-    [
-        kept_open(around, named, hidden, || {
-            filesystem::readable_outside(hidden)
-        }),
-        kept_open(own, named, readable, || readable.to_vec()),
-    ]
 }
 
 /// Prepares the worker's layers for `request`, once its working directory is in place. Any failure is an error of
@@ -419,30 +431,17 @@ pub(crate) fn prepare(
         Some(match (kept, reused.holder.as_ref().filter(|_| held)) {
             (Some((_, _, rules)), _) => Rc::clone(rules),
             (None, Some(holder)) => {
-                let grants = opened(
-                    &mut reused.readable,
-                    &mut reused.own,
-                    &mut reused.named,
-                    hidden,
-                    &readable,
-                );
+                let grants = reused.opened.both(hidden, &readable);
                 let rules = Rc::new(FsRules::held(&grants, fixed, holder.root())?);
                 reused.held_rules = Some((hidden.to_vec(), readable.clone(), Rc::clone(&rules)));
                 // The ruleset holds what its rules name: the descriptors they were made from, one for each entry
                 // beside a hidden folder, would only be copied into each run's child and closed there again (6 us
                 // a run with 190 of them). Opened again if some run needs them.
-                reused.readable = None;
-                reused.own = None;
+                reused.opened.close();
                 rules
             }
             (None, None) => {
-                let grants = opened(
-                    &mut reused.readable,
-                    &mut reused.own,
-                    &mut reused.named,
-                    hidden,
-                    &readable,
-                );
+                let grants = reused.opened.both(hidden, &readable);
                 Rc::new(FsRules::new(&spec.workdir, &grants, fixed, stdout)?)
             }
         })
