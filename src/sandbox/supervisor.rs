@@ -448,6 +448,9 @@ fn wait_for_events(pidfd: Option<&OwnedFd>, stderr: &mut Stderr, timeout: Durati
 /// socket).
 const DRAIN_GRACE: Duration = Duration::from_millis(100);
 
+/// How many reads of standard error (8 KiB each) one look at it makes at most.
+const READS_BETWEEN_LOOKS: usize = 32;
+
 /// The program's standard error, read as it comes, so the program never blocks on a full pipe, keeping its
 /// beginning and its end.
 struct Stderr {
@@ -475,7 +478,9 @@ impl Stderr {
         };
         // Small: it is cleared at each call, and most runs write nothing there.
         let mut buf = [0u8; 8 * 1024];
-        loop {
+        // At most so many reads before the watch looks at the limits again: writers that keep the pipe full (several
+        // processes writing in a loop) would otherwise keep this reading for ever.
+        for _ in 0..READS_BETWEEN_LOOKS {
             match pipe.read(&mut buf) {
                 Ok(0) => {
                     self.pipe = None;
