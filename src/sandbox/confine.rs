@@ -199,19 +199,23 @@ impl Reused {
             format!("cannot make {} reachable for the run: {e}", path.display())
         };
         let covers = self.view.covers();
-        for path in &reach.kept {
-            self.view.expose(path).map_err(|e| fail(path, e))?;
-        }
-        if let Some(workdir) = &reach.workdir {
-            match in_memory {
-                true => self.view.place(workdir),
-                false => self.view.expose(workdir),
+        let exposed = (|| {
+            for path in &reach.kept {
+                self.view.expose(path).map_err(|e| fail(path, e))?;
             }
-            .map_err(|e| fail(workdir, e))?;
-        }
+            if let Some(workdir) = &reach.workdir {
+                match in_memory {
+                    true => self.view.place(workdir),
+                    false => self.view.expose(workdir),
+                }
+                .map_err(|e| fail(workdir, e))?;
+            }
+            Ok(())
+        })();
         // The folders readable were opened in the view as it was: one at or below a folder covered since is out of
         // reach now, and the rules must name what is there instead. (A rule on a folder above a cover still
-        // reaches into it.)
+        // reaches into it.) Looked at whether or not everything could be exposed: a cover made before a failure
+        // stays.
         let renamed = self
             .view
             .covered_since(covers)
@@ -221,7 +225,7 @@ impl Reused {
             self.opened = OpenedForRules::default();
             self.held_rules = None;
         }
-        Ok(())
+        exposed
     }
 
     /// Takes back what was exposed for one run alone: its working directory.
