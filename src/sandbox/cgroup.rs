@@ -262,9 +262,9 @@ pub(crate) struct RunCgroup {
     cpu_before: Duration,
     memory_before: Bytes,
     ooms_before: u64,
-    /// The memory of the run's own (anonymous and shared) as the look after the last run found it, the cgroup
-    /// empty: only a run's processes move it, and the next run starts from it, with the kernel's part read again
-    /// (see [`RunCgroup::prepare`]).
+    /// The run's own memory as the look after the last run found it, the cgroup empty, where that look found no
+    /// shared memory (see [`OwnMemory::start_of_next_run`]): the next run starts from it, with the kernel's part
+    /// read again (see [`RunCgroup::prepare`]).
     idle_user: std::cell::Cell<Option<Bytes>>,
 }
 
@@ -378,10 +378,11 @@ impl RunCgroup {
             self.hard_limit = Some(hard);
         }
         self.cpu_before = self.cpu_counter().unwrap_or_default();
-        // Where the kernel's part has a file of its own (v1), the rest is taken from the last look, which found the
-        // cgroup empty: `memory.stat`, which the kernel writes out whole, is then read once a run. The kernel's part
-        // is read now, once the limit is set: the kernel may still give some of it back after the look (it reclaims
-        // to meet a lower limit; a run's file system's inodes are freed a grace period after its unmount).
+        // Where the kernel's part has a file of its own (v1), the rest is taken from the last look where it may be
+        // (see `idle_user`): `memory.stat`, which the kernel writes out whole, is then read once a run. The
+        // kernel's part is read now, once the limit is set: the kernel may still give some of it back after the
+        // look (it reclaims to meet a lower limit; a run's file system's inodes are freed a grace period after
+        // its unmount).
         let idle_user = self.idle_user.take();
         self.memory_before = match (idle_user, self.kernel_counter()) {
             (Some(user), Some(kernel)) => Bytes(user.0.saturating_add(kernel.0)),
