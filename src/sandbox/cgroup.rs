@@ -383,10 +383,13 @@ impl RunCgroup {
         // kernel's part is read now, once the limit is set: the kernel may still give some of it back after the
         // look (it reclaims to meet a lower limit; a run's file system's inodes are freed a grace period after
         // its unmount).
-        let idle_user = self.idle_user.take();
-        self.memory_before = match (idle_user, self.kernel_counter()) {
-            (Some(user), Some(kernel)) => Bytes(user.0.saturating_add(kernel.0)),
-            _ => self.memory_counter().unwrap_or_default(),
+        let from_look = self
+            .idle_user
+            .take()
+            .and_then(|user| Some(Bytes(user.0.saturating_add(self.kernel_counter()?.0))));
+        self.memory_before = match from_look {
+            Some(before) => before,
+            None => self.memory_counter().unwrap_or_default(),
         };
         self.ooms_before = self.oom_kills();
         Ok(())
