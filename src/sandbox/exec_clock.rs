@@ -17,6 +17,13 @@
 //! Where the kernel refuses a counter (Debian's and Ubuntu's kernels, to an ordinary user where
 //! `perf_event_paranoid` is 3; a container that denies perf_event_open), the refusal is remembered and runs are
 //! charged the kernel's counts.
+//!
+//! The first counter opened on a task after a second or more with none anywhere on the machine waits for the kernel
+//! to switch its scheduling hooks for them on, an RCU grace period (15 ms to 30 ms here): a command started cold
+//! would make its first run wait that long. So each worker's keeper opens one on itself as it forks the worker
+//! ([`warm_up`]), and closes a pipe once it is open, which tells the worker ([`WarmUp`]); runs started before then go
+//! without a counter, and are charged the kernel's count. The harness waits for its workers' keepers to end: a
+//! command shorter than the grace period still ends with it, but no run waits for it.
 
 use perf_event_open_sys::bindings;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -95,12 +102,13 @@ impl Counter {
         Counter { attr }
     }
 
-    /// Opens a counter on the calling process, close-on-exec; its descriptor, or None if the kernel refused it
+    /// Opens a counter on the calling thread, close-on-exec; its descriptor, or None if the kernel refused it
     /// (which is remembered) or had no room for it. Only makes system calls: safe in the child before exec.
     ///
     /// # Safety
     /// In the child of `spawn`, which shares the worker's descriptors at that point: the counter is then the
-    /// worker's too, and the program never holds it once the child has a table of its own.
+    /// worker's too, and the program never holds it once the child has a table of its own. Or in the keeper, which
+    /// owns what it returns.
     pub unsafe fn open(&self) -> Option<RawFd> {
         // SAFETY: a valid attribute structure of its own size; the kernel reads no sixth argument.
         let fd = unsafe {
@@ -130,6 +138,64 @@ impl Counter {
     }
 }
 
+/// The pipe of a worker's warm-up of counters (see the module's documentation), read end first; None where it
+/// could not be made, and then the worker's runs open counters at once, as without a warm-up.
+pub(super) fn warm_up_pipe() -> Option<(OwnedFd, OwnedFd)> {
+    let mut ends = [0; 2];
+    // SAFETY: pipe2 writes two descriptors to `ends`.
+    if unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC) } == -1 {
+        return None;
+    }
+    // SAFETY: two new descriptors that nothing else owns.
+    Some(unsafe { (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) })
+}
+
+/// The keeper's part of the warm-up: opens a counter on itself and closes it, then closes `write`, the only write end
+/// of the pipe left, which tells the worker that its runs may open theirs.
+pub(super) fn warm_up(write: OwnedFd) {
+    // SAFETY: in the keeper, which closes the counter here.
+    if let Some(fd) = unsafe { Counter::new().open() } {
+        // SAFETY: the counter just opened, which nothing else owns.
+        drop(unsafe { OwnedFd::from_raw_fd(fd) });
+    }
+    drop(write);
+}
+
+/// A worker's view of its keeper's warm-up: the read end of its pipe, until the write end is closed.
+pub(super) struct WarmUp(Option<OwnedFd>);
+
+impl WarmUp {
+    /// For a worker with no pipe: counters are opened at once.
+    pub fn over() -> WarmUp {
+        WarmUp(None)
+    }
+
+    /// For a worker given the read end of the pipe, whose write end it has closed.
+    pub fn until_closed(read: OwnedFd) -> WarmUp {
+        WarmUp(Some(read))
+    }
+
+    /// How the next run opens its counter: None while the warm-up goes on, or where the kernel refused one.
+    pub fn counter(&mut self) -> Option<&'static Counter> {
+        if let Some(read) = &self.0 {
+            let mut poll = libc::pollfd {
+                fd: read.as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            // SAFETY: poll reads and writes one pollfd of ours.
+            let ready = unsafe { libc::poll(&mut poll, 1, 0) };
+            // Nothing is ever written: the pipe is readable once the thread has closed its end (or, for a descriptor
+            // that is not the pipe, at once). An interrupted look is taken again at the next run.
+            if ready <= 0 {
+                return None;
+            }
+            self.0 = None;
+        }
+        Counter::get()
+    }
+}
+
 /// Why no counter can be had here, for the tests that need one.
 #[cfg(test)]
 pub(super) fn unavailable() -> Option<&'static str> {
@@ -141,6 +207,35 @@ pub(super) fn unavailable() -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_open_no_counter_until_the_warm_up_is_over() {
+        let (read, write) = warm_up_pipe().expect("no pipe for the warm-up");
+        let mut warm_up = WarmUp::until_closed(read);
+        for _ in 0..3 {
+            assert!(warm_up.counter().is_none(), "a counter during the warm-up");
+        }
+        drop(write);
+        assert_eq!(
+            warm_up.counter().map(|c| c as *const Counter),
+            Counter::get().map(|c| c as *const Counter)
+        );
+        // And for good.
+        assert!(warm_up.0.is_none());
+        assert!(WarmUp::over().counter().is_some() == Counter::get().is_some());
+    }
+
+    #[test]
+    fn the_keepers_warm_up_tells_the_worker_once_a_counter_opened() {
+        let (read, write) = warm_up_pipe().expect("no pipe for the warm-up");
+        let mut warm_up_seen = WarmUp::until_closed(read);
+        assert!(warm_up_seen.counter().is_none());
+        std::thread::spawn(move || warm_up(write)).join().unwrap();
+        assert_eq!(
+            warm_up_seen.counter().map(|c| c as *const Counter),
+            Counter::get().map(|c| c as *const Counter)
+        );
+    }
 
     #[test]
     fn the_counter_is_charged_only_within_the_allowance_below_the_kernels_count() {

@@ -119,13 +119,15 @@ impl Program {
     }
 
     /// Starts the program with its standard input and output on `stdin` and `stdout`, in `confinement`, as a child
-    /// of the worker `worker`, once it has called exec; or says why it could not be started (it is then reaped).
+    /// of the worker `worker`, once it has called exec; or says why it could not be started (it is then reaped). The
+    /// child opens a counter from exec with `counter`, where given.
     pub fn start(
         &mut self,
         stdin: &File,
         stdout: &File,
         confinement: &Confinement,
         worker: libc::pid_t,
+        counter: Option<&'static Counter>,
     ) -> io::Result<Started> {
         let mut ends = [0; 2];
         // SAFETY: pipe2 writes two descriptors to `ends`.
@@ -135,7 +137,6 @@ impl Program {
         // SAFETY: two new descriptors that nothing else owns.
         let (read, write) = unsafe { (File::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
         let stack = stack()?;
-        let counter = Counter::get();
         // Where a counter is opened, the child shares the worker's descriptors until it has opened it.
         let files = match counter {
             Some(_) => libc::CLONE_FILES,
@@ -372,7 +373,13 @@ mod tests {
         let started = {
             let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
             program
-                .start(&stdin, &stdout, &Confinement::bare(), worker)
+                .start(
+                    &stdin,
+                    &stdout,
+                    &Confinement::bare(),
+                    worker,
+                    Counter::get(),
+                )
                 .unwrap()
         };
         // SAFETY: a zeroed rusage is valid, and wait4 writes only to `status` and `usage`.

@@ -5,7 +5,7 @@
 use super::cgroup::RunCgroup;
 use super::confine::Confinement;
 use super::excerpt::Excerpt;
-use super::exec_clock::{self, ExecClock};
+use super::exec_clock::{self, Counter, ExecClock};
 use super::namespace;
 use super::process::{self, ProcStat};
 use super::spawn::{self, StartCost};
@@ -36,6 +36,8 @@ pub(super) struct Place<'a> {
     pub cgroup: Option<&'a RunCgroup>,
     pub namespaces: bool,
     pub owner: Option<libc::uid_t>,
+    /// How the run opens a counter of its CPU time from exec, where it does.
+    pub counter: Option<&'static Counter>,
 }
 
 /// Carries out one run in the confinement prepared for it. The worker is the subreaper of everything the program
@@ -80,7 +82,7 @@ pub(super) fn run(
         start: start_cost,
         clock,
     } = program
-        .start(&stdin, &stdout, &confinement, worker)
+        .start(&stdin, &stdout, &confinement, worker, place.counter)
         .map_err(|e| format!("failed to start {}: {e}", program.name()))?;
     // Closed here, so that only the program holds its output.
     drop((stdin, stdout, confinement));

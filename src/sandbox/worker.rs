@@ -18,12 +18,14 @@
 //! starts as on a fresh machine.
 //!
 //! Two processes make a worker. The first, the *keeper*, makes the cgroup, enters the namespaces, and forks the
-//! second, which carries out the runs (in the namespaces, as PID 1 of a new PID namespace). The keeper waits for it
-//! to end, kills whatever of its runs is left (it is a subreaper too), and removes the cgroup. Both leave the
+//! second, which carries out the runs (in the namespaces, as PID 1 of a new PID namespace). The keeper opens a CPU
+//! counter once, so that the worker's runs never wait for the kernel to switch counters on (see `exec_clock`), waits
+//! for the worker to end, kills whatever of its runs is left (it is a subreaper too), and removes the cgroup. Both leave the
 //! harness's process group, so that a Ctrl-C at the terminal reaches only the harness, and the harness's exit
 //! closes the worker's requests: a run going on then kills its program and cleans up, and the worker ends.
 
 use super::confine::{self, Reused};
+use super::exec_clock::{self, Counter, WarmUp};
 use super::isolation::Layers;
 use super::namespace::Workdir;
 use super::process;
@@ -32,7 +34,7 @@ use super::supervisor::{self, Place, Streams};
 use nix::sys::socket::{ControlMessageOwned, MsgFlags, recvmsg};
 use std::fs::File;
 use std::io::{self, IoSliceMut, Write};
-use std::os::fd::{FromRawFd, RawFd};
+use std::os::fd::{FromRawFd, OwnedFd, RawFd};
 use std::path::PathBuf;
 
 /// The largest request taken: far more than any run's command line, environment and hidden folders.
@@ -69,12 +71,13 @@ pub fn serve() -> i32 {
     let (layers, hidden) = match setup {
         Ok(setup) => setup,
         // Nothing made: the first request is answered with why.
-        Err(e) => return carry_out_runs(Err(e), Vec::new(), &mut buf),
+        Err(e) => return carry_out_runs(Err(e), Vec::new(), WarmUp::over(), &mut buf),
     };
     let subreaper = process::become_subreaper()
         .map_err(|e| format!("the worker cannot become a subreaper: {e}"));
     let reused = subreaper.and_then(|()| Reused::make(layers));
     let keeper = std::process::id() as libc::pid_t;
+    let warm_up = exec_clock::warm_up_pipe();
     // SAFETY: this process is single-threaded, so the child may go on as it likes.
     match unsafe { libc::fork() } {
         -1 => carry_out_runs(
@@ -83,21 +86,30 @@ pub fn serve() -> i32 {
                 io::Error::last_os_error()
             )),
             hidden,
+            WarmUp::over(),
             &mut buf,
         ),
         0 => {
             let worker = reused.and_then(|reused| start(reused, keeper));
-            let code = carry_out_runs(worker, hidden, &mut buf);
+            let warm_up = match warm_up {
+                Some((read, write)) => {
+                    drop(write);
+                    WarmUp::until_closed(read)
+                }
+                None => WarmUp::over(),
+            };
+            let code = carry_out_runs(worker, hidden, warm_up, &mut buf);
             // The keeper owns what was made for the worker, and cleans it up: nothing of it is dropped here.
             // SAFETY: _exit ends the process at once.
             unsafe { libc::_exit(code) }
         }
-        worker => keep(worker, reused),
+        worker => keep(worker, reused, warm_up.map(|(_read, write)| write)),
     }
 }
 
-/// The keeper's part: waits for the worker, then kills what is left of its runs and removes its cgroup.
-fn keep(worker: libc::pid_t, reused: Result<Reused, String>) -> i32 {
+/// The keeper's part: warms counters up for the worker's runs, waits for the worker, then kills what is left of its
+/// runs and removes its cgroup.
+fn keep(worker: libc::pid_t, reused: Result<Reused, String>, warm_up: Option<OwnedFd>) -> i32 {
     // The requests and replies are the worker's alone.
     if let Ok(null) = File::options().read(true).write(true).open("/dev/null") {
         use std::os::fd::AsRawFd;
@@ -106,6 +118,11 @@ fn keep(worker: libc::pid_t, reused: Result<Reused, String>) -> i32 {
             libc::dup2(null.as_raw_fd(), libc::STDIN_FILENO);
             libc::dup2(null.as_raw_fd(), libc::STDOUT_FILENO);
         }
+    }
+    // The worker's start goes on meanwhile: a counter opened on a machine where none was for a second waits tens of
+    // milliseconds.
+    if let Some(write) = warm_up {
+        exec_clock::warm_up(write);
     }
     let mut status = 0;
     // SAFETY: waitpid writes only to `status`.
@@ -130,7 +147,12 @@ fn start(mut reused: Reused, keeper: libc::pid_t) -> Result<Reused, String> {
 
 /// Answers requests until the harness closes them, or a run leaves something behind; with a worker that could not
 /// be set up, answers the first with why. Returns the exit code.
-fn carry_out_runs(worker: Result<Reused, String>, hidden: Vec<PathBuf>, buf: &mut [u8]) -> i32 {
+fn carry_out_runs(
+    worker: Result<Reused, String>,
+    hidden: Vec<PathBuf>,
+    mut warm_up: WarmUp,
+    buf: &mut [u8],
+) -> i32 {
     let mut replies = io::stdout().lock();
     let mut worker = worker.map(|mut reused| {
         reused.hide(&hidden);
@@ -139,7 +161,9 @@ fn carry_out_runs(worker: Result<Reused, String>, hidden: Vec<PathBuf>, buf: &mu
     loop {
         let reply = match (request(buf), &mut worker) {
             (Ok(None), _) => return 0,
-            (Ok(Some((request, streams))), Ok(reused)) => carry_out(&request, streams, reused),
+            (Ok(Some((request, streams))), Ok(reused)) => {
+                carry_out(&request, streams, reused, warm_up.counter())
+            }
             (Ok(Some((request, _))), Err(e)) => Reply::failed(request.id, e.clone()),
             (Err(e), _) => Reply::failed(0, format!("bad run request: {e}")),
         };
@@ -210,7 +234,12 @@ fn receive(buf: &mut [u8]) -> Result<Option<Message<'_>>, String> {
 }
 
 /// Carries out one run, and looks for what it left behind.
-fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply {
+fn carry_out(
+    request: &Request,
+    streams: Streams,
+    reused: &mut Reused,
+    counter: Option<&'static Counter>,
+) -> Reply {
     let spec = &request.spec;
     let mut mounted = false;
     let run_as = reused.run_user(spec);
@@ -247,6 +276,7 @@ fn carry_out(request: &Request, streams: Streams, reused: &mut Reused) -> Reply 
             cgroup: reused.cgroup.as_ref(),
             namespaces: reused.namespaces(),
             owner: run_as,
+            counter,
         };
         let result = supervisor::run(spec, streams, confinement, place)
             .map(|ran| ran.map(|result| RunResult { kept_out, ..result }));
