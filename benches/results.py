@@ -174,6 +174,21 @@ def main():
     for name, times in t.items():
         say(f"| {name} | {spread(times)} | {against.get(name, '')} |")
     say("")
+    cold = timings("startup-cold.json")
+    say("The same commands started cold, each after 1.5 s in which nothing ran (hyperfine's `--prepare`), as an")
+    say("editor's save hook starts them: the first task-clock counter opened then waits for the kernel to switch")
+    say("counters on.\n")
+    cold_floor, cold_test = cold["floor: 1 test"][0], cold["cpjudge test on 2 samples"][0]
+    cold_against = {
+        "judge of 1 test, every layer": f"{(cold['judge of 1 test, every layer'][0] - cold_floor) * 1e3:+.2f} ms "
+        "over the floor",
+        "oj test on 2 samples": f"{cold['oj test on 2 samples'][0] / cold_test:.2f} x `cpjudge test`",
+    }
+    say("| command, after 1.5 s idle | whole command | against |")
+    say("| --- | --- | --- |")
+    for name, times in cold.items():
+        say(f"| {name} | {spread(times)} | {cold_against.get(name, '')} |")
+    say("")
     for layers_ in ("every layer", "--layers none"):
         over = t[f"judge of 1 test, {layers_}"][0] - floor_one
         targets.append((f"judge of 1 test, {layers_}: at most 10 ms over the floor", f"{over * 1e3:+.2f} ms",
