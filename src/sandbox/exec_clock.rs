@@ -18,12 +18,15 @@
 //! `perf_event_paranoid` is 3; a container that denies perf_event_open), the refusal is remembered and runs are
 //! charged the kernel's counts.
 //!
-//! The first counter opened on a task after a second or more with none anywhere on the machine waits for the kernel
-//! to switch its scheduling hooks for them on, an RCU grace period (15 ms to 30 ms here): a command started cold
-//! would make its first run wait that long. So each worker's keeper opens one on itself as it forks the worker
-//! ([`warm_up`]), and closes a pipe once it is open, which tells the worker ([`WarmUp`]); runs started before then go
-//! without a counter, and are charged the kernel's count. The harness waits for its workers' keepers to end: a
-//! command shorter than the grace period still ends with it, but no run waits for it.
+//! The first counter opened on a task where none is open anywhere on the machine, and the kernel's scheduling hooks
+//! for them are off, waits for the kernel to switch them on: an RCU grace period, 15 ms to 30 ms here. (They go off
+//! again about a second after a close that left no counter open, if none is open by then.) A command started cold
+//! would make its first run wait that long, and a run after a pause of a second in a worker's runs (a long build, a
+//! slow checker) would wait again. So each worker's keeper opens one on itself once it has forked the worker, and
+//! holds it until the worker ends ([`warm_up`]): the hooks stay on as long as any worker lives. It closes a pipe once
+//! its open has returned, which tells the worker ([`WarmUp`]); runs started before then go without a counter, and
+//! are charged the kernel's count. The harness waits for its workers' keepers to end: a command shorter than the
+//! grace period still ends with it, but its runs do not wait for it.
 
 use perf_event_open_sys::bindings;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
@@ -150,15 +153,15 @@ pub(super) fn warm_up_pipe() -> Option<(OwnedFd, OwnedFd)> {
     Some(unsafe { (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) })
 }
 
-/// The keeper's part of the warm-up: opens a counter on itself and closes it, then closes `write`, the only write end
-/// of the pipe left, which tells the worker that its runs may open theirs.
-pub(super) fn warm_up(write: OwnedFd) {
-    // SAFETY: in the keeper, which closes the counter here.
-    if let Some(fd) = unsafe { Counter::new().open() } {
-        // SAFETY: the counter just opened, which nothing else owns.
-        drop(unsafe { OwnedFd::from_raw_fd(fd) });
-    }
+/// The keeper's part of the warm-up: opens a counter on itself, then closes `write`, the only write end of the pipe
+/// left, which tells the worker that its runs may open theirs. The counter, which the keeper holds until the worker
+/// ends; None where the kernel refused it.
+pub(super) fn warm_up(write: OwnedFd) -> Option<OwnedFd> {
+    // SAFETY: in the keeper, which owns the counter from here on.
+    let counter = unsafe { Counter::new().open() };
     drop(write);
+    // SAFETY: the counter just opened, which nothing else owns.
+    counter.map(|fd| unsafe { OwnedFd::from_raw_fd(fd) })
 }
 
 /// A worker's view of its keeper's warm-up: the read end of its pipe, until the write end is closed.
@@ -185,8 +188,8 @@ impl WarmUp {
             };
             // SAFETY: poll reads and writes one pollfd of ours.
             let ready = unsafe { libc::poll(&mut poll, 1, 0) };
-            // Nothing is ever written: the pipe is readable once the thread has closed its end (or, for a descriptor
-            // that is not the pipe, at once). An interrupted look is taken again at the next run.
+            // Nothing is ever written: the pipe is readable once the keeper has closed its end. An interrupted look is
+            // taken again at the next run.
             if ready <= 0 {
                 return None;
             }
@@ -222,7 +225,7 @@ mod tests {
         );
         // And for good.
         assert!(warm_up.0.is_none());
-        assert!(WarmUp::over().counter().is_some() == Counter::get().is_some());
+        assert_eq!(WarmUp::over().counter().is_some(), Counter::get().is_some());
     }
 
     #[test]
@@ -230,7 +233,8 @@ mod tests {
         let (read, write) = warm_up_pipe().expect("no pipe for the warm-up");
         let mut warm_up_seen = WarmUp::until_closed(read);
         assert!(warm_up_seen.counter().is_none());
-        std::thread::spawn(move || warm_up(write)).join().unwrap();
+        let held = std::thread::spawn(move || warm_up(write)).join().unwrap();
+        assert_eq!(held.is_some(), Counter::get().is_some());
         assert_eq!(
             warm_up_seen.counter().map(|c| c as *const Counter),
             Counter::get().map(|c| c as *const Counter)

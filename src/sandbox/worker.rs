@@ -18,14 +18,15 @@
 //! starts as on a fresh machine.
 //!
 //! Two processes make a worker. The first, the *keeper*, makes the cgroup, enters the namespaces, and forks the
-//! second, which carries out the runs (in the namespaces, as PID 1 of a new PID namespace). The keeper opens a CPU
-//! counter once, so that the worker's runs never wait for the kernel to switch counters on (see `exec_clock`), waits
-//! for the worker to end, kills whatever of its runs is left (it is a subreaper too), and removes the cgroup. Both leave the
-//! harness's process group, so that a Ctrl-C at the terminal reaches only the harness, and the harness's exit
-//! closes the worker's requests: a run going on then kills its program and cleans up, and the worker ends.
+//! second, which carries out the runs (in the namespaces, as PID 1 of a new PID namespace). The keeper holds a CPU
+//! counter open while the worker lives, so that its runs do not wait for the kernel to switch counters on (see
+//! `exec_clock`); it waits for the worker to end, kills whatever of its runs is left (it is a subreaper too), and
+//! removes the cgroup. Both leave the harness's process group, so that a Ctrl-C at the terminal reaches only the
+//! harness, and the harness's exit closes the worker's requests: a run going on then kills its program and cleans
+//! up, and the worker ends.
 
 use super::confine::{self, Reused};
-use super::exec_clock::{self, Counter, WarmUp};
+use super::exec_clock::{self, WarmUp};
 use super::isolation::Layers;
 use super::namespace::Workdir;
 use super::process;
@@ -107,7 +108,7 @@ pub fn serve() -> i32 {
     }
 }
 
-/// The keeper's part: warms counters up for the worker's runs, waits for the worker, then kills what is left of its
+/// The keeper's part: keeps counters on for the worker's runs, waits for the worker, then kills what is left of its
 /// runs and removes its cgroup.
 fn keep(worker: libc::pid_t, reused: Result<Reused, String>, warm_up: Option<OwnedFd>) -> i32 {
     // The requests and replies are the worker's alone.
@@ -119,16 +120,14 @@ fn keep(worker: libc::pid_t, reused: Result<Reused, String>, warm_up: Option<Own
             libc::dup2(null.as_raw_fd(), libc::STDOUT_FILENO);
         }
     }
-    // The worker's start goes on meanwhile: a counter opened on a machine where none was for a second waits tens of
-    // milliseconds.
-    if let Some(write) = warm_up {
-        exec_clock::warm_up(write);
-    }
+    // The worker's start goes on meanwhile: the first counter opened where none is may wait tens of milliseconds.
+    let counter = warm_up.and_then(exec_clock::warm_up);
     let mut status = 0;
     // SAFETY: waitpid writes only to `status`.
     while unsafe { libc::waitpid(worker, &mut status, 0) } == -1
         && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
     {}
+    drop(counter);
     process::kill_and_reap_all(None);
     drop(reused);
     0
@@ -162,7 +161,7 @@ fn carry_out_runs(
         let reply = match (request(buf), &mut worker) {
             (Ok(None), _) => return 0,
             (Ok(Some((request, streams))), Ok(reused)) => {
-                carry_out(&request, streams, reused, warm_up.counter())
+                carry_out(&request, streams, reused, &mut warm_up)
             }
             (Ok(Some((request, _))), Err(e)) => Reply::failed(request.id, e.clone()),
             (Err(e), _) => Reply::failed(0, format!("bad run request: {e}")),
@@ -238,7 +237,7 @@ fn carry_out(
     request: &Request,
     streams: Streams,
     reused: &mut Reused,
-    counter: Option<&'static Counter>,
+    warm_up: &mut WarmUp,
 ) -> Reply {
     let spec = &request.spec;
     let mut mounted = false;
@@ -276,7 +275,7 @@ fn carry_out(
             cgroup: reused.cgroup.as_ref(),
             namespaces: reused.namespaces(),
             owner: run_as,
-            counter,
+            counter: warm_up.counter(),
         };
         let result = supervisor::run(spec, streams, confinement, place)
             .map(|ran| ran.map(|result| RunResult { kept_out, ..result }));
