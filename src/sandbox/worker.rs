@@ -91,7 +91,7 @@ pub fn serve() -> i32 {
             &mut buf,
         ),
         0 => {
-            let worker = reused.and_then(|reused| start(reused, keeper));
+            // The keeper's end is closed first: a process started here with it would keep the warm-up from ending.
             let warm_up = match warm_up {
                 Some((read, write)) => {
                     drop(write);
@@ -99,6 +99,7 @@ pub fn serve() -> i32 {
                 }
                 None => WarmUp::over(),
             };
+            let worker = reused.and_then(|reused| start(reused, keeper));
             let code = carry_out_runs(worker, hidden, warm_up, &mut buf);
             // The keeper owns what was made for the worker, and cleans it up: nothing of it is dropped here.
             // SAFETY: _exit ends the process at once.
