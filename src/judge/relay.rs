@@ -10,10 +10,11 @@
 //! often flushed only as it exits (a Python interactor's buffered `print` meets a closed pipe at its exit, and ends
 //! with code 120 instead of its verdict), must not depend on whether the solution ended a moment earlier.
 
+use crate::sandbox::pipe;
 use std::collections::VecDeque;
 use std::fs::File;
 use std::io::{self, Read, Write};
-use std::os::fd::{AsRawFd, FromRawFd};
+use std::os::fd::AsRawFd;
 
 /// Who wrote a part of the dialogue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -339,17 +340,6 @@ fn would_block(e: &io::Error) -> bool {
         e.kind(),
         io::ErrorKind::WouldBlock | io::ErrorKind::Interrupted
     )
-}
-
-/// A pipe, closed on exec: (read end, write end).
-fn pipe() -> io::Result<(File, File)> {
-    let mut fds = [0; 2];
-    // SAFETY: pipe2 writes two descriptors into `fds`.
-    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } == -1 {
-        return Err(io::Error::last_os_error());
-    }
-    // SAFETY: two new descriptors that nothing else owns.
-    Ok(unsafe { (File::from_raw_fd(fds[0]), File::from_raw_fd(fds[1])) })
 }
 
 fn set_nonblocking(file: &File) -> io::Result<()> {

@@ -29,6 +29,7 @@
 //! grace period still ends with it, but its runs do not wait for it.
 
 use perf_event_open_sys::bindings;
+use std::fs::File;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -141,22 +142,10 @@ impl Counter {
     }
 }
 
-/// The pipe of a worker's warm-up of counters (see the module's documentation), read end first; None where it
-/// could not be made, and then the worker's runs open counters at once, as without a warm-up.
-pub(super) fn warm_up_pipe() -> Option<(OwnedFd, OwnedFd)> {
-    let mut ends = [0; 2];
-    // SAFETY: pipe2 writes two descriptors to `ends`.
-    if unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC) } == -1 {
-        return None;
-    }
-    // SAFETY: two new descriptors that nothing else owns.
-    Some(unsafe { (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) })
-}
-
 /// The keeper's part of the warm-up: opens a counter on itself, then closes `write`, the only write end of the pipe
 /// left, which tells the worker that its runs may open theirs. The counter, which the keeper holds until the worker
 /// ends; None where the kernel refused it.
-pub(super) fn warm_up(write: OwnedFd) -> Option<OwnedFd> {
+pub(super) fn warm_up(write: File) -> Option<OwnedFd> {
     // SAFETY: in the keeper, which owns the counter from here on.
     let counter = unsafe { Counter::new().open() };
     drop(write);
@@ -165,7 +154,7 @@ pub(super) fn warm_up(write: OwnedFd) -> Option<OwnedFd> {
 }
 
 /// A worker's view of its keeper's warm-up: the read end of its pipe, until the write end is closed.
-pub(super) struct WarmUp(Option<OwnedFd>);
+pub(super) struct WarmUp(Option<File>);
 
 impl WarmUp {
     /// For a worker with no pipe: counters are opened at once.
@@ -174,7 +163,7 @@ impl WarmUp {
     }
 
     /// For a worker given the read end of the pipe, whose write end it has closed.
-    pub fn until_closed(read: OwnedFd) -> WarmUp {
+    pub fn until_closed(read: File) -> WarmUp {
         WarmUp(Some(read))
     }
 
@@ -213,7 +202,7 @@ mod tests {
 
     #[test]
     fn runs_open_no_counter_until_the_warm_up_is_over() {
-        let (read, write) = warm_up_pipe().expect("no pipe for the warm-up");
+        let (read, write) = super::super::process::pipe().expect("no pipe for the warm-up");
         let mut warm_up = WarmUp::until_closed(read);
         for _ in 0..3 {
             assert!(warm_up.counter().is_none(), "a counter during the warm-up");
@@ -230,7 +219,7 @@ mod tests {
 
     #[test]
     fn the_keepers_warm_up_tells_the_worker_once_a_counter_opened() {
-        let (read, write) = warm_up_pipe().expect("no pipe for the warm-up");
+        let (read, write) = super::super::process::pipe().expect("no pipe for the warm-up");
         let mut warm_up_seen = WarmUp::until_closed(read);
         assert!(warm_up_seen.counter().is_none());
         let held = std::thread::spawn(move || warm_up(write)).join().unwrap();

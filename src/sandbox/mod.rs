@@ -34,7 +34,9 @@ mod worker;
 pub use isolation::{Enforcement, Isolation, Layer, LayerStatus, Layers};
 pub use kept_probe::{Probe, forget_after, probe_once};
 pub(crate) use namespace::HELD_WORKDIR;
-pub(crate) use process::{become_subreaper, close_inherited_on_exec, kill_orphans, signal_name};
+pub(crate) use process::{
+    become_subreaper, close_inherited_on_exec, kill_orphans, pipe, signal_name,
+};
 pub use process::{not_dumpable, own_peak_memory};
 pub use runner::{Runner, SUPERVISE_ARG, Sandbox, prestart, wait_for_released};
 pub use spec::{

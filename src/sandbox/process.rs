@@ -2,6 +2,7 @@
 //! every process of a run, reaping, and reading the kernel's accounting.
 
 use crate::units::Bytes;
+use std::fs::File;
 use std::io;
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::time::Duration;
@@ -226,6 +227,17 @@ fn reap_available() -> Reaped {
             _ => continue,
         }
     }
+}
+
+/// A pipe, closed on exec: (read end, write end).
+pub(crate) fn pipe() -> io::Result<(File, File)> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe2 writes two descriptors into `fds`.
+    if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } == -1 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: two new descriptors that nothing else owns.
+    Ok(unsafe { (File::from_raw_fd(fds[0]), File::from_raw_fd(fds[1])) })
 }
 
 /// Kills any child this process still has: used by the harness on its way out, so that nothing a run started

@@ -16,7 +16,7 @@ use super::syscalls;
 use std::ffi::{CString, OsStr};
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -129,13 +129,7 @@ impl Program {
         worker: libc::pid_t,
         counter: Option<&'static Counter>,
     ) -> io::Result<Started> {
-        let mut ends = [0; 2];
-        // SAFETY: pipe2 writes two descriptors to `ends`.
-        if unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC) } == -1 {
-            return Err(io::Error::last_os_error());
-        }
-        // SAFETY: two new descriptors that nothing else owns.
-        let (read, write) = unsafe { (File::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
+        let (read, write) = process::pipe()?;
         let stack = stack()?;
         // Where a counter is opened, the child shares the worker's descriptors until it has opened it.
         let files = match counter {

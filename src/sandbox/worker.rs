@@ -35,7 +35,7 @@ use super::supervisor::{self, Place, Streams};
 use nix::sys::socket::{ControlMessageOwned, MsgFlags, recvmsg};
 use std::fs::File;
 use std::io::{self, IoSliceMut, Write};
-use std::os::fd::{FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{FromRawFd, RawFd};
 use std::path::PathBuf;
 
 /// The largest request taken: far more than any run's command line, environment and hidden folders.
@@ -78,7 +78,8 @@ pub fn serve() -> i32 {
         .map_err(|e| format!("the worker cannot become a subreaper: {e}"));
     let reused = subreaper.and_then(|()| Reused::make(layers));
     let keeper = std::process::id() as libc::pid_t;
-    let warm_up = exec_clock::warm_up_pipe();
+    // The pipe of the keeper's warm-up of counters (see `exec_clock`): without one, runs open counters at once.
+    let warm_up = process::pipe().ok();
     // SAFETY: this process is single-threaded, so the child may go on as it likes.
     match unsafe { libc::fork() } {
         -1 => carry_out_runs(
@@ -111,7 +112,7 @@ pub fn serve() -> i32 {
 
 /// The keeper's part: keeps counters on for the worker's runs, waits for the worker, then kills what is left of its
 /// runs and removes its cgroup.
-fn keep(worker: libc::pid_t, reused: Result<Reused, String>, warm_up: Option<OwnedFd>) -> i32 {
+fn keep(worker: libc::pid_t, reused: Result<Reused, String>, warm_up: Option<File>) -> i32 {
     // The requests and replies are the worker's alone.
     if let Ok(null) = File::options().read(true).write(true).open("/dev/null") {
         use std::os::fd::AsRawFd;
