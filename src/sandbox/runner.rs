@@ -2,7 +2,7 @@
 //! `worker`), and read back its result.
 
 use super::isolation::Layers;
-use super::spec::{Reach, Reply, Request, RunResult, RunSpec, Setup, Trust};
+use super::spec::{Reach, Reply, Request, RunResult, RunSpec, Settled, Setup, Trust};
 use crate::error::{Error, Result};
 use nix::sys::socket::{
     AddressFamily, ControlMessage, MsgFlags, SockFlag, SockType, sendmsg, socketpair,
@@ -167,9 +167,10 @@ impl Runner for Sandbox {
                 reply.id, request.id
             )));
         }
-        // A worker whose run left something behind is never given another: it ends by itself once it has
-        // answered, and the next run gets a new one.
+        // The worker cleans up after the run while its result is judged, and says whether it takes another when
+        // it is next taken (see `Workers::take`). One that could not carry the run out has ended.
         if reply.retired.is_none() {
+            worker.settling = true;
             self.workers.put_back(kind, worker);
         }
         reply.result.map_err(Error::Sandbox)
@@ -248,9 +249,18 @@ impl Workers {
         layers: &Layers,
         hidden: &[PathBuf],
     ) -> Result<Worker> {
-        let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner())[kind].pop();
-        if let Some(worker) = idle {
-            return Ok(worker);
+        loop {
+            let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner())[kind].pop();
+            let Some(mut worker) = idle else {
+                break;
+            };
+            match worker.settle() {
+                Ok(true) => return Ok(worker),
+                Err(Unanswered::Interrupted) => return Err(Error::Interrupted),
+                // A worker whose last run left something behind ends by itself once it has said so; one that
+                // broke off is ended as it is dropped.
+                Ok(false) | Err(_) => continue,
+            }
         }
         self.started.fetch_add(1, Ordering::SeqCst);
         let mut worker = match prestarted(executable) {
@@ -277,6 +287,8 @@ struct Worker {
     unread: Vec<u8>,
     /// The executable it is a copy of.
     executable: PathBuf,
+    /// Whether it is still cleaning up after its last run: its word on it is the next line of its replies.
+    settling: bool,
 }
 
 impl Worker {
@@ -307,6 +319,7 @@ impl Worker {
             replies: process.stdout.take().expect("stdout was piped"),
             unread: Vec::new(),
             executable: executable.to_owned(),
+            settling: false,
             process,
         })
     }
@@ -358,6 +371,19 @@ impl Worker {
         let line = self.read_line(deadline)?;
         serde_json::from_slice(&line)
             .map_err(|e| Unanswered::Ended(format!("its answer is unreadable: {e}")))
+    }
+
+    /// Waits until the worker has cleaned up after its last run; false if that run left something behind for the
+    /// next, and the worker takes no further run.
+    fn settle(&mut self) -> Result<bool, Unanswered> {
+        if !self.settling {
+            return Ok(true);
+        }
+        let line = self.read_line(Instant::now() + SUPERVISOR_GRACE)?;
+        let settled: Settled = serde_json::from_slice(&line)
+            .map_err(|e| Unanswered::Ended(format!("its answer is unreadable: {e}")))?;
+        self.settling = false;
+        Ok(settled.retired.is_none())
     }
 
     /// Reads the next line of the replies.
@@ -451,7 +477,8 @@ const WORKER_GRACE: Duration = Duration::from_secs(2);
 /// holds.
 const REPLY_LIMIT: usize = 16 << 20;
 
-/// How long after a run's wall-time limit its supervisor may take to kill, reap and report it.
+/// How long after a run's wall-time limit its supervisor may take to kill, reap and report it; and, once it has,
+/// how long a worker may take to clean up after the run.
 const SUPERVISOR_GRACE: Duration = Duration::from_secs(10);
 
 /// Why a request got no reply.

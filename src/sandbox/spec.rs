@@ -141,13 +141,14 @@ impl Reach {
     }
 }
 
-/// What a worker answers to a [`Request`].
+/// What a worker answers to a [`Request`] as soon as every process of the run is gone. Unless it retires at once, a
+/// [`Settled`] follows once it has cleaned up after the run.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Reply {
     /// The request's number.
     pub id: u64,
     pub result: Result<RunResult, String>,
-    /// Why the worker takes no further run, if the run left something behind for the next one.
+    /// Why the worker takes no further run and says nothing more, if it could not carry this one out.
     pub retired: Option<String>,
 }
 
@@ -159,6 +160,14 @@ impl Reply {
             retired: Some("it could not carry out a run".into()),
         }
     }
+}
+
+/// What a worker says once it has cleaned up after a run it answered: its mounts for the run removed, and the run
+/// looked at for what it left behind for the next one.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Settled {
+    /// What the run left behind, if it did: the worker then kills what it can and ends, and takes no further run.
+    pub retired: Option<String>,
 }
 
 /// How the program's main process ended.

@@ -6,7 +6,8 @@
 //! and send them when it does). It sends each request as one message on a socket that is the worker's standard input,
 //! with the run's standard input and output attached as descriptors (in its namespaces, the worker sees the file system
 //! read-only, and opens nothing for a run itself). The worker answers each with a [`Reply`] line on its standard
-//! output. What does not change from run to run it makes once: its cgroup and its namespaces when it starts, with
+//! output as soon as every process of the run is gone, then cleans up after the run while the harness judges its
+//! result, and says it has with a [`Settled`] line. What does not change from run to run it makes once: its cgroup and its namespaces when it starts, with
 //! nothing left that exec could grant capabilities from, the system-call filter, and the folders a solution may read
 //! around the hidden ones (opened while the harness prepares the first run). For each run it starts the program (see
 //! `spawn`), watches it, kills and reaps everything it started, and hands back what it measured: it is the subreaper of
@@ -14,8 +15,8 @@
 //!
 //! After each run the worker looks for anything the run left behind: a process, processes or memory still in its
 //! cgroup, and in its namespaces a file in /dev/shm, a message queue, a System V object or a mount. If it finds
-//! any, it kills what it can, says so in its reply, and exits: the harness starts a new worker, and the next run
-//! starts as on a fresh machine.
+//! any, it kills what it can, says so in its [`Settled`] line, and exits: the harness starts a new worker, and the
+//! next run starts as on a fresh machine.
 //!
 //! Two processes make a worker. The first, the *keeper*, makes the cgroup, enters the namespaces, and forks the
 //! second, which carries out the runs (in the namespaces, as PID 1 of a new PID namespace). The keeper holds a CPU
@@ -30,7 +31,7 @@ use super::exec_clock::{self, WarmUp};
 use super::isolation::Layers;
 use super::namespace::Workdir;
 use super::process;
-use super::spec::{Reply, Request, RunResult, Setup};
+use super::spec::{Reply, Request, RunResult, Settled, Setup};
 use super::supervisor::{self, Place, Streams};
 use nix::sys::socket::{ControlMessageOwned, MsgFlags, recvmsg};
 use std::fs::File;
@@ -160,21 +161,40 @@ fn carry_out_runs(
         reused
     });
     loop {
-        let reply = match (request(buf), &mut worker) {
+        let (request, streams) = match (request(buf), &mut worker) {
             (Ok(None), _) => return 0,
-            (Ok(Some((request, streams))), Ok(reused)) => {
-                carry_out(&request, streams, reused, &mut warm_up)
+            (Ok(Some(taken)), Ok(_)) => taken,
+            (Ok(Some((request, _))), Err(e)) => {
+                answer(&mut replies, &Reply::failed(request.id, e.clone()));
+                return 0;
             }
-            (Ok(Some((request, _))), Err(e)) => Reply::failed(request.id, e.clone()),
-            (Err(e), _) => Reply::failed(0, format!("bad run request: {e}")),
+            (Err(e), _) => {
+                answer(&mut replies, &Reply::failed(0, format!("bad run request: {e}")));
+                return 0;
+            }
         };
-        let sent = serde_json::to_writer(&mut replies, &reply).is_ok()
-            && writeln!(replies).is_ok()
-            && replies.flush().is_ok();
-        if !sent || reply.retired.is_some() {
+        let Ok(reused) = &mut worker else {
+            unreachable!("a worker that could not be set up has answered")
+        };
+        // The reply goes out as soon as every process of the run is gone, so that the harness looks at the output
+        // while the worker cleans up; it waits for the worker's word that it has before it sends another request.
+        let (reply, aftermath) = carry_out(&request, streams, reused, &mut warm_up);
+        if !answer(&mut replies, &reply) {
+            return 0;
+        }
+        let retired = aftermath.settle(&request, reused);
+        let ended = retired.is_some();
+        if !answer(&mut replies, &Settled { retired }) || ended {
             return 0;
         }
     }
+}
+
+/// Writes one line of the replies; false if the harness is gone.
+fn answer(replies: &mut impl Write, message: &impl serde::Serialize) -> bool {
+    serde_json::to_writer(&mut *replies, message).is_ok()
+        && writeln!(replies).is_ok()
+        && replies.flush().is_ok()
 }
 
 /// The next request and the run's standard streams, or None once the harness has closed the requests.
@@ -234,16 +254,17 @@ fn receive(buf: &mut [u8]) -> Result<Option<Message<'_>>, String> {
     Ok(Some((&buf[..bytes], fds)))
 }
 
-/// Carries out one run, and looks for what it left behind.
+/// Carries out one run, up to where every process of it is gone: what is left to do after it is in the
+/// [`Aftermath`].
 fn carry_out(
     request: &Request,
     streams: Streams,
     reused: &mut Reused,
     warm_up: &mut WarmUp,
-) -> Reply {
+) -> (Reply, Aftermath) {
     let spec = &request.spec;
-    let mut mounted = false;
     let run_as = reused.run_user(spec);
+    let mut workdir = None;
     let result = (|| {
         // What the run reaches by name, where it runs as a user of its own.
         if run_as.is_some() {
@@ -253,7 +274,7 @@ fn carry_out(
         // the holder.
         let mut streams = streams;
         let mut kept_out = false;
-        let workdir = match reused.hold(spec, run_as, &streams.stdout) {
+        workdir = match reused.hold(spec, run_as, &streams.stdout) {
             Some(held) => {
                 let (workdir, output) =
                     held.map_err(|e| format!("cannot make the run's folder writable: {e}"))?;
@@ -279,58 +300,81 @@ fn carry_out(
             owner: run_as,
             counter: warm_up.counter(),
         };
-        let result = supervisor::run(spec, streams, confinement, place)
-            .map(|ran| ran.map(|result| RunResult { kept_out, ..result }));
-        mounted = reused.mounts_changed();
-        if let Some(workdir) = &workdir
-            && run_as.is_some()
-            && spec.scratch.is_none()
-        {
-            workdir.give_back();
-        }
-        result
+        supervisor::run(spec, streams, confinement, place)
+            .map(|ran| ran.map(|result| RunResult { kept_out, ..result }))
     })();
-    if run_as.is_some() {
-        reused.withdraw(&request.reach);
+    let mounted = reused.mounts_changed();
+    // A folder on disk is handed back before the harness reads what the run left in it.
+    if let Some(workdir) = &workdir
+        && run_as.is_some()
+        && spec.scratch.is_none()
+    {
+        workdir.give_back();
     }
+    let strays = kill_strays();
     let result = match result {
         Ok(Some(result)) => Ok(result),
         // The harness is gone: the reply will not be read, and the worker ends at its next request.
         Ok(None) => Err("the harness went away during the run".into()),
         Err(e) => Err(e),
     };
-    Reply {
+    let reply = Reply {
         id: request.id,
         result,
-        retired: left_behind(reused, mounted),
-    }
+        retired: None,
+    };
+    let aftermath = Aftermath {
+        workdir,
+        mounted,
+        strays,
+    };
+    (reply, aftermath)
 }
 
-/// What a run left behind for the next one, which retires the worker; everything of it that can be killed is.
-fn left_behind(reused: &Reused, mounted: bool) -> Option<String> {
-    let mut found = Vec::new();
-    let has_children = process::has_children();
-    let strays = match has_children {
-        true => process::children(),
-        false => Vec::new(),
-    };
-    if !strays.is_empty() {
-        found.push(format!(
-            "{} processes still running after the run",
-            strays.len()
-        ));
-        process::kill_and_reap_all(None);
+/// Kills whatever process of the run is still there, which the run's end should have left none of; says how many
+/// there were, if any.
+fn kill_strays() -> Option<usize> {
+    if !process::has_children() {
+        return None;
     }
-    if let Some(cgroup) = &reused.cgroup
-        // In the namespaces, every process of the run descends from the worker, their init: with no child left, no
-        // process of the run is left in the cgroup either.
-        && let Some(what) = cgroup.leftovers(reused.namespaces() && !has_children)
-    {
-        found.push(what);
-        cgroup.kill_all();
+    let strays = process::children().len();
+    process::kill_and_reap_all(None);
+    Some(strays)
+}
+
+/// What is left of a run once its processes are gone and its reply is out.
+struct Aftermath {
+    /// The run's folder, mounted for it.
+    workdir: Option<Workdir>,
+    /// Whether the run changed the mounts.
+    mounted: bool,
+    /// How many processes were still there after the run, if any were.
+    strays: Option<usize>,
+}
+
+impl Aftermath {
+    /// Removes the run's mounts, and looks for what the run left behind for the next one, which retires the worker;
+    /// everything of it that can be killed is.
+    fn settle(self, request: &Request, reused: &mut Reused) -> Option<String> {
+        drop(self.workdir);
+        if reused.run_user(&request.spec).is_some() {
+            reused.withdraw(&request.reach);
+        }
+        let mut found = Vec::new();
+        if let Some(strays) = self.strays.filter(|&n| n > 0) {
+            found.push(format!("{strays} processes still running after the run"));
+        }
+        if let Some(cgroup) = &reused.cgroup
+            // In the namespaces, every process of the run descends from the worker, their init: with no child
+            // left, no process of the run is left in the cgroup either.
+            && let Some(what) = cgroup.leftovers(reused.namespaces() && self.strays.is_none())
+        {
+            found.push(what);
+            cgroup.kill_all();
+        }
+        if let Some(what) = reused.namespace_leftovers(self.mounted) {
+            found.push(what);
+        }
+        (!found.is_empty()).then(|| found.join("; "))
     }
-    if let Some(what) = reused.namespace_leftovers(mounted) {
-        found.push(what);
-    }
-    (!found.is_empty()).then(|| found.join("; "))
 }
