@@ -78,6 +78,10 @@ pub enum Error {
     /// The user asked the judge to stop (Ctrl-C).
     #[error("interrupted")]
     Interrupted,
+    /// A test's run not made because, by the time its turn came, an earlier result had made the test needless (see
+    /// `judge::turns`): the judge drops the test, and never shows this.
+    #[error("the test was no longer to be run")]
+    NotWanted,
 }
 
 fn list_or_none(items: &[String]) -> String {

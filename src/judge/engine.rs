@@ -7,6 +7,7 @@ use super::limit_check::LimitCheck;
 use super::names::TestNames;
 use super::outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult};
 use super::partition::Partition;
+use super::turns::{Claim, InTurn, Turns};
 use super::records::{Digests, Provenance, RunBook, RunKey};
 use super::run_test::TestRunner;
 use super::validate::{CHECKTESTDATA_INSTALL, Validator, checktestdata_tool, validate};
@@ -734,23 +735,39 @@ impl<'a> Judge<'a> {
         let (sender, receiver) = mpsc::channel();
         let mut results: Vec<Option<T>> =
             std::iter::repeat_with(|| None).take(tests.len()).collect();
+        // Runs go `jobs` at once, and one test more is made ready meanwhile (see `turns`).
+        let at_once = self.options.jobs.clamp(1, tests.len().max(1));
+        let turns = Turns::new(at_once);
         std::thread::scope(|scope| -> Result<()> {
-            for _ in 0..self.options.jobs.clamp(1, tests.len().max(1)) {
+            for _ in 0..(at_once + 1).min(tests.len()) {
                 let sender = sender.clone();
-                let (next, planned, broken) = (&next, &planned, &broken);
+                let (next, planned, broken, turns) = (&next, &planned, &broken, &turns);
                 scope.spawn(move || {
                     loop {
                         let index = next.fetch_add(1, Ordering::SeqCst);
                         if index >= tests.len() || broken.load(Ordering::SeqCst) {
                             break;
                         }
-                        let wanted = planned.as_ref().is_none_or(|(plan, progress)| {
-                            plan.wanted(index, &progress.lock().expect("not poisoned"))
-                        });
-                        if !wanted {
+                        let wanted = || {
+                            !broken.load(Ordering::SeqCst)
+                                && planned.as_ref().is_none_or(|(plan, progress)| {
+                                    plan.wanted(index, &progress.lock().expect("not poisoned"))
+                                })
+                        };
+                        if !wanted() {
                             continue;
                         }
-                        let result = built.judge(runner, tests.get(index));
+                        // Held until the result is recorded, so that the next test sees it when its turn comes.
+                        let claim = Claim::new(turns, index, &wanted);
+                        let in_turn = InTurn {
+                            runner: runner.runner,
+                            claim: &claim,
+                        };
+                        let runner = TestRunner {
+                            runner: &in_turn,
+                            ..*runner
+                        };
+                        let result = built.judge(&runner, tests.get(index));
                         match &result {
                             Ok(r) => {
                                 if let Some((plan, progress)) = planned {
@@ -761,9 +778,14 @@ impl<'a> Judge<'a> {
                                     );
                                 }
                             }
+                            Err(Error::NotWanted) => continue,
                             Err(_) => broken.store(true, Ordering::SeqCst),
                         }
-                        if sender.send((index, result)).is_err() {
+                        // Sent before the turn is given back, so that with one run at a time the results come
+                        // in the tests' order.
+                        let sent = sender.send((index, result)).is_ok();
+                        drop(claim);
+                        if !sent {
                             break;
                         }
                     }
@@ -1022,9 +1044,53 @@ mod tests {
         broken: Vec<&'static str>,
         /// The inputs of the runs started, in order.
         started: Mutex<Vec<String>>,
+        /// What happened to each test's run, in order: "ready 1" once it was made ready (and waits for its turn),
+        /// "start 1" and "end 1" as it ran.
+        log: Mutex<Vec<String>>,
+        /// Whether the run of test 1 goes on until test 2 is ready (at most ten seconds).
+        waits_for_the_next: bool,
+    }
+
+    impl FakeRunner {
+        fn note(&self, what: &str, spec: &RunSpec) {
+            if let Some(stdin) = &spec.stdin {
+                let input = std::fs::read_to_string(stdin).unwrap();
+                self.log
+                    .lock()
+                    .unwrap()
+                    .push(format!("{what} {}", input.trim()));
+            }
+        }
+
+        fn logged(&self, what: &str) -> Option<usize> {
+            self.log.lock().unwrap().iter().position(|e| e == what)
+        }
     }
 
     impl Runner for FakeRunner {
+        fn run_when(
+            &self,
+            spec: &RunSpec,
+            ready: &dyn Fn() -> crate::error::Result<()>,
+        ) -> crate::error::Result<RunResult> {
+            self.note("ready", spec);
+            ready()?;
+            self.note("start", spec);
+            let first = spec
+                .stdin
+                .as_ref()
+                .is_some_and(|i| std::fs::read_to_string(i).unwrap().trim() == "1");
+            if self.waits_for_the_next && first {
+                let deadline = std::time::Instant::now() + Duration::from_secs(10);
+                while self.logged("ready 2").is_none() && std::time::Instant::now() < deadline {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+            let result = self.run(spec);
+            self.note("end", spec);
+            result
+        }
+
         fn run(&self, spec: &RunSpec) -> crate::error::Result<RunResult> {
             let mut result = RunResult {
                 termination: Termination::Exited(0),
@@ -1135,6 +1201,8 @@ mod tests {
             wrong: wrong.to_vec(),
             broken: broken.to_vec(),
             started: Mutex::new(Vec::new()),
+            log: Mutex::new(Vec::new()),
+            waits_for_the_next: false,
         }
     }
 
@@ -1155,6 +1223,37 @@ mod tests {
         assert_eq!(report.solutions[0].verdict, Verdict::WrongAnswer);
         // Nothing after the failure was even started.
         assert_eq!(*runner.started.lock().unwrap(), ["1", "2", "3"]);
+    }
+
+    #[test]
+    fn one_run_at_a_time_and_the_next_test_made_ready_meanwhile() {
+        let fixture = fixture();
+        let runner = FakeRunner {
+            waits_for_the_next: true,
+            ..fake(&[], &[])
+        };
+        let options = JudgeOptions {
+            all_tests: true,
+            ..JudgeOptions::default()
+        };
+        let report = judge(&runner, &fixture, options).unwrap();
+        assert_eq!(names(&report), ["1", "2", "3", "4", "5", "6", "7", "8"]);
+        let log = runner.log.lock().unwrap().clone();
+        let mut going = 0;
+        for event in &log {
+            match event.split(' ').next() {
+                Some("start") => going += 1,
+                Some("end") => going -= 1,
+                _ => {}
+            }
+            assert!(going <= 1, "two runs at once: {log:?}");
+        }
+        assert!(
+            runner.logged("ready 2") < runner.logged("end 1"),
+            "test 2 was not made ready while test 1 ran: {log:?}"
+        );
+        let starts = log.iter().filter(|e| e.starts_with("start ")).count();
+        assert_eq!(starts, 8, "{log:?}");
     }
 
     #[test]

@@ -18,6 +18,7 @@ mod relay;
 mod run_folder;
 mod run_test;
 mod samples;
+mod turns;
 mod validate;
 
 pub(crate) use classify::classify;

@@ -21,6 +21,14 @@ pub trait Runner: Sync {
     /// Runs with the spec's own standard input and output files.
     fn run(&self, spec: &RunSpec) -> Result<RunResult>;
 
+    /// Runs as [`Runner::run`] does, once `ready` says so: a runner that opens the run's standard input and output
+    /// itself opens them first, so that they are made ready while another run goes on. A run `ready` fails is not
+    /// made, and fails with its error.
+    fn run_when(&self, spec: &RunSpec, ready: &dyn Fn() -> Result<()>) -> Result<RunResult> {
+        ready()?;
+        self.run(spec)
+    }
+
     /// Runs with the given standard input and output in place of the spec's files: the ends of the pipes of a
     /// dialogue. They are closed on this side once the run has them, so that the other end sees the run's end.
     fn run_attached(&self, spec: &RunSpec, stdin: File, stdout: File) -> Result<RunResult> {
@@ -118,12 +126,32 @@ impl Sandbox {
 
 impl Runner for Sandbox {
     fn run(&self, spec: &RunSpec) -> Result<RunResult> {
-        let [stdin, stdout] = open_streams(spec)?;
-        self.run_attached(spec, stdin, stdout)
+        self.run_when(spec, &|| Ok(()))
+    }
+
+    fn run_when(&self, spec: &RunSpec, ready: &dyn Fn() -> Result<()>) -> Result<RunResult> {
+        let streams = open_streams(spec)?;
+        let request = self.request(spec);
+        ready()?;
+        self.carry_out(spec, &request, streams)
     }
 
     fn run_attached(&self, spec: &RunSpec, stdin: File, stdout: File) -> Result<RunResult> {
-        let streams = [stdin, stdout];
+        self.carry_out(spec, &self.request(spec), [stdin, stdout])
+    }
+}
+
+/// A request written out, ready to send.
+struct Written {
+    id: u64,
+    /// The kind of worker it goes to.
+    kind: usize,
+    message: Vec<u8>,
+}
+
+impl Sandbox {
+    /// The request for a run of `spec`, written out.
+    fn request(&self, spec: &RunSpec) -> Written {
         // Only a worker in its namespaces makes a run a user of its own.
         let reach = match self.layers.contains(super::isolation::Layer::Namespaces) {
             true => super::reach::reach(spec, &self.workers.real_paths),
@@ -132,17 +160,27 @@ impl Runner for Sandbox {
         // A worker whose runs are a user of their own covers closed folders in its view (see `view`): the
         // problem's own tools, which read the tests wherever they are, never run in one.
         let kind = usize::from(!reach.is_empty());
-        let mut worker = self
-            .workers
-            .take(kind, &self.supervisor, &self.layers, &self.hidden)?;
         let request = Request {
             id: self.workers.next_request.fetch_add(1, Ordering::SeqCst),
             spec: spec.clone(),
             hidden: self.hidden.clone(),
             reach,
         };
+        Written {
+            id: request.id,
+            kind,
+            message: serde_json::to_vec(&request).expect("a request is always encodable"),
+        }
+    }
+
+    /// Sends a written request with the run's standard streams to a worker, and waits for its result.
+    fn carry_out(&self, spec: &RunSpec, request: &Written, streams: [File; 2]) -> Result<RunResult> {
+        let kind = request.kind;
+        let mut worker = self
+            .workers
+            .take(kind, &self.supervisor, &self.layers, &self.hidden)?;
         let deadline = Instant::now() + spec.limits.wall + SUPERVISOR_GRACE;
-        let reply = match worker.call(&request, streams, deadline) {
+        let reply = match worker.call(request, streams, deadline) {
             Ok(reply) => reply,
             Err(Unanswered::Interrupted) => return Err(Error::Interrupted),
             // The same signal may have reached the worker too (`killall -INT cpjudge`).
@@ -348,16 +386,16 @@ impl Worker {
     /// the deadline, or until the user asks the judge to stop.
     fn call(
         &mut self,
-        request: &Request,
+        request: &Written,
         streams: [File; 2],
         deadline: Instant,
     ) -> Result<Reply, Unanswered> {
-        let message = serde_json::to_vec(request).expect("a request is always encodable");
+        let message = &request.message;
         let fds = streams.each_ref().map(|f| f.as_raw_fd());
         let sent = self.requests.as_ref().is_some_and(|socket| {
             sendmsg::<()>(
                 socket.as_raw_fd(),
-                &[IoSlice::new(&message)],
+                &[IoSlice::new(message)],
                 &[ControlMessage::ScmRights(&fds)],
                 MsgFlags::MSG_NOSIGNAL,
                 None,
