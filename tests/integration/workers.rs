@@ -129,9 +129,16 @@ fn a_worker_whose_run_left_a_file_in_shared_memory_is_not_reused() {
         "head -c 16777216 /dev/zero > {} && echo left",
         file.display()
     );
-    let result = sandbox.run(&shell(dir.path(), &script));
-    let _ = std::fs::remove_file(&file);
-    let result = result.unwrap();
+    // Removed once the next run has started, whatever happens: the worker looks for what its run left behind
+    // after it has answered, while the judge goes on.
+    struct Removed(PathBuf);
+    impl Drop for Removed {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+    let _removed = Removed(file);
+    let result = sandbox.run(&shell(dir.path(), &script)).unwrap();
     assert!(result.succeeded(), "{result:?}");
     sandbox.run(&shell(dir.path(), "true")).unwrap();
     assert_eq!(
