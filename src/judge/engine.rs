@@ -7,9 +7,9 @@ use super::limit_check::LimitCheck;
 use super::names::TestNames;
 use super::outcome::{Event, Interruption, JudgeReport, SolutionReport, TestResult};
 use super::partition::Partition;
-use super::turns::{Claim, InTurn, Turns};
 use super::records::{Digests, Provenance, RunBook, RunKey};
 use super::run_test::TestRunner;
+use super::turns::{Claim, InTurn, Turns};
 use super::validate::{CHECKTESTDATA_INSTALL, Validator, checktestdata_tool, validate};
 use crate::cache::Cache;
 use crate::check::{Checker, StaticValidator};
@@ -23,7 +23,7 @@ use crate::scoring::{Judged, Plan, Scored, TestScore, Tree, aggregate};
 use crate::toolchain::Toolchain;
 use crate::units::{Bytes, format_time};
 use crate::verdict::Verdict;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 use std::time::Duration;
 
@@ -729,7 +729,6 @@ impl<'a> Judge<'a> {
     ) -> Result<Vec<Option<T>>> {
         // The plan, and what the failures so far decide of it.
         let planned = plan.map(|plan| (plan, Mutex::new(plan.start())));
-        let next = AtomicUsize::new(0);
         // Set when the harness itself fails (a run that could not be carried out): nothing more is started.
         let broken = AtomicBool::new(false);
         let (sender, receiver) = mpsc::channel();
@@ -741,24 +740,25 @@ impl<'a> Judge<'a> {
         std::thread::scope(|scope| -> Result<()> {
             for _ in 0..(at_once + 1).min(tests.len()) {
                 let sender = sender.clone();
-                let (next, planned, broken, turns) = (&next, &planned, &broken, &turns);
+                let (planned, broken, turns) = (&planned, &broken, &turns);
                 scope.spawn(move || {
                     loop {
-                        let index = next.fetch_add(1, Ordering::SeqCst);
-                        if index >= tests.len() || broken.load(Ordering::SeqCst) {
-                            break;
-                        }
+                        let index = turns.next_test();
                         let wanted = || {
                             !broken.load(Ordering::SeqCst)
                                 && planned.as_ref().is_none_or(|(plan, progress)| {
                                     plan.wanted(index, &progress.lock().expect("not poisoned"))
                                 })
                         };
+                        // Made at once, and held until the test's result is recorded, so that the tests after it
+                        // wait for it and see its result when their turn comes.
+                        let claim = Claim::new(turns, index, &wanted);
+                        if index >= tests.len() || broken.load(Ordering::SeqCst) {
+                            break;
+                        }
                         if !wanted() {
                             continue;
                         }
-                        // Held until the result is recorded, so that the next test sees it when its turn comes.
-                        let claim = Claim::new(turns, index, &wanted);
                         let in_turn = InTurn {
                             runner: runner.runner,
                             claim: &claim,
@@ -781,8 +781,8 @@ impl<'a> Judge<'a> {
                             Err(Error::NotWanted) => continue,
                             Err(_) => broken.store(true, Ordering::SeqCst),
                         }
-                        // Sent before the turn is given back, so that with one run at a time the results come
-                        // in the tests' order.
+                        // Sent before the turn is given back: the tests that run send their results in their
+                        // order.
                         let sent = sender.send((index, result)).is_ok();
                         drop(claim);
                         if !sent {
@@ -1252,8 +1252,12 @@ mod tests {
             runner.logged("ready 2") < runner.logged("end 1"),
             "test 2 was not made ready while test 1 ran: {log:?}"
         );
-        let starts = log.iter().filter(|e| e.starts_with("start ")).count();
-        assert_eq!(starts, 8, "{log:?}");
+        // And the tests take their turns in their order.
+        let starts: Vec<&str> = log
+            .iter()
+            .filter_map(|e| e.strip_prefix("start "))
+            .collect();
+        assert_eq!(starts, ["1", "2", "3", "4", "5", "6", "7", "8"]);
     }
 
     #[test]

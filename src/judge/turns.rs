@@ -9,12 +9,12 @@
 
 use crate::error::{Error, Result};
 use crate::sandbox::{RunResult, RunSpec, Runner};
-use std::fs::File;
 use std::collections::BTreeSet;
+use std::fs::File;
 use std::sync::{Condvar, Mutex};
 
-/// The turns a judge's tests take: how many runs may go at once, and the tests waiting for one, which take them in
-/// their order.
+/// The turns a judge's tests take: how many runs may go at once, and the tests handed out that have not yet taken
+/// one, which take them in their order.
 pub(super) struct Turns {
     state: Mutex<State>,
     changed: Condvar,
@@ -22,8 +22,10 @@ pub(super) struct Turns {
 
 struct State {
     free: usize,
-    /// The tests waiting, by their place in the judge's order.
-    waiting: BTreeSet<usize>,
+    /// How many tests have been handed out.
+    handed_out: usize,
+    /// The tests handed out that have neither taken a turn nor given up their claim, by their place in the order.
+    pending: BTreeSet<usize>,
 }
 
 impl Turns {
@@ -31,27 +33,48 @@ impl Turns {
         Turns {
             state: Mutex::new(State {
                 free: at_once,
-                waiting: BTreeSet::new(),
+                handed_out: 0,
+                pending: BTreeSet::new(),
             }),
             changed: Condvar::new(),
         }
     }
 
-    /// Waits until a turn is free and no test before `test` is waiting for one.
+    /// The next test to judge, by its place in the judge's order: no test after it takes a turn before it has
+    /// taken its own or dropped its [`Claim`], which must be made at once.
+    pub fn next_test(&self) -> usize {
+        let mut state = self.lock();
+        let test = state.handed_out;
+        state.handed_out += 1;
+        state.pending.insert(test);
+        test
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits until a turn is free and no test before `test` is pending.
     fn take(&self, test: usize) {
-        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
-        state.waiting.insert(test);
-        while state.free == 0 || state.waiting.first() != Some(&test) {
+        let mut state = self.lock();
+        while state.free == 0 || state.pending.first() != Some(&test) {
             state = self.changed.wait(state).unwrap_or_else(|e| e.into_inner());
         }
-        state.waiting.remove(&test);
+        state.pending.remove(&test);
         state.free -= 1;
-        // The next test waiting may take another free turn.
+        // The next test pending may take another free turn.
         self.changed.notify_all();
     }
 
+    /// Gives up the turn of a test that ran nothing (not wanted, or its result kept from an earlier judge).
+    fn pass(&self, test: usize) {
+        if self.lock().pending.remove(&test) {
+            self.changed.notify_all();
+        }
+    }
+
     fn give_back(&self) {
-        self.state.lock().unwrap_or_else(|e| e.into_inner()).free += 1;
+        self.lock().free += 1;
         self.changed.notify_all();
     }
 }
@@ -68,6 +91,7 @@ pub(super) struct Claim<'a> {
 }
 
 impl<'a> Claim<'a> {
+    /// The claim of `test`, as [`Turns::next_test`] handed it out.
     pub fn new(turns: &'a Turns, test: usize, wanted: &'a (dyn Fn() -> bool + Sync)) -> Claim<'a> {
         Claim {
             turns,
@@ -81,26 +105,24 @@ impl<'a> Claim<'a> {
     /// with [`Error::NotWanted`] if, by then, the test is no longer to be run, and so does every later run of it.
     fn enter(&self) -> Result<()> {
         let mut held = self.held.lock().unwrap_or_else(|e| e.into_inner());
-        let wanted = *held.get_or_insert_with(|| {
+        if held.is_none() {
             self.turns.take(self.test);
-            (self.wanted)()
-        });
-        match wanted {
-            true => Ok(()),
-            false => Err(Error::NotWanted),
+            // Held from here on, so that the turn is given back even if the question panics.
+            *held = Some(false);
+            *held = Some((self.wanted)());
+        }
+        match *held {
+            Some(true) => Ok(()),
+            _ => Err(Error::NotWanted),
         }
     }
 }
 
 impl Drop for Claim<'_> {
     fn drop(&mut self) {
-        if self
-            .held
-            .get_mut()
-            .unwrap_or_else(|e| e.into_inner())
-            .is_some()
-        {
-            self.turns.give_back();
+        match self.held.get_mut().unwrap_or_else(|e| e.into_inner()) {
+            Some(_) => self.turns.give_back(),
+            None => self.turns.pass(self.test),
         }
     }
 }
@@ -160,7 +182,14 @@ mod tests {
 
     fn spec() -> RunSpec {
         let here = std::path::Path::new("/");
-        crate::runs::compile(vec!["true".into()], Vec::new(), here, Vec::new(), here, false)
+        crate::runs::compile(
+            vec!["true".into()],
+            Vec::new(),
+            here,
+            Vec::new(),
+            here,
+            false,
+        )
     }
 
     #[test]
@@ -169,12 +198,11 @@ mod tests {
             let counting = Counting::default();
             let turns = Turns::new(at_once);
             let always = || true;
-            let next = AtomicUsize::new(0);
             std::thread::scope(|scope| {
                 for _ in 0..at_once + 2 {
                     scope.spawn(|| {
                         for _ in 0..10 {
-                            let test = next.fetch_add(1, Ordering::SeqCst);
+                            let test = turns.next_test();
                             let claim = Claim::new(&turns, test, &always);
                             let runner = InTurn {
                                 runner: &counting,
@@ -198,7 +226,7 @@ mod tests {
         let counting = Counting::default();
         let turns = Turns::new(1);
         let never = || false;
-        let claim = Claim::new(&turns, 0, &never);
+        let claim = Claim::new(&turns, turns.next_test(), &never);
         let runner = InTurn {
             runner: &counting,
             claim: &claim,
@@ -210,12 +238,56 @@ mod tests {
         assert_eq!(counting.made.load(Ordering::SeqCst), 0);
         // The turn is free again.
         let always = || true;
-        let claim = Claim::new(&turns, 1, &always);
+        let claim = Claim::new(&turns, turns.next_test(), &always);
         let runner = InTurn {
             runner: &counting,
             claim: &claim,
         };
         runner.run(&spec()).unwrap();
         assert_eq!(counting.made.load(Ordering::SeqCst), 1);
+    }
+
+    #[test]
+    fn turns_go_in_the_tests_order_however_long_each_takes_to_get_ready() {
+        let turns = Turns::new(1);
+        let order = Mutex::new(Vec::new());
+        let always = || true;
+        std::thread::scope(|scope| {
+            for ready_after in [50, 0, 20] {
+                // Handed out in this order, as the engine's threads take them.
+                let test = turns.next_test();
+                let (turns, order) = (&turns, &order);
+                scope.spawn(move || {
+                    let claim = Claim::new(turns, test, &always);
+                    std::thread::sleep(Duration::from_millis(ready_after));
+                    claim.enter().unwrap();
+                    order.lock().unwrap().push(test);
+                });
+            }
+        });
+        assert_eq!(*order.lock().unwrap(), [0, 1, 2]);
+    }
+
+    #[test]
+    fn a_test_that_runs_nothing_holds_back_no_other() {
+        let turns = Turns::new(1);
+        let always = || true;
+        let kept = Claim::new(&turns, turns.next_test(), &always);
+        let after = Claim::new(&turns, turns.next_test(), &always);
+        // The first test's result was kept: it gives up its claim without a turn.
+        drop(kept);
+        after.enter().unwrap();
+    }
+
+    #[test]
+    fn a_question_that_panics_gives_the_turn_back() {
+        let turns = Turns::new(1);
+        let panics = || -> bool { panic!("a poisoned plan") };
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let claim = Claim::new(&turns, turns.next_test(), &panics);
+            let _ = claim.enter();
+        }));
+        assert!(caught.is_err());
+        assert_eq!(turns.lock().free, 1);
     }
 }

@@ -174,7 +174,12 @@ impl Sandbox {
     }
 
     /// Sends a written request with the run's standard streams to a worker, and waits for its result.
-    fn carry_out(&self, spec: &RunSpec, request: &Written, streams: [File; 2]) -> Result<RunResult> {
+    fn carry_out(
+        &self,
+        spec: &RunSpec,
+        request: &Written,
+        streams: [File; 2],
+    ) -> Result<RunResult> {
         let kind = request.kind;
         let mut worker = self
             .workers

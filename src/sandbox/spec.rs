@@ -165,6 +165,7 @@ impl Reply {
 /// What a worker says once it has cleaned up after a run it answered: its mounts for the run removed, and the run
 /// looked at for what it left behind for the next one.
 #[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Settled {
     /// What the run left behind, if it did: the worker then kills what it can and ends, and takes no further run.
     pub retired: Option<String>,

@@ -169,7 +169,10 @@ fn carry_out_runs(
                 return 0;
             }
             (Err(e), _) => {
-                answer(&mut replies, &Reply::failed(0, format!("bad run request: {e}")));
+                answer(
+                    &mut replies,
+                    &Reply::failed(0, format!("bad run request: {e}")),
+                );
                 return 0;
             }
         };
