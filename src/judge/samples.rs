@@ -52,24 +52,13 @@ mod tests {
     use super::*;
     use crate::judge::TestResult;
     use crate::problem::Test;
-    use crate::units::Bytes;
 
     #[test]
     fn a_sample_is_checked_against_the_passes_of_the_accepted_submissions() {
         use crate::compile::CompileOutcome;
         use crate::language::Language;
         let result = |input: &str, verdict, passes| {
-            let run = crate::sandbox::RunResult {
-                termination: crate::sandbox::Termination::Exited(0),
-                cpu: Default::default(),
-                wall: Default::default(),
-                peak_memory: Bytes(0),
-                stdout_bytes: 0,
-                stderr: Vec::new(),
-                stderr_bytes: 0,
-                killed_for: None,
-                kept_out: false,
-            };
+            let run = crate::sandbox::RunResult::at_once();
             let test = Test {
                 name: input.into(),
                 files: crate::problem::Files::at(

@@ -166,17 +166,7 @@ mod tests {
             self.now.fetch_sub(1, Ordering::SeqCst);
             self.made.fetch_add(1, Ordering::SeqCst);
             let _ = spec;
-            Ok(RunResult {
-                termination: crate::sandbox::Termination::Exited(0),
-                cpu: Duration::ZERO,
-                wall: Duration::ZERO,
-                peak_memory: crate::units::Bytes(0),
-                stdout_bytes: 0,
-                stderr: Vec::new(),
-                stderr_bytes: 0,
-                killed_for: None,
-                kept_out: false,
-            })
+            Ok(RunResult::at_once())
         }
     }
 

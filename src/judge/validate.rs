@@ -240,17 +240,7 @@ mod tests {
         fn run(&self, spec: &RunSpec) -> Result<RunResult> {
             self.0.fetch_add(1, Ordering::SeqCst);
             std::fs::write(&spec.stdout, "").unwrap();
-            Ok(RunResult {
-                termination: Termination::Exited(0),
-                cpu: std::time::Duration::ZERO,
-                wall: std::time::Duration::ZERO,
-                peak_memory: crate::units::Bytes(0),
-                stdout_bytes: 0,
-                stderr: Vec::new(),
-                stderr_bytes: 0,
-                killed_for: None,
-                kept_out: false,
-            })
+            Ok(RunResult::at_once())
         }
     }
 

@@ -212,6 +212,24 @@ pub struct RunResult {
     pub kept_out: bool,
 }
 
+#[cfg(test)]
+impl RunResult {
+    /// A run that exited with 0 at once and used nothing: what a fake runner answers.
+    pub(crate) fn at_once() -> RunResult {
+        RunResult {
+            termination: Termination::Exited(0),
+            cpu: Duration::ZERO,
+            wall: Duration::ZERO,
+            peak_memory: Bytes(0),
+            stdout_bytes: 0,
+            stderr: Vec::new(),
+            stderr_bytes: 0,
+            killed_for: None,
+            kept_out: false,
+        }
+    }
+}
+
 impl RunResult {
     pub fn stderr_text(&self) -> String {
         String::from_utf8_lossy(&self.stderr).into_owned()
