@@ -202,7 +202,9 @@ def main():
     # 3. Costs that grow.
     t = timings("large-input.json")
     alone, judged = t["the program alone"][0], t["judged, every layer"][0]
-    size = os.path.getsize(os.path.join(WORK, "big", "big.in"))
+    # The input's place, as the floor's loop was given it (it lives with the problems judged, not the figures).
+    with open(os.path.join(WORK, "big.list")) as f:
+        size = os.path.getsize(f.read().strip())
     say("## 3. Costs that grow\n")
     say(f"### A {size / 1e6:.0f} MB input\n")
     say("One program that reads and sums the numbers of its input, the same binary alone in the floor's loop and")
