@@ -22,8 +22,8 @@ pub trait Runner: Sync {
     fn run(&self, spec: &RunSpec) -> Result<RunResult>;
 
     /// Runs as [`Runner::run`] does, once `ready` says so: a runner that opens the run's standard input and output
-    /// itself opens them first, so that they are made ready while another run goes on. A run `ready` fails is not
-    /// made, and fails with its error.
+    /// itself opens them first, so that they are made ready while another run goes on. A run whose `ready` fails is
+    /// not made, and fails with its error.
     fn run_when(&self, spec: &RunSpec, ready: &dyn Fn() -> Result<()>) -> Result<RunResult> {
         ready()?;
         self.run(spec)

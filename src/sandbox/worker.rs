@@ -7,11 +7,12 @@
 //! with the run's standard input and output attached as descriptors (in its namespaces, the worker sees the file system
 //! read-only, and opens nothing for a run itself). The worker answers each with a [`Reply`] line on its standard
 //! output as soon as every process of the run is gone, then cleans up after the run while the harness judges its
-//! result, and says it has with a [`Settled`] line. What does not change from run to run it makes once: its cgroup and its namespaces when it starts, with
-//! nothing left that exec could grant capabilities from, the system-call filter, and the folders a solution may read
-//! around the hidden ones (opened while the harness prepares the first run). For each run it starts the program (see
-//! `spawn`), watches it, kills and reaps everything it started, and hands back what it measured: it is the subreaper of
-//! every process of its runs (in its namespaces, their init), and its own set-up is never charged to a program.
+//! result, and says it has with a [`Settled`] line. What does not change from run to run it makes once: its cgroup
+//! and its namespaces when it starts, with nothing left that exec could grant capabilities from, the system-call
+//! filter, and the folders a solution may read around the hidden ones (opened while the harness prepares the first
+//! run). For each run it starts the program (see `spawn`), watches it, kills and reaps everything it started, and
+//! hands back what it measured: it is the subreaper of every process of its runs (in its namespaces, their init), and
+//! its own set-up is never charged to a program.
 //!
 //! After each run the worker looks for anything the run left behind: a process, processes or memory still in its
 //! cgroup, and in its namespaces a file in /dev/shm, a message queue, a System V object or a mount. If it finds
@@ -161,9 +162,9 @@ fn carry_out_runs(
         reused
     });
     loop {
-        let (request, streams) = match (request(buf), &mut worker) {
+        let (request, streams, reused) = match (request(buf), &mut worker) {
             (Ok(None), _) => return 0,
-            (Ok(Some(taken)), Ok(_)) => taken,
+            (Ok(Some((request, streams))), Ok(reused)) => (request, streams, reused),
             (Ok(Some((request, _))), Err(e)) => {
                 answer(&mut replies, &Reply::failed(request.id, e.clone()));
                 return 0;
@@ -175,9 +176,6 @@ fn carry_out_runs(
                 );
                 return 0;
             }
-        };
-        let Ok(reused) = &mut worker else {
-            unreachable!("a worker that could not be set up has answered")
         };
         // The reply goes out as soon as every process of the run is gone, so that the harness looks at the output
         // while the worker cleans up; it waits for the worker's word that it has before it sends another request.
