@@ -36,6 +36,19 @@ def timings(name):
     }
 
 
+def round_ratios(name, numerator, denominator):
+    """An interleaved export's (see rounds.py) ratios of two commands' times within each round: median, minimum and
+    maximum."""
+    times = {r["command"]: r["times"] for r in load(name)["results"]}
+    ratios = [a / b for a, b in zip(times[numerator], times[denominator])]
+    return statistics.median(ratios), min(ratios), max(ratios)
+
+
+def times_x(t):
+    median, low, high = t
+    return f"{median:.2f} x ({low:.2f} to {high:.2f})"
+
+
 def ms(seconds):
     return f"{seconds * 1e3:.2f} ms"
 
@@ -94,17 +107,21 @@ def main():
     say(f"- Control groups: {'v2' if cgroup_v2() else 'v1'}")
     runs = {count: len(load(f"overhead-{count}.json")["results"][0]["times"]) for count in OVERHEAD_TESTS}
     say(f"- Timed runs of each command: {runs[OVERHEAD_TESTS[0]]} ({runs[OVERHEAD_TESTS[-1]]} for "
-        f"{OVERHEAD_TESTS[-1]:,} tests)")
+        f"{OVERHEAD_TESTS[-1]:,} tests, interleaved rounds)")
     say("")
     targets = []
 
     # 1. Overhead.
     overhead = {count: timings(f"overhead-{count}.json") for count in OVERHEAD_TESTS}
-    floors = {count: t[FLOOR][0] for count, t in overhead.items()}
+
+    def x_floor(count, name):
+        return round_ratios(f"overhead-{count}.json", name, FLOOR)
+
     counts = " and ".join(f"{count:,}" for count in OVERHEAD_TESTS)
     say(f"## 1. Overhead per test ({counts} tiny knight-pawns tests, one C++ program)\n")
-    say("The whole run divided by the number of tests; x floor is against the floor of the same number of tests in")
-    say("the same run.\n")
+    say("The commands run in interleaved rounds, each once a round (`benches/rounds.py`), so that the commands of a")
+    say("round share that minute's speed of the machine. Per test: the whole run divided by the number of tests. x")
+    say("floor: the median of the ratios to the floor's run in the same round, with their spread.\n")
     header = " | ".join(f"{count:,} tests: per test | x floor" for count in OVERHEAD_TESTS)
     say(f"| what runs each test | {header} |")
     say("| --- |" + " --- | --- |" * len(OVERHEAD_TESTS))
@@ -113,7 +130,7 @@ def main():
         cells = []
         for count, t in overhead.items():
             if name in t:
-                cells += [spread(t[name], count), f"{t[name][0] / floors[count]:.2f}"]
+                cells += [spread(t[name], count), times_x(x_floor(count, name))]
             else:
                 cells += ["not run", ""]
         say(f"| {name} | {' | '.join(cells)} |")
@@ -130,24 +147,27 @@ def main():
         say("the box and `--stdin` and `--stdout` files there (benches/isolate_loop.c), as contest systems run it. A")
         say(f"box per test (init, run, cleanup) is run on {OVERHEAD_TESTS[0]:,} tests only.\n")
     count = OVERHEAD_TESTS[-1]
-    t, floor = overhead[count], floors[count]
-    every, none = t["cpjudge, every layer"][0], t["cpjudge --layers none"][0]
-    oj, bwrap = t["oj test"][0], t["bwrap --unshare-all per test"][0]
-    at = f"({count:,} tests)"
+    every_name = "cpjudge, every layer"
+    every, none = x_floor(count, every_name), x_floor(count, "cpjudge --layers none")
+    at = f"({count:,} tests; median of the rounds' ratios, their spread in brackets)"
+
+    def faster(name):
+        return round_ratios(f"overhead-{count}.json", name, every_name)
+
+    oj, bwrap = faster("oj test"), faster("bwrap --unshare-all per test")
     targets += [
-        (f"every layer: at most 1.3 x the floor {at}", f"{every / floor:.2f} x", every <= 1.3 * floor),
-        (f"`--layers none`: at most 1.15 x the floor {at}", f"{none / floor:.2f} x", none <= 1.15 * floor),
+        (f"every layer: at most 1.3 x the floor {at}", times_x(every), every[0] <= 1.3),
+        (f"`--layers none`: at most 1.15 x the floor {at}", times_x(none), none[0] <= 1.15),
     ]
-    if ISOLATE_REUSED in t:
-        isolate = t[ISOLATE_REUSED][0]
-        targets.append((f"every layer: at least 2.4 x faster than isolate, one box reused {at}",
-                        f"{isolate / every:.2f} x", isolate >= 2.4 * every))
+    if ISOLATE_REUSED in overhead[count]:
+        isolate = faster(ISOLATE_REUSED)
+        targets.append((f"every layer: at least 2.4 x faster than isolate, one box reused {at}", times_x(isolate),
+                        isolate[0] >= 2.4))
     else:
         targets.append(("every layer: at least 2.4 x faster than isolate, one box reused", "not run", False))
     targets += [
-        (f"every layer: at least 5 x faster than `oj test` {at}", f"{oj / every:.2f} x", oj >= 5 * every),
-        (f"every layer: at least 3 x faster than the bubblewrap loop {at}", f"{bwrap / every:.2f} x",
-         bwrap >= 3 * every),
+        (f"every layer: at least 5 x faster than `oj test` {at}", times_x(oj), oj[0] >= 5),
+        (f"every layer: at least 3 x faster than the bubblewrap loop {at}", times_x(bwrap), bwrap[0] >= 3),
     ]
 
     # 2. Start-up.
@@ -320,7 +340,7 @@ def main():
     say("## 6. Warm re-judge of each bundled problem (nothing to compile)\n")
     say("| problem | runs | solutions' CPU time | + runs x floor | whole judge | ratio |")
     say("| --- | --- | --- | --- | --- | --- |")
-    floor_per_test = floors[OVERHEAD_TESTS[-1]] / OVERHEAD_TESTS[-1]
+    floor_per_test = overhead[OVERHEAD_TESTS[-1]][FLOOR][0] / OVERHEAD_TESTS[-1]
     kept = {name.removesuffix(" kept"): times for name, times in t.items() if name.endswith(" kept")}
     for problem, times in t.items():
         if problem.endswith(" kept"):
