@@ -228,14 +228,15 @@ def main():
     say("## 3. Costs that grow\n")
     say(f"### A {size / 1e6:.0f} MB input\n")
     say("One program that reads and sums the numbers of its input, the same binary alone in the floor's loop and")
-    say("judged (every layer).\n")
+    say("judged (every layer), in interleaved rounds; x alone is the median of the ratios within each round.\n")
     say("| what | one run | x alone |")
     say("| --- | --- | --- |")
-    for name, times in t.items():
-        say(f"| {name} | {spread(times)} | {times[0] / alone:.2f} |")
+    for name in t:
+        say(f"| {name} | {spread(t[name])} | {times_x(round_ratios('large-input.json', name, 'the program alone'))} |")
     say("")
-    targets.append((f"{size / 1e6:.0f} MB input: judged adds at most 10 %", f"{judged / alone - 1:+.1%}",
-                    judged <= 1.1 * alone))
+    added = round_ratios("large-input.json", "judged, every layer", "the program alone")[0] - 1
+    targets.append((f"{size / 1e6:.0f} MB input: judged adds at most 10 % (median of the rounds)", f"{added:+.1%}",
+                    added <= 0.1))
     say("### The judge's own peak memory\n")
     say("From the judge's JSON report (its own resident peak), or with `-q` from GNU time (`%M`: the largest")
     say("resident size of the judge and of each process it waited for).\n")
@@ -264,7 +265,7 @@ def main():
     # 4. Timing fidelity.
     say("## 4. Timing fidelity (CPU time as the judge reports it, and as perf counts it outside)\n")
     say("The same program and input (a fixed amount of work) judged, and timed alone by `perf stat` (task-clock),")
-    say("in runs side by side: medians of each.\n")
+    say("one after the other in each pair of runs: medians of each, and the median of the pairs' differences.\n")
     say("| program | judge | perf stat | difference |")
     say("| --- | --- | --- | --- |")
     same_run = []
@@ -285,10 +286,13 @@ def main():
                 pairs.append((reported, int(count) / 1e9, (after - before) * 10e-3))
             n += 1
         a, b = statistics.median(judged), statistics.median(counted)
+        # Each judge's run and perf's run of the program are taken one after the other: the difference is the
+        # median of those pairs', which a slow minute moves less than the difference of the medians.
+        d = statistics.median(j - c for j, c in zip(judged, counted))
         if wanted == 1:
-            separate = a - b
+            separate = d
         say(f"| {wanted} ms | {ms(a)} ({ms(min(judged))} to {ms(max(judged))}) | "
-            f"{ms(b)} ({ms(min(counted))} to {ms(max(counted))}) | {(a - b) * 1e3:+.2f} ms ({(a - b) / b:+.1%}) |")
+            f"{ms(b)} ({ms(min(counted))} to {ms(max(counted))}) | {d * 1e3:+.2f} ms ({d / b:+.1%}) |")
         same_run.append((wanted, pairs))
     say("")
     say("The same run measured both ways: perf counting every process of one judge run (`perf record -s`), and the")
@@ -321,7 +325,7 @@ def main():
     if same_run[0][1]:
         figures.append(f"{same * 1e3:+.2f} ms in the same run (against perf's count from the clone, start included)")
     say(f"At 1 ms the judge's figure differs from perf's by {' and '.join(figures)}, against a target of 0.1 ms.\n")
-    targets.append(("1 ms program within 0.1 ms of perf (separate runs, medians)", f"{separate * 1e3:+.2f} ms",
+    targets.append(("1 ms program within 0.1 ms of perf (separate runs, median of the pairs)", f"{separate * 1e3:+.2f} ms",
                     abs(separate) <= 0.1e-3))
 
     # 5. Parallel.
