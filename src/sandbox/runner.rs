@@ -293,7 +293,16 @@ impl Workers {
         hidden: &[PathBuf],
     ) -> Result<Worker> {
         loop {
-            let idle = self.idle.lock().unwrap_or_else(|e| e.into_inner())[kind].pop();
+            // The newest that has cleaned up after its last run, if one has: one still at it would be waited for.
+            let idle = {
+                let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+                let idle = &mut idle[kind];
+                let at = idle
+                    .iter()
+                    .rposition(Worker::settled)
+                    .or(idle.len().checked_sub(1));
+                at.map(|at| idle.remove(at))
+            };
             let Some(mut worker) = idle else {
                 break;
             };
@@ -416,6 +425,17 @@ impl Worker {
             .map_err(|e| Unanswered::Ended(format!("its answer is unreadable: {e}")))
     }
 
+    /// Whether the worker has said that it has cleaned up after its last run (or has ended), without waiting.
+    fn settled(&self) -> bool {
+        let mut fd = libc::pollfd {
+            fd: self.replies.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one valid pollfd; no waiting.
+        !self.settling || self.unread.contains(&b'\n') || unsafe { libc::poll(&mut fd, 1, 0) } > 0
+    }
+
     /// Waits until the worker has cleaned up after its last run; false if that run left something behind for the
     /// next, and the worker takes no further run.
     fn settle(&mut self) -> Result<bool, Unanswered> {
@@ -536,3 +556,70 @@ enum Unanswered {
 /// How often a wait for a supervisor looks whether the user asked to stop (the signal itself wakes only the thread
 /// it is delivered to).
 const INTERRUPT_CHECK: Duration = Duration::from_millis(100);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stand-in for a worker that has answered a run: a shell that writes `settled` (its word that it has cleaned
+    /// up) after `delay` seconds, or as soon as its requests are closed, and then ends.
+    fn answered(settled: &str, delay: u32) -> Worker {
+        let (ours, theirs) = socketpair(
+            AddressFamily::Unix,
+            SockType::SeqPacket,
+            None,
+            SockFlag::SOCK_CLOEXEC,
+        )
+        .expect("a socket pair");
+        let mut process = Command::new("bash")
+            .args([
+                "-c",
+                &format!("read -t {delay}; echo '{settled}'; cat >/dev/null"),
+            ])
+            .stdin(Stdio::from(theirs))
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("bash starts");
+        Worker {
+            requests: Some(ours),
+            replies: process.stdout.take().expect("piped"),
+            unread: Vec::new(),
+            executable: PathBuf::from("bash"),
+            settling: true,
+            process,
+        }
+    }
+
+    #[test]
+    fn an_idle_worker_that_has_cleaned_up_is_taken_before_a_newer_one_still_at_it() {
+        let workers = Workers::default();
+        let ready = answered(r#"{"retired":null}"#, 0);
+        let ready_pid = ready.process.id();
+        workers.put_back(0, ready);
+        // The newest, which would be taken first, is still cleaning up for as long as the test may take.
+        workers.put_back(0, answered(r#"{"retired":null}"#, 60));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !workers.idle.lock().unwrap()[0][0].settled() {
+            assert!(Instant::now() < deadline, "the first stand-in never wrote");
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let taken = workers
+            .take(0, Path::new("/nonexistent"), &Layers::none(), &[])
+            .expect("an idle worker is taken");
+        assert_eq!(taken.process.id(), ready_pid);
+        assert_eq!(workers.idle.lock().unwrap()[0].len(), 1);
+    }
+
+    #[test]
+    fn with_none_cleaned_up_the_newest_is_waited_for() {
+        let workers = Workers::default();
+        workers.put_back(0, answered(r#"{"retired":null}"#, 60));
+        let newest = answered(r#"{"retired":null}"#, 1);
+        let newest_pid = newest.process.id();
+        workers.put_back(0, newest);
+        let taken = workers
+            .take(0, Path::new("/nonexistent"), &Layers::none(), &[])
+            .expect("an idle worker is taken");
+        assert_eq!(taken.process.id(), newest_pid);
+    }
+}
