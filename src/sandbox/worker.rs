@@ -326,6 +326,7 @@ fn carry_out(
     };
     let aftermath = Aftermath {
         workdir,
+        exposed: run_as.is_some(),
         mounted,
         strays,
     };
@@ -347,6 +348,8 @@ fn kill_strays() -> Option<usize> {
 struct Aftermath {
     /// The run's folder, mounted for it.
     workdir: Option<Workdir>,
+    /// Whether what the run reaches by name was exposed for it (a run as a user of its own).
+    exposed: bool,
     /// Whether the run changed the mounts.
     mounted: bool,
     /// How many processes were still there after the run, if any were.
@@ -358,7 +361,7 @@ impl Aftermath {
     /// everything of it that can be killed is.
     fn settle(self, request: &Request, reused: &mut Reused) -> Option<String> {
         drop(self.workdir);
-        if reused.run_user(&request.spec).is_some() {
+        if self.exposed {
             reused.withdraw(&request.reach);
         }
         let mut found = Vec::new();
