@@ -108,25 +108,21 @@ pub(crate) fn enter() -> io::Result<Option<libc::uid_t>> {
 /// namespace's maps), once they exist: a process inside a user namespace has no capability in its parent.
 /// The calling process must be single-threaded; `outside` must only make system calls.
 unsafe fn from_outside(outside: impl FnOnce() -> io::Result<()>) -> io::Result<()> {
-    let mut entered = [-1; 2];
-    let mut done = [-1; 2];
-    // SAFETY: pipe2 writes two descriptors each.
-    unsafe {
-        checked(libc::pipe2(entered.as_mut_ptr(), libc::O_CLOEXEC))?;
-        checked(libc::pipe2(done.as_mut_ptr(), libc::O_CLOEXEC))?;
-    }
+    use std::os::fd::AsRawFd;
+    let (entered_read, entered_write) = super::process::pipe()?;
+    let (done_read, done_write) = super::process::pipe()?;
     // SAFETY: the child only makes system calls, and ends with _exit.
     let child = unsafe { libc::fork() };
     if child == 0 {
         let mut byte = 0u8;
         // SAFETY: plain system calls on our own descriptors.
         unsafe {
-            libc::read(entered[0], (&mut byte as *mut u8).cast(), 1);
+            libc::read(entered_read.as_raw_fd(), (&mut byte as *mut u8).cast(), 1);
             let code: u8 = match outside() {
                 Ok(()) => 0,
                 Err(e) => e.raw_os_error().unwrap_or(libc::EIO) as u8,
             };
-            libc::write(done[1], (&code as *const u8).cast(), 1);
+            libc::write(done_write.as_raw_fd(), (&code as *const u8).cast(), 1);
             libc::_exit(0);
         }
     }
@@ -139,17 +135,16 @@ unsafe fn from_outside(outside: impl FnOnce() -> io::Result<()>) -> io::Result<(
         };
         // The child goes on either way, and fails if we could not enter the namespaces.
         let go = 1u8;
-        libc::write(entered[1], (&go as *const u8).cast(), 1);
+        libc::write(entered_write.as_raw_fd(), (&go as *const u8).cast(), 1);
         let mut code = libc::EIO as u8;
-        let said = libc::read(done[0], (&mut code as *mut u8).cast(), 1);
+        // Our end for writing is closed first: should the child end without a word, the read sees the end.
+        drop(done_write);
+        let said = libc::read(done_read.as_raw_fd(), (&mut code as *mut u8).cast(), 1);
         if child > 0 {
             let mut status = 0;
             while libc::waitpid(child, &mut status, 0) == -1
                 && io::Error::last_os_error().raw_os_error() == Some(libc::EINTR)
             {}
-        }
-        for fd in entered.into_iter().chain(done) {
-            libc::close(fd);
         }
         unshared?;
         match (said, code) {
