@@ -346,21 +346,16 @@ struct OpenedForRules {
 impl OpenedForRules {
     /// The folders readable around `hidden`, opened again only where `hidden` changed.
     fn around(&mut self, hidden: &[PathBuf]) -> &[filesystem::Grant] {
-        kept_open(&mut self.around, &mut self.named, hidden, || {
-            filesystem::readable_outside(hidden)
-        })
+        around_kept(&mut self.around, &mut self.named, hidden)
     }
 
     /// The folders readable around `hidden` and the folders of `readable`, each opened again only where what it was
     /// opened for changed.
     fn both(&mut self, hidden: &[PathBuf], readable: &[PathBuf]) -> [&[filesystem::Grant]; 2] {
+        let OpenedForRules { around, own, named } = self;
         [
-            kept_open(&mut self.around, &mut self.named, hidden, || {
-                filesystem::readable_outside(hidden)
-            }),
-            kept_open(&mut self.own, &mut self.named, readable, || {
-                readable.to_vec()
-            }),
+            around_kept(around, named, hidden),
+            kept_open(own, named, readable, || readable.to_vec()),
         ]
     }
 
@@ -369,6 +364,17 @@ impl OpenedForRules {
         self.around = None;
         self.own = None;
     }
+}
+
+/// The folders readable around `hidden`, kept in `around` (see [`kept_open`]).
+fn around_kept<'a>(
+    around: &'a mut Option<Opened>,
+    named: &mut std::collections::HashSet<PathBuf>,
+    hidden: &[PathBuf],
+) -> &'a [filesystem::Grant] {
+    kept_open(around, named, hidden, || {
+        filesystem::readable_outside(hidden)
+    })
 }
 
 /// The folders `paths` lists for `key`, opened again only where `key` changed since `kept` was; each path opened is
