@@ -40,7 +40,8 @@ def run(name, argv):
     with open(os.devnull, "wb") as null:
         start = time.perf_counter()
         process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=null, stderr=subprocess.PIPE)
-        stderr = process.stderr.read()
+        with process.stderr:
+            stderr = process.stderr.read()
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)
