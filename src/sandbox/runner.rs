@@ -427,13 +427,18 @@ impl Worker {
 
     /// Whether the worker has said that it has cleaned up after its last run (or has ended), without waiting.
     fn settled(&self) -> bool {
+        !self.settling || self.unread.contains(&b'\n') || self.replies_ready(0)
+    }
+
+    /// Whether its replies can be read (or have ended) within `wait_ms` milliseconds.
+    fn replies_ready(&self, wait_ms: i32) -> bool {
         let mut fd = libc::pollfd {
             fd: self.replies.as_raw_fd(),
             events: libc::POLLIN,
             revents: 0,
         };
-        // SAFETY: one valid pollfd; no waiting.
-        !self.settling || self.unread.contains(&b'\n') || unsafe { libc::poll(&mut fd, 1, 0) } > 0
+        // SAFETY: one valid pollfd.
+        unsafe { libc::poll(&mut fd, 1, wait_ms) > 0 }
     }
 
     /// Waits until the worker has cleaned up after its last run; false if that run left something behind for the
@@ -471,14 +476,7 @@ impl Worker {
             if left.is_zero() {
                 return Err(Unanswered::TimedOut);
             }
-            let mut fd = libc::pollfd {
-                fd: self.replies.as_raw_fd(),
-                events: libc::POLLIN,
-                revents: 0,
-            };
-            let wait = left.min(INTERRUPT_CHECK).as_millis() as i32;
-            // SAFETY: one valid pollfd.
-            if unsafe { libc::poll(&mut fd, 1, wait) } <= 0 {
+            if !self.replies_ready(left.min(INTERRUPT_CHECK).as_millis() as i32) {
                 continue;
             }
             match self.replies.read(&mut buf) {
@@ -621,5 +619,7 @@ mod tests {
             .take(0, Path::new("/nonexistent"), &Layers::none(), &[])
             .expect("an idle worker is taken");
         assert_eq!(taken.process.id(), newest_pid);
+        // The other is still there: it was not waited for in vain and dropped.
+        assert_eq!(workers.idle.lock().unwrap()[0].len(), 1);
     }
 }
