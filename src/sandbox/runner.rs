@@ -181,11 +181,19 @@ impl Sandbox {
         streams: [File; 2],
     ) -> Result<RunResult> {
         let kind = request.kind;
-        let mut worker = self
-            .workers
-            .take(kind, &self.supervisor, &self.layers, &self.hidden)?;
-        let deadline = Instant::now() + spec.limits.wall + SUPERVISOR_GRACE;
-        let reply = match worker.call(request, streams, deadline) {
+        let mut streams = Some(streams);
+        // A worker still cleaning up after its last run is sent the request at once, and reads it once it has
+        // cleaned up; one that then takes no further run leaves it to the next worker.
+        let (mut worker, reply) = loop {
+            let mut worker =
+                self.workers
+                    .take(kind, &self.supervisor, &self.layers, &self.hidden)?;
+            match worker.call(request, &mut streams, spec.limits.wall + SUPERVISOR_GRACE) {
+                Err(Unanswered::NotTaken) => continue,
+                reply => break (worker, reply),
+            }
+        };
+        let reply = match reply {
             Ok(reply) => reply,
             Err(Unanswered::Interrupted) => return Err(Error::Interrupted),
             // The same signal may have reached the worker too (`killall -INT cpjudge`).
@@ -197,6 +205,7 @@ impl Sandbox {
                     "the worker ended without an answer: {why}"
                 )));
             }
+            Err(Unanswered::NotTaken) => unreachable!("another worker was taken"),
             Err(Unanswered::TimedOut) => {
                 return Err(Error::Sandbox(format!(
                     "the worker did not answer within {} of the run's start, and was killed",
@@ -284,7 +293,8 @@ struct Workers {
 }
 
 impl Workers {
-    /// An idle worker, or a new one if none is, told the folders hidden from solutions.
+    /// An idle worker, or a new one if none is, told the folders hidden from solutions. An idle worker may still be
+    /// cleaning up after its last run (see [`Worker::call`]).
     fn take(
         &self,
         kind: usize,
@@ -292,27 +302,18 @@ impl Workers {
         layers: &Layers,
         hidden: &[PathBuf],
     ) -> Result<Worker> {
-        loop {
-            // The newest that has cleaned up after its last run, if one has: one still at it would be waited for.
-            let idle = {
-                let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
-                let idle = &mut idle[kind];
-                let at = idle
-                    .iter()
-                    .rposition(Worker::settled)
-                    .or(idle.len().checked_sub(1));
-                at.map(|at| idle.remove(at))
-            };
-            let Some(mut worker) = idle else {
-                break;
-            };
-            match worker.settle() {
-                Ok(true) => return Ok(worker),
-                Err(Unanswered::Interrupted) => return Err(Error::Interrupted),
-                // A worker whose last run left something behind ends by itself once it has said so; one that
-                // broke off is ended as it is dropped.
-                Ok(false) | Err(_) => continue,
-            }
+        // The newest that has cleaned up after its last run, if one has: one still at it would be waited for.
+        let idle = {
+            let mut idle = self.idle.lock().unwrap_or_else(|e| e.into_inner());
+            let idle = &mut idle[kind];
+            let at = idle
+                .iter()
+                .rposition(Worker::settled)
+                .or(idle.len().checked_sub(1));
+            at.map(|at| idle.remove(at))
+        };
+        if let Some(worker) = idle {
+            return Ok(worker);
         }
         self.started.fetch_add(1, Ordering::SeqCst);
         let mut worker = match prestarted(executable) {
@@ -396,16 +397,25 @@ impl Worker {
         }
     }
 
-    /// Sends a request with the run's standard input and output, closes them here, and waits for its reply until
-    /// the deadline, or until the user asks the judge to stop.
+    /// Sends a request with the run's standard input and output, closes them here once the worker takes it, and
+    /// waits for its reply for `allowed`, or until the user asks the judge to stop.
+    ///
+    /// The request goes out even while the worker is still cleaning up after its last run, so that it is there to
+    /// read the moment the worker has (it reads requests only then). A worker that then takes no further run (its
+    /// last run left something behind, or it broke off or hung while cleaning up) ends without reading it: the
+    /// call fails with [`Unanswered::NotTaken`], and the streams are still here for another worker.
     fn call(
         &mut self,
         request: &Written,
-        streams: [File; 2],
-        deadline: Instant,
+        streams: &mut Option<[File; 2]>,
+        allowed: Duration,
     ) -> Result<Reply, Unanswered> {
         let message = &request.message;
-        let fds = streams.each_ref().map(|f| f.as_raw_fd());
+        let fds = streams
+            .as_ref()
+            .expect("a request is sent with its streams")
+            .each_ref()
+            .map(|f| f.as_raw_fd());
         let sent = self.requests.as_ref().is_some_and(|socket| {
             sendmsg::<()>(
                 socket.as_raw_fd(),
@@ -415,8 +425,16 @@ impl Worker {
                 None,
             ) == Ok(message.len())
         });
+        match self.settle() {
+            Ok(true) => {}
+            Err(Unanswered::Interrupted) => return Err(Unanswered::Interrupted),
+            // A worker whose last run left something behind ends by itself once it has said so; one that broke
+            // off is ended as it is dropped.
+            Ok(false) | Err(_) => return Err(Unanswered::NotTaken),
+        }
         // The worker holds its own copies now; ours would keep a pipe open past the run's end.
-        drop(streams);
+        *streams = None;
+        let deadline = Instant::now() + allowed;
         if !sent {
             return Err(Unanswered::Ended("it does not take requests".into()));
         }
@@ -544,6 +562,8 @@ const SUPERVISOR_GRACE: Duration = Duration::from_secs(10);
 
 /// Why a request got no reply.
 enum Unanswered {
+    /// The worker ended before it read the request, which another may take.
+    NotTaken,
     TimedOut,
     /// The user asked the judge to stop.
     Interrupted,
@@ -562,6 +582,14 @@ mod tests {
     /// A stand-in for a worker that has answered a run: a shell that writes `settled` (its word that it has cleaned
     /// up) after `delay` seconds, or as soon as its requests are closed, and then ends.
     fn answered(settled: &str, delay: u32) -> Worker {
+        stand_in(&format!(
+            "read -t {delay}; echo '{settled}'; cat >/dev/null"
+        ))
+    }
+
+    /// A stand-in for a worker that has answered a run and is still cleaning up: a shell running `script`, with the
+    /// requests as its standard input and the replies as its standard output.
+    fn stand_in(script: &str) -> Worker {
         let (ours, theirs) = socketpair(
             AddressFamily::Unix,
             SockType::SeqPacket,
@@ -570,10 +598,7 @@ mod tests {
         )
         .expect("a socket pair");
         let mut process = Command::new("bash")
-            .args([
-                "-c",
-                &format!("read -t {delay}; echo '{settled}'; cat >/dev/null"),
-            ])
+            .args(["-c", script])
             .stdin(Stdio::from(theirs))
             .stdout(Stdio::piped())
             .spawn()
@@ -609,10 +634,10 @@ mod tests {
     }
 
     #[test]
-    fn with_none_cleaned_up_the_newest_is_waited_for() {
+    fn with_none_cleaned_up_the_newest_is_taken_and_the_other_kept() {
         let workers = Workers::default();
         workers.put_back(0, answered(r#"{"retired":null}"#, 60));
-        let newest = answered(r#"{"retired":null}"#, 1);
+        let newest = answered(r#"{"retired":null}"#, 60);
         let newest_pid = newest.process.id();
         workers.put_back(0, newest);
         let taken = workers
@@ -621,5 +646,58 @@ mod tests {
         assert_eq!(taken.process.id(), newest_pid);
         // The other is still there: it was not waited for in vain and dropped.
         assert_eq!(workers.idle.lock().unwrap()[0].len(), 1);
+    }
+
+    /// A request for a run, and two files to send as its streams.
+    fn request(id: u64) -> (Written, Option<[File; 2]>) {
+        let written = Written {
+            id,
+            kind: 0,
+            message: b"{}".to_vec(),
+        };
+        let streams = [
+            File::open("/dev/null").unwrap(),
+            File::open("/dev/null").unwrap(),
+        ];
+        (written, Some(streams))
+    }
+
+    #[test]
+    fn a_request_is_there_to_read_as_soon_as_the_worker_has_cleaned_up() {
+        let reply = Reply {
+            id: 7,
+            result: Ok(RunResult::at_once()),
+            retired: None,
+        };
+        let reply = serde_json::to_string(&reply).unwrap();
+        // Cleans up for a while, then looks whether the request is there already: if not, it says it takes no
+        // further run.
+        let mut worker = stand_in(&format!(
+            r#"sleep 0.3; if read -t 0; then echo '{{"retired":null}}'; else echo '{{"retired":"no request"}}'; fi
+               head -c 1 >/dev/null; echo '{reply}'; cat >/dev/null"#
+        ));
+        let (written, mut streams) = request(7);
+        let answer = worker.call(&written, &mut streams, Duration::from_secs(10));
+        let Ok(answer) = answer else {
+            panic!("the request was not taken");
+        };
+        assert_eq!(answer.id, 7);
+        assert!(streams.is_none(), "the streams were kept past the run");
+        assert!(!worker.settling);
+    }
+
+    #[test]
+    fn a_worker_that_takes_no_further_run_leaves_the_request_and_its_streams_to_another() {
+        for script in [
+            r#"echo '{"retired":"a file left in /tmp"}'"#,
+            // Broke off while cleaning up.
+            "exit 3",
+        ] {
+            let mut worker = stand_in(script);
+            let (written, mut streams) = request(1);
+            let answer = worker.call(&written, &mut streams, Duration::from_secs(10));
+            assert!(matches!(answer, Err(Unanswered::NotTaken)), "{script}");
+            assert!(streams.is_some(), "{script}: the streams were closed");
+        }
     }
 }

@@ -7,7 +7,8 @@
 //! with the run's standard input and output attached as descriptors (in its namespaces, the worker sees the file system
 //! read-only, and opens nothing for a run itself). The worker answers each with a [`Reply`] line on its standard
 //! output as soon as every process of the run is gone, then cleans up after the run while the harness judges its
-//! result, and says it has with a [`Settled`] line. What does not change from run to run it makes once: its cgroup
+//! result, and says it has with a [`Settled`] line; only then does it read the next request, which the harness may
+//! have sent meanwhile. What does not change from run to run it makes once: its cgroup
 //! and its namespaces when it starts, with nothing left that exec could grant capabilities from, the system-call
 //! filter, and the folders a solution may read around the hidden ones (opened while the harness prepares the first
 //! run). For each run it starts the program (see `spawn`), watches it, kills and reaps everything it started, and
@@ -178,7 +179,8 @@ fn carry_out_runs(
             }
         };
         // The reply goes out as soon as every process of the run is gone, so that the harness looks at the output
-        // while the worker cleans up; it waits for the worker's word that it has before it sends another request.
+        // while the worker cleans up. The next request may come meanwhile: it is read once the worker has said it
+        // has cleaned up, and left unread if the worker takes no further run.
         let (reply, aftermath) = carry_out(&request, streams, reused, &mut warm_up);
         if !answer(&mut replies, &reply) {
             return 0;
