@@ -36,20 +36,22 @@ def timings(name):
     }
 
 
-def round_ratios(name, numerator, denominator):
-    """An interleaved export's (see rounds.py) ratios of two commands' times within each round: median, minimum and
+def within_rounds(name, first, second, combine):
+    """An interleaved export's (see rounds.py) two commands' times combined within each round: median, minimum and
     maximum."""
     times = {r["command"]: r["times"] for r in load(name)["results"]}
-    ratios = [a / b for a, b in zip(times[numerator], times[denominator])]
-    return statistics.median(ratios), min(ratios), max(ratios)
+    values = [combine(a, b) for a, b in zip(times[first], times[second])]
+    return statistics.median(values), min(values), max(values)
+
+
+def round_ratios(name, numerator, denominator):
+    """The ratios of two commands' times within each round (see `within_rounds`)."""
+    return within_rounds(name, numerator, denominator, lambda a, b: a / b)
 
 
 def round_differences(name, minuend, subtrahend):
-    """An interleaved export's differences of two commands' times within each round, in seconds: median, minimum and
-    maximum."""
-    times = {r["command"]: r["times"] for r in load(name)["results"]}
-    differences = [a - b for a, b in zip(times[minuend], times[subtrahend])]
-    return statistics.median(differences), min(differences), max(differences)
+    """The differences of two commands' times within each round, in seconds (see `within_rounds`)."""
+    return within_rounds(name, minuend, subtrahend, lambda a, b: a - b)
 
 
 def times_x(t):
