@@ -77,16 +77,16 @@ pub fn run(cli: Cli) -> Result<Outcome> {
             "warning: cannot catch Ctrl-C ({e}): an interrupted judge may leave folders behind"
         );
     }
-    // A command that will run programs starts its first worker now, beside the rest of its start: a contestant's
-    // test always runs the program (and builds it, in the sandbox too), and so nearly always does a judge of a
-    // submission or with --fresh (see `JudgeArgs::runs_soon`).
+    // A command that will run programs starts its first worker now, and sets it up with its layers as soon as they
+    // are probed, beside the rest of its start: a contestant's test always runs the program (and builds it, in the
+    // sandbox too), and so nearly always does a judge of a submission or with --fresh (see `JudgeArgs::runs_soon`).
     let runs_soon = match &cli.command {
         Command::Test(_) => true,
         Command::Judge(args) => args.runs_soon(),
         _ => false,
     };
     if runs_soon {
-        sandbox::prestart();
+        sandbox::prestart(&cli.layers);
     }
     scratch::clean_up();
     let (cwd, root, cache) = match settings(&cli) {

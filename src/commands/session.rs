@@ -318,7 +318,7 @@ pub(super) fn prepare_sandbox(
     cache: &Path,
 ) -> Result<(Sandbox, Isolation)> {
     let sandbox = Sandbox::from_current_exe()?;
-    let (isolation, _) = crate::sandbox::probe_once(layers, sandbox.supervisor(), false);
+    let isolation = crate::sandbox::probe_for_sandbox(layers, sandbox.supervisor());
     // A layer the kernel offers must work: judging on without it would weaken isolation because of the machine's
     // state, which nobody asked for.
     if let Some((layer, reason)) = isolation.trial_failures.first() {

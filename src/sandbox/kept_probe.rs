@@ -16,6 +16,7 @@ use crate::error::Error;
 use crate::memo::{self, Memo};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// Where the isolation a command uses came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -33,6 +34,32 @@ pub struct Probe {
 struct Kept {
     probed_at: String,
     isolation: Isolation,
+}
+
+/// The probe [`probe_ahead`] made, for the layers wanted and the executable: the command's first sandbox takes it.
+static AHEAD: Mutex<Option<(Layers, PathBuf, Isolation)>> = Mutex::new(None);
+
+/// Probes, as [`probe_once`] does, for the sandbox a command is about to make, and keeps the result for it (see
+/// [`probe_for_sandbox`]): the command's first worker can then be told its layers before the command knows its
+/// problem. Call it before starting any thread.
+pub fn probe_ahead(wanted: &Layers, supervisor: &Path) -> Isolation {
+    let (isolation, _) = probe_once(wanted, supervisor, false);
+    *AHEAD.lock().unwrap_or_else(|e| e.into_inner()) =
+        Some((wanted.clone(), supervisor.to_owned(), isolation.clone()));
+    isolation
+}
+
+/// The layers this machine gives among `wanted` for a sandbox of `supervisor`: the probe [`probe_ahead`] made for
+/// them, taken once, or else [`probe_once`]'s. A later sandbox of the same command (`--watch` judges again) probes
+/// again, and so sees what changed meanwhile. Call it before starting any thread.
+pub fn probe_for_sandbox(wanted: &Layers, supervisor: &Path) -> Isolation {
+    let ahead = AHEAD.lock().unwrap_or_else(|e| e.into_inner()).take();
+    match ahead {
+        Some((layers, executable, isolation)) if layers == *wanted && executable == supervisor => {
+            isolation
+        }
+        _ => probe_once(wanted, supervisor, false).0,
+    }
 }
 
 /// The layers this machine gives among `wanted` (see [`Isolation::probe`]), as kept from an earlier command under

@@ -32,7 +32,7 @@ mod wire;
 mod worker;
 
 pub use isolation::{Enforcement, Isolation, Layer, LayerStatus, Layers};
-pub use kept_probe::{Probe, forget_after, probe_once};
+pub use kept_probe::{Probe, forget_after, probe_ahead, probe_for_sandbox, probe_once};
 pub(crate) use namespace::HELD_WORKDIR;
 pub(crate) use process::{
     become_subreaper, close_inherited_on_exec, kill_orphans, pipe, signal_name,

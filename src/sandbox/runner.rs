@@ -2,7 +2,9 @@
 //! `worker`), and read back its result.
 
 use super::isolation::Layers;
-use super::spec::{Reach, Reply, Request, RunResult, RunSpec, Settled, Setup, Trust};
+use super::spec::{
+    HiddenFolders, Reach, Reply, Request, RunResult, RunSpec, Settled, Setup, Trust,
+};
 use crate::error::{Error, Result};
 use nix::sys::socket::{
     AddressFamily, ControlMessage, MsgFlags, SockFlag, SockType, sendmsg, socketpair,
@@ -258,26 +260,43 @@ pub fn wait_for_released() {
 /// A worker started by [`prestart`], until a sandbox takes it as its first.
 static PRESTARTED: Mutex<Option<Worker>> = Mutex::new(None);
 
-/// Starts a copy of the running executable as a worker, before any sandbox knows its layers and hidden folders: a
-/// command that will surely run programs calls it as soon as it knows what it is to do, and the worker's own start
-/// (the executable loaded again) goes on beside the command's (reading the language table, the kept layer probe,
-/// the tests), until the first sandbox of that executable takes it and sets it up. One not taken is waited for by
-/// [`wait_for_released`]. A failure is left to the sandbox, which starts a worker again and says why it cannot.
-pub fn prestart() {
+/// Starts a copy of the running executable as a worker before any sandbox is made, and sets it up with the layers
+/// that the machine gives among `wanted`: a command that will surely run programs calls it as soon as it knows what
+/// it is to do. The worker's own start (the executable loaded again, then its namespaces, cgroup and filter) goes on
+/// beside the command's (reading the language table, the problem, the tests), until the first sandbox of that
+/// executable and those layers takes it and tells it the folders hidden from solutions. The layers are probed here
+/// for that sandbox (see [`super::probe_ahead`]), so this is called before any thread is started. One not taken is
+/// waited for by [`wait_for_released`]. A failure is left to the sandbox, which starts a worker again and says why it
+/// cannot.
+pub fn prestart(wanted: &Layers) {
     let Ok(executable) = std::env::current_exe() else {
         return;
     };
-    let mut slot = PRESTARTED.lock().unwrap_or_else(|e| e.into_inner());
-    if slot.is_none() {
-        *slot = Worker::spawn(&executable).ok();
+    if PRESTARTED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .is_some()
+    {
+        return;
     }
+    let Ok(mut worker) = Worker::spawn(&executable) else {
+        return;
+    };
+    // Not under the lock: a probe not kept makes trial runs, whose sandboxes look for a worker started here.
+    worker.set_up(&super::probe_ahead(wanted, &executable).active());
+    *PRESTARTED.lock().unwrap_or_else(|e| e.into_inner()) = Some(worker);
 }
 
-/// The worker [`prestart`] started, if it is a copy of `executable` and no sandbox has taken it.
-fn prestarted(executable: &Path) -> Option<Worker> {
+/// The worker [`prestart`] started, if it is a copy of `executable` set up with `layers`, and no sandbox has taken
+/// it.
+fn prestarted(executable: &Path, layers: &Layers) -> Option<Worker> {
     let mut slot = PRESTARTED.lock().unwrap_or_else(|e| e.into_inner());
     match slot.as_ref() {
-        Some(worker) if worker.executable == executable => slot.take(),
+        Some(worker)
+            if worker.executable == executable && worker.layers.as_ref() == Some(layers) =>
+        {
+            slot.take()
+        }
         _ => None,
     }
 }
@@ -316,11 +335,15 @@ impl Workers {
             return Ok(worker);
         }
         self.started.fetch_add(1, Ordering::SeqCst);
-        let mut worker = match prestarted(executable) {
+        let mut worker = match prestarted(executable, layers) {
             Some(worker) => worker,
-            None => Worker::spawn(executable)?,
+            None => {
+                let mut worker = Worker::spawn(executable)?;
+                worker.set_up(layers);
+                worker
+            }
         };
-        worker.set_up(layers, hidden);
+        worker.hide(hidden);
         Ok(worker)
     }
 
@@ -342,10 +365,13 @@ struct Worker {
     executable: PathBuf,
     /// Whether it is still cleaning up after its last run: its word on it is the next line of its replies.
     settling: bool,
+    /// The layers it was set up with, once it was.
+    layers: Option<Layers>,
 }
 
 impl Worker {
-    /// Starts a worker, which waits for its set-up (see [`Worker::set_up`]).
+    /// Starts a worker, which waits for its set-up (see [`Worker::set_up`]), then for the folders hidden from
+    /// solutions (see [`Worker::hide`]).
     fn spawn(executable: &Path) -> Result<Worker> {
         let fail = |e: &dyn std::fmt::Display| {
             Error::Sandbox(format!(
@@ -373,19 +399,32 @@ impl Worker {
             unread: Vec::new(),
             executable: executable.to_owned(),
             settling: false,
+            layers: None,
             process,
         })
     }
 
-    /// Tells the worker its layers and the folders hidden from solutions, so that it makes its namespaces and cgroup
-    /// and the Landlock rules around the folders before its first request comes.
-    fn set_up(&mut self, layers: &Layers, hidden: &[PathBuf]) {
-        let setup = Setup {
+    /// Tells the worker its layers, so that it makes its namespaces, cgroup and filter.
+    fn set_up(&mut self, layers: &Layers) {
+        self.layers = Some(layers.clone());
+        self.tell(&Setup {
             layers: layers.to_string(),
+        });
+    }
+
+    /// Tells the worker the folders hidden from solutions, so that it makes the Landlock rules around them before
+    /// its first request comes.
+    fn hide(&mut self, hidden: &[PathBuf]) {
+        self.tell(&HiddenFolders {
             hidden: hidden.to_vec(),
-        };
-        let message = serde_json::to_vec(&setup).expect("a set-up is always encodable");
-        // A worker that cannot take it ends, and the first request says why.
+        });
+    }
+
+    /// Sends a message that comes without descriptors. A worker that cannot take it ends, and the first request
+    /// says why.
+    fn tell(&self, message: &impl serde::Serialize) {
+        let message = serde_json::to_vec(message)
+            .expect("a set-up and a list of folders are always encodable");
         if let Some(socket) = &self.requests {
             let _ = sendmsg::<()>(
                 socket.as_raw_fd(),
@@ -609,8 +648,23 @@ mod tests {
             unread: Vec::new(),
             executable: PathBuf::from("bash"),
             settling: true,
+            layers: None,
             process,
         }
+    }
+
+    #[test]
+    fn a_prestarted_worker_is_taken_only_by_a_sandbox_of_its_executable_and_layers() {
+        let mut worker = stand_in("cat >/dev/null");
+        let pid = worker.process.id();
+        worker.layers = Some(Layers::none());
+        *PRESTARTED.lock().unwrap() = Some(worker);
+        let all: Layers = "all".parse().unwrap();
+        assert!(prestarted(Path::new("bash"), &all).is_none());
+        assert!(prestarted(Path::new("/bin/sh"), &Layers::none()).is_none());
+        let taken = prestarted(Path::new("bash"), &Layers::none()).expect("taken");
+        assert_eq!(taken.process.id(), pid);
+        assert!(PRESTARTED.lock().unwrap().is_none());
     }
 
     #[test]

@@ -99,13 +99,18 @@ pub enum Trust {
     },
 }
 
-/// What the harness sends a worker first, once it knows: the isolation layers its runs are made with, and the
-/// folders hidden from solutions. A worker may be started before (see `runner::prestart`): its own start then goes
-/// on while the harness looks for them.
+/// What the harness sends a worker first, once it knows: the isolation layers its runs are made with. A worker may
+/// be started before (see `runner::prestart`): its own start then goes on while the harness looks for them.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Setup {
     /// The layers, as `--layers` takes them.
     pub layers: String,
+}
+
+/// What the harness sends a worker second: the folders hidden from solutions, which it may learn later than the
+/// layers (the worker makes its namespaces, cgroup and filter meanwhile).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct HiddenFolders {
     #[serde(with = "super::wire::paths")]
     pub hidden: Vec<PathBuf>,
 }

@@ -1,16 +1,17 @@
 //! A worker: a long-lived copy of this executable (`cpjudge __supervise`) that carries out runs one at a time, with
 //! the isolation layers the harness sets it up with.
 //!
-//! The harness keeps one worker per run it may have going at once. Its first message to a worker is its set-up: the
-//! layers, and the folders hidden from solutions (it may start a worker before it knows them, see `runner::prestart`,
-//! and send them when it does). It sends each request as one message on a socket that is the worker's standard input,
+//! The harness keeps one worker per run it may have going at once. Its first message to a worker is its set-up, the
+//! layers; its second, the folders hidden from solutions (it may start a worker before it knows either, see
+//! `runner::prestart`, and send each when it does: the layers as soon as the command has begun, the folders once it
+//! knows its problem). It sends each request as one message on a socket that is the worker's standard input,
 //! with the run's standard input and output attached as descriptors (in its namespaces, the worker sees the file system
 //! read-only, and opens nothing for a run itself). The worker answers each with a [`Reply`] line on its standard
 //! output as soon as every process of the run is gone, then cleans up after the run while the harness judges its
 //! result, and says it has with a [`Settled`] line; only then does it read the next request, which the harness may
-//! have sent meanwhile. What does not change from run to run it makes once: its cgroup
-//! and its namespaces when it starts, with nothing left that exec could grant capabilities from, the system-call
-//! filter, and the folders a solution may read around the hidden ones (opened while the harness prepares the first
+//! have sent meanwhile. What does not change from run to run it makes once: its cgroup and its namespaces when it
+//! is set up, with nothing left that exec could grant capabilities from, and the system-call filter; then, once it
+//! knows the hidden folders, the folders a solution may read around them (while the harness prepares the first
 //! run). For each run it starts the program (see `spawn`), watches it, kills and reaps everything it started, and
 //! hands back what it measured: it is the subreaper of every process of its runs (in its namespaces, their init), and
 //! its own set-up is never charged to a program.
@@ -33,13 +34,12 @@ use super::exec_clock::{self, WarmUp};
 use super::isolation::Layers;
 use super::namespace::Workdir;
 use super::process;
-use super::spec::{Reply, Request, RunResult, Settled, Setup};
+use super::spec::{HiddenFolders, Reply, Request, RunResult, Settled, Setup};
 use super::supervisor::{self, Place, Streams};
 use nix::sys::socket::{ControlMessageOwned, MsgFlags, recvmsg};
 use std::fs::File;
 use std::io::{self, IoSliceMut, Write};
 use std::os::fd::{FromRawFd, RawFd};
-use std::path::PathBuf;
 
 /// The largest request taken: far more than any run's command line, environment and hidden folders.
 const REQUEST_LIMIT: usize = 1 << 20;
@@ -58,24 +58,18 @@ pub fn serve() -> i32 {
     }
     process::close_inherited_on_exec();
     process::raise_open_files();
-    // Its layers and the folders hidden from solutions come first, once the harness knows them: the rules around
-    // the hidden folders are then made while the harness prepares the first run.
+    // Its layers come first, as soon as the harness knows them: its namespaces, cgroup and filter are then made
+    // while the harness looks for its problem and tests.
     let mut buf = vec![0u8; REQUEST_LIMIT];
-    let setup = match receive(&mut buf) {
+    let layers = match receive_plain::<Setup>(&mut buf, "set-up") {
         Ok(None) => return 0,
-        Ok(Some((setup, fds))) if fds.is_empty() => serde_json::from_slice::<Setup>(setup)
-            .map_err(|e| format!("bad set-up: {e}"))
-            .and_then(|setup| {
-                let layers = setup.layers.parse::<Layers>().map_err(|e| e.to_string())?;
-                Ok((layers, setup.hidden))
-            }),
-        Ok(Some(_)) => Err("the set-up comes without descriptors".into()),
+        Ok(Some(setup)) => setup.layers.parse::<Layers>().map_err(|e| e.to_string()),
         Err(e) => Err(e),
     };
-    let (layers, hidden) = match setup {
-        Ok(setup) => setup,
+    let layers = match layers {
+        Ok(layers) => layers,
         // Nothing made: the first request is answered with why.
-        Err(e) => return carry_out_runs(Err(e), Vec::new(), WarmUp::over(), &mut buf),
+        Err(e) => return carry_out_runs(Err(e), WarmUp::over(), &mut buf),
     };
     let subreaper = process::become_subreaper()
         .map_err(|e| format!("the worker cannot become a subreaper: {e}"));
@@ -90,7 +84,6 @@ pub fn serve() -> i32 {
                 "failed to fork the worker: {}",
                 io::Error::last_os_error()
             )),
-            hidden,
             WarmUp::over(),
             &mut buf,
         ),
@@ -104,7 +97,7 @@ pub fn serve() -> i32 {
                 None => WarmUp::over(),
             };
             let worker = reused.and_then(|reused| start(reused, keeper));
-            let code = carry_out_runs(worker, hidden, warm_up, &mut buf);
+            let code = carry_out_runs(worker, warm_up, &mut buf);
             // The keeper owns what was made for the worker, and cleans it up: nothing of it is dropped here.
             // SAFETY: _exit ends the process at once.
             unsafe { libc::_exit(code) }
@@ -149,19 +142,19 @@ fn start(mut reused: Reused, keeper: libc::pid_t) -> Result<Reused, String> {
     Ok(reused)
 }
 
-/// Answers requests until the harness closes them, or a run leaves something behind; with a worker that could not
-/// be set up, answers the first with why. Returns the exit code.
-fn carry_out_runs(
-    worker: Result<Reused, String>,
-    hidden: Vec<PathBuf>,
-    mut warm_up: WarmUp,
-    buf: &mut [u8],
-) -> i32 {
+/// Takes the folders hidden from solutions, then answers requests until the harness closes them, or a run leaves
+/// something behind; with a worker that could not be set up, answers the first with why. Returns the exit code.
+fn carry_out_runs(worker: Result<Reused, String>, mut warm_up: WarmUp, buf: &mut [u8]) -> i32 {
     let mut replies = io::stdout().lock();
-    let mut worker = worker.map(|mut reused| {
-        reused.hide(&hidden);
-        reused
-    });
+    let mut worker = match receive_plain::<HiddenFolders>(buf, "list of hidden folders") {
+        Ok(None) => return 0,
+        // The rules around them are made while the harness prepares the first run.
+        Ok(Some(folders)) => worker.map(|mut reused| {
+            reused.hide(&folders.hidden);
+            reused
+        }),
+        Err(e) => Err(e),
+    };
     loop {
         let (request, streams, reused) = match (request(buf), &mut worker) {
             (Ok(None), _) => return 0,
@@ -215,6 +208,20 @@ fn request(buf: &mut [u8]) -> Result<Option<(Request, Streams)>, String> {
 
 /// A message from the harness, and the descriptors sent with it.
 type Message<'a> = (&'a [u8], Vec<File>);
+
+/// The next message, one that comes without descriptors, or None once the harness has closed the requests.
+fn receive_plain<T: serde::de::DeserializeOwned>(
+    buf: &mut [u8],
+    what: &str,
+) -> Result<Option<T>, String> {
+    match receive(buf)? {
+        None => Ok(None),
+        Some((message, fds)) if fds.is_empty() => serde_json::from_slice(message)
+            .map(Some)
+            .map_err(|e| format!("bad {what}: {e}")),
+        Some(_) => Err(format!("the {what} comes without descriptors")),
+    }
+}
 
 /// The next message, or None once the harness has closed the requests.
 fn receive(buf: &mut [u8]) -> Result<Option<Message<'_>>, String> {
